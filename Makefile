@@ -1,0 +1,99 @@
+# tracekit: plain GNU make.  `make`, `make check`, `make check SANITIZE=1`,
+# `make vmcheck`, `make demo`, `make deps`, `make bench`, `make install`.
+
+PKGS := libelf libdw libunwind libtraceevent libtracefs libzstd libcrypto
+
+CC ?= gcc
+ifeq ($(CC),cc)
+CC := gcc
+endif
+PREFIX ?= /usr/local
+V ?= 0
+Q := $(if $(filter 1,$(V)),,@)
+
+ifeq ($(SANITIZE),1)
+OUT := build/asan
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+else
+OUT := build/obj
+SAN_FLAGS :=
+endif
+
+ifeq ($(SANITIZE),1)
+TRACEKIT := $(OUT)/tracekit
+else
+TRACEKIT := tracekit
+endif
+
+VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
+SRCDIR := $(CURDIR)
+
+# pkg-config is asked once the packages are known to be installed:
+# build/config.mk is remade (and make restarts) when it is missing.
+-include build/config.mk
+
+CFLAGS ?= -O2 -g
+ALL_CFLAGS := $(CFLAGS) -std=gnu11 -Wall -Wextra -Wno-unused-parameter \
+	-Wmissing-prototypes -Wstrict-prototypes -D_GNU_SOURCE -I. \
+	-DTRACEKIT_VERSION='"$(VERSION)"' -DTRACEKIT_SRCDIR='"$(SRCDIR)"' \
+	$(PKG_CFLAGS) $(SAN_FLAGS) -MMD -MP
+ALL_LDFLAGS := $(LDFLAGS) $(SAN_FLAGS)
+LIBS := $(PKG_LIBS) -lm
+
+SRCS := tracekit.c $(wildcard builtin-*.c) $(wildcard util/*.c) \
+	$(wildcard arch/x86/*.c) $(wildcard tests/*.c)
+OBJS := $(patsubst %.c,$(OUT)/%.o,$(SRCS))
+
+all: $(TRACEKIT)
+
+build/config.mk: scripts/deps.sh
+	$(Q)scripts/deps.sh
+	$(Q)mkdir -p build
+	$(Q)for p in $(PKGS); do pkg-config --exists $$p || \
+		{ echo "tracekit: pkg-config cannot find $$p" >&2; exit 1; }; done
+	$(Q){ echo "PKG_CFLAGS := $$(pkg-config --cflags $(PKGS))"; \
+	      echo "PKG_LIBS := $$(pkg-config --libs $(PKGS))"; } > $@
+
+$(TRACEKIT): $(OBJS)
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(OBJS) $(LIBS)
+
+$(OUT)/%.o: %.c build/config.mk
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+-include $(OBJS:.o=.d)
+
+deps:
+	scripts/deps.sh
+
+# Tracefs must be mounted for the tests to exercise it; mounting is a host
+# setup step, not something tests themselves do.
+mount-tracefs:
+	@if [ "$$(id -u)" = 0 ] && ! grep -q ' tracefs ' /proc/mounts && \
+	    [ -d /sys/kernel/tracing ]; then \
+		mount -t tracefs nodev /sys/kernel/tracing && \
+		echo "tracekit: mounted tracefs at /sys/kernel/tracing"; \
+	fi; true
+
+check: $(TRACEKIT) mount-tracefs
+	./$(TRACEKIT) test $(TESTFLAGS)
+
+vmcheck: $(TRACEKIT)
+	tests/vm/run.sh --tracekit $(TRACEKIT) -- tracekit test -v $(TESTFLAGS)
+
+demo: $(TRACEKIT) mount-tracefs
+	scripts/demo.sh ./$(TRACEKIT)
+
+bench: $(TRACEKIT)
+	@for b in bench/*.sh; do echo "== $$b"; bash $$b ./$(TRACEKIT) || exit 1; done
+
+install: $(TRACEKIT)
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(TRACEKIT) $(DESTDIR)$(PREFIX)/bin/tracekit
+
+clean:
+	rm -rf build/obj build/asan build/config.mk tracekit
+
+.PHONY: all deps check vmcheck demo bench install clean mount-tracefs

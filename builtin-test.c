@@ -1,0 +1,574 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tracekit test: built-in self tests in the manner of `perf test`.
+ *
+ * C suites (tests/tests.h) and shell tests (tests/shell/NAME.sh) are numbered
+ * in one list.  Each runs in a forked child in its own process group, with
+ * its output captured; tracefs is compared before and after, and a test
+ * that leaves it changed fails even if it claimed success.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "tests/tests.h"
+#include "util/parse-options.h"
+#include "util/strbuf.h"
+#include "util/tracefs.h"
+#include "util/usage.h"
+
+#ifndef TRACEKIT_SRCDIR
+#define TRACEKIT_SRCDIR "."
+#endif
+
+struct test_entry {
+	char *desc;
+	int (*func)(void);
+	char *script;		/* shell test path, or NULL for a C suite */
+};
+
+struct test_list {
+	struct test_entry *v;
+	int nr, alloc;
+};
+
+static const char *skip_file;
+
+int test_skip(const char *fmt, ...)
+{
+	va_list ap;
+	FILE *fp;
+
+	if (!skip_file)
+		return TEST_SKIP;
+	fp = fopen(skip_file, "we");
+	if (!fp)
+		return TEST_SKIP;
+	va_start(ap, fmt);
+	vfprintf(fp, fmt, ap);
+	va_end(ap);
+	fclose(fp);
+	return TEST_SKIP;
+}
+
+static void add_test(struct test_list *l, const char *desc, int (*func)(void),
+		     const char *script)
+{
+	if (l->nr == l->alloc) {
+		l->alloc = l->alloc ? 2 * l->alloc : 32;
+		l->v = xrealloc(l->v, l->alloc * sizeof(*l->v));
+	}
+	l->v[l->nr].desc = xstrdup(desc);
+	l->v[l->nr].func = func;
+	l->v[l->nr].script = script ? xstrdup(script) : NULL;
+	l->nr++;
+}
+
+static char *self_path(void)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	return xstrdup(buf);
+}
+
+static char *exe_dir(void)
+{
+	char *path = self_path();
+	char *slash = path ? strrchr(path, '/') : NULL;
+
+	if (slash)
+		*slash = '\0';
+	return path;
+}
+
+/*
+ * Shell tests live beside the binary (the VM's initramfs, an installed
+ * tree) or in the source tree it was built from.
+ */
+static char *shell_tests_dir(void)
+{
+	const char *env = getenv("TRACEKIT_SHELL_TESTS");
+	char *dir = exe_dir();
+	struct strbuf sb = STRBUF_INIT;
+	struct stat st;
+
+	if (env) {
+		free(dir);
+		return xstrdup(env);
+	}
+	if (dir) {
+		strbuf_addf(&sb, "%s/tests/shell", dir);
+		free(dir);
+		if (!stat(sb.buf, &st) && S_ISDIR(st.st_mode))
+			return strbuf_detach(&sb, NULL);
+		strbuf_reset(&sb);
+	}
+	strbuf_addf(&sb, "%s/tests/shell", TRACEKIT_SRCDIR);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* "# description: TEXT" near the top names a shell test. */
+static char *script_description(const char *path, const char *fallback)
+{
+	FILE *fp = fopen(path, "re");
+	char line[512];
+	int n = 0;
+
+	while (fp && n++ < 10 && fgets(line, sizeof(line), fp)) {
+		char *p = strstr(line, "# description:");
+
+		if (p) {
+			p += strlen("# description:");
+			while (*p == ' ')
+				p++;
+			p[strcspn(p, "\n")] = '\0';
+			fclose(fp);
+			return xstrdup(p);
+		}
+	}
+	if (fp)
+		fclose(fp);
+	return xstrdup(fallback);
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void add_shell_tests(struct test_list *l)
+{
+	char *dir = shell_tests_dir();
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **names = NULL;
+	int nr = 0, alloc = 0, i;
+
+	while (d && (de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+
+		if (len < 4 || strcmp(de->d_name + len - 3, ".sh"))
+			continue;
+		if (nr == alloc) {
+			alloc = alloc ? 2 * alloc : 16;
+			names = xrealloc(names, alloc * sizeof(*names));
+		}
+		names[nr++] = xstrdup(de->d_name);
+	}
+	if (d)
+		closedir(d);
+	qsort(names, nr, sizeof(*names), cmp_names);
+	for (i = 0; i < nr; i++) {
+		struct strbuf path = STRBUF_INIT;
+		char *desc;
+
+		strbuf_addf(&path, "%s/%s", dir, names[i]);
+		desc = script_description(path.buf, names[i]);
+		add_test(l, desc, NULL, path.buf);
+		free(desc);
+		strbuf_release(&path);
+		free(names[i]);
+	}
+	free(names);
+	free(dir);
+}
+
+static void collect_tests(struct test_list *l)
+{
+#define TK_ADD_SUITE(name, desc) add_test(l, desc, test__##name, NULL);
+	/* The framework's self-test wants a list with known outcomes only. */
+	if (getenv("TRACEKIT_TEST_FIXTURES")) {
+		TK_TEST_FIXTURES(TK_ADD_SUITE)
+		return;
+	}
+	TK_TEST_SUITES(TK_ADD_SUITE)
+#undef TK_ADD_SUITE
+	add_shell_tests(l);
+}
+
+/* ---- tracefs residue detection ---- */
+
+static const char *const watched_files[] = {
+	"tracing_on", "current_tracer", "set_event", "set_event_pid",
+	"uprobe_events", "kprobe_events", "trace_clock", "buffer_size_kb",
+	"trace_options", "stack_trace_filter", "tracing_cpumask",
+};
+
+static void snapshot_tracefs(struct strbuf *snap)
+{
+	struct strbuf path = STRBUF_INIT;
+	char **names = NULL;
+	int nr = 0, alloc = 0, i;
+	size_t k;
+	DIR *d;
+	struct dirent *de;
+
+	strbuf_reset(snap);
+	if (!tk_tracefs_dir() || geteuid() != 0)
+		return;
+	for (k = 0; k < sizeof(watched_files) / sizeof(watched_files[0]); k++) {
+		struct strbuf val = STRBUF_INIT;
+
+		if (tk_tracefs_read(NULL, watched_files[k], &val) >= 0)
+			strbuf_addf(snap, "%s:\n%s\n", watched_files[k], val.buf);
+		strbuf_release(&val);
+	}
+	strbuf_addstr(snap, "stack_tracer_enabled:\n");
+	strbuf_read_file(snap, "/proc/sys/kernel/stack_tracer_enabled", 0);
+	tk_tracefs_path(&path, NULL, "instances");
+	d = opendir(path.buf);
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (nr == alloc) {
+			alloc = alloc ? 2 * alloc : 8;
+			names = xrealloc(names, alloc * sizeof(*names));
+		}
+		names[nr++] = xstrdup(de->d_name);
+	}
+	if (d)
+		closedir(d);
+	qsort(names, nr, sizeof(*names), cmp_names);
+	strbuf_addstr(snap, "instances:\n");
+	for (i = 0; i < nr; i++) {
+		strbuf_addf(snap, "%s\n", names[i]);
+		free(names[i]);
+	}
+	free(names);
+	strbuf_release(&path);
+}
+
+/* Names the first section that differs, for the FAILED line. */
+static void describe_residue(const char *before, const char *after,
+			     struct strbuf *why)
+{
+	const char *b = before, *a = after;
+	const char *section = "tracefs";
+
+	while (*b && *a && *b == *a) {
+		if (*b == '\n' && b[1] && strchr(b + 1, ':')) {
+			const char *colon = strchr(b + 1, ':');
+			const char *nl = strchr(b + 1, '\n');
+
+			if (nl && colon < nl && colon[1] == '\n')
+				section = b + 1;
+		}
+		a++;
+		b++;
+	}
+	strbuf_addf(why, "tracefs residue: %.*s changed",
+		    (int)strcspn(section, ":"), section);
+}
+
+/* ---- running one test ---- */
+
+static volatile sig_atomic_t interrupted;
+static volatile pid_t running_child;
+
+static void forward_signal(int sig)
+{
+	interrupted = 1;
+	if (running_child > 0)
+		kill(-running_child, sig);
+}
+
+static void run_in_child(const struct test_entry *t, int out_fd)
+{
+	int ret;
+
+	dup2(out_fd, STDOUT_FILENO);
+	dup2(out_fd, STDERR_FILENO);
+	close(out_fd);
+	if (t->script) {
+		execl("/bin/bash", "bash", t->script, (char *)NULL);
+		fprintf(stderr, "cannot run %s: %s\n", t->script, strerror(errno));
+		_exit(1);
+	}
+	ret = t->func();
+	fflush(stdout);
+	fflush(stderr);
+	_exit(ret == TEST_OK ? 0 : ret == TEST_SKIP ? 2 : 1);
+}
+
+enum outcome { OUT_OK, OUT_FAIL, OUT_SKIP };
+
+struct run_opts {
+	int verbose;
+	int timeout;
+	char *tmpdir;
+};
+
+static double now_sec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int wait_with_timeout(pid_t pid, int timeout, int *timed_out)
+{
+	double deadline = now_sec() + timeout, killed_at = 0;
+	int status;
+
+	for (;;) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+
+		if (r == pid)
+			return status;
+		if (r < 0 && errno != EINTR)
+			return -1;
+		if (!killed_at && now_sec() > deadline) {
+			*timed_out = 1;
+			/* TERM first so the test's traps can restore tracefs. */
+			kill(-pid, SIGTERM);
+			killed_at = now_sec();
+		} else if (killed_at && now_sec() > killed_at + 10) {
+			kill(-pid, SIGKILL);
+		}
+		usleep(20000);
+	}
+}
+
+static enum outcome run_test(const struct test_entry *t, int num,
+			     const struct run_opts *o, struct strbuf *why)
+{
+	struct strbuf out_path = STRBUF_INIT, skip_path = STRBUF_INIT;
+	struct strbuf before = STRBUF_INIT, after = STRBUF_INIT;
+	struct strbuf output = STRBUF_INIT;
+	enum outcome res;
+	int fd, status, timed_out = 0;
+	pid_t pid;
+
+	strbuf_addf(&out_path, "%s/out-%d", o->tmpdir, num);
+	strbuf_addf(&skip_path, "%s/skip-%d", o->tmpdir, num);
+	fd = open(out_path.buf, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		strbuf_addf(why, "cannot create %s: %s", out_path.buf, strerror(errno));
+		res = OUT_FAIL;
+		goto out;
+	}
+	skip_file = skip_path.buf;
+	setenv("TRACEKIT_SKIP_FILE", skip_path.buf, 1);
+	snapshot_tracefs(&before);
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		die_code(TK_EXIT_ENV, "fork: %s", strerror(errno));
+	if (!pid) {
+		setpgid(0, 0);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		run_in_child(t, fd);
+	}
+	setpgid(pid, pid);
+	running_child = pid;
+	close(fd);
+	status = wait_with_timeout(pid, o->timeout, &timed_out);
+	running_child = 0;
+	snapshot_tracefs(&after);
+
+	if (timed_out) {
+		strbuf_addf(why, "timed out after %d s", o->timeout);
+		res = OUT_FAIL;
+	} else if (status < 0 || WIFSIGNALED(status)) {
+		strbuf_addf(why, "killed by signal %d",
+			    status < 0 ? 0 : WTERMSIG(status));
+		res = OUT_FAIL;
+	} else if (WEXITSTATUS(status) == 0) {
+		res = OUT_OK;
+	} else if (WEXITSTATUS(status) == 2) {
+		struct strbuf reason = STRBUF_INIT;
+
+		strbuf_read_file(&reason, skip_path.buf, 0);
+		strbuf_rtrim(&reason);
+		strbuf_addstr(why, reason.len ? reason.buf : "no reason given");
+		strbuf_release(&reason);
+		res = OUT_SKIP;
+	} else {
+		res = OUT_FAIL;
+	}
+	if (strcmp(before.buf, after.buf)) {
+		if (why->len)
+			strbuf_addstr(why, "; ");
+		describe_residue(before.buf, after.buf, why);
+		res = OUT_FAIL;
+	}
+	if (o->verbose) {
+		strbuf_read_file(&output, out_path.buf, 0);
+		printf("--- start ---\n%s%s---- end ----\n", output.buf,
+		       output.len && output.buf[output.len - 1] != '\n' ? "\n" : "");
+	}
+	unlink(out_path.buf);
+	unlink(skip_path.buf);
+out:
+	skip_file = NULL;
+	strbuf_release(&out_path);
+	strbuf_release(&skip_path);
+	strbuf_release(&before);
+	strbuf_release(&after);
+	strbuf_release(&output);
+	return res;
+}
+
+static int selected(const struct test_entry *t, int num, int argc,
+		    const char **argv)
+{
+	int i;
+
+	if (!argc)
+		return 1;
+	for (i = 0; i < argc; i++) {
+		char *end;
+		long n = strtol(argv[i], &end, 10);
+
+		if (*argv[i] && !*end) {
+			if (n == num)
+				return 1;
+			continue;
+		}
+		if (strcasestr(t->desc, argv[i]))
+			return 1;
+		if (t->script && strcasestr(t->script, argv[i]))
+			return 1;
+	}
+	return 0;
+}
+
+static void print_caps(void)
+{
+	const struct tk_features *f = tk_features();
+	const char *dir = tk_tracefs_dir();
+
+	printf("root=%d\n", geteuid() == 0);
+	printf("tracefs=%s\n", dir ? dir : "");
+	printf("tracefs_writable=%d\n", dir && access(dir, W_OK) == 0);
+	printf("uprobes=%d\n", f->uprobe_events);
+	printf("kprobes=%d\n", f->kprobe_events);
+	printf("stack_tracer=%d\n", f->stack_tracer);
+	printf("function_tracer=%d\n", f->function_tracer);
+	printf("instances=%d\n", f->instances);
+	printf("error_log=%d\n", f->error_log);
+	printf("arg_n=%d\n", f->arg_n);
+	printf("array=%d\n", f->array);
+	printf("symbol=%d\n", f->symbol);
+	printf("ustring=%d\n", f->ustring);
+	printf("ref_ctr=%d\n", f->ref_ctr);
+	printf("in_vm=%d\n", getenv("TRACEKIT_IN_VM") != NULL);
+}
+
+static const char *const test_usage[] = {
+	"tracekit test [-v] [--timeout SEC] [NUMBER | SUBSTRING]...",
+	"tracekit test --list [NUMBER | SUBSTRING]...",
+	"tracekit test --caps",
+	NULL
+};
+
+int cmd_test(int argc, const char **argv)
+{
+	struct test_list tests = { 0 };
+	struct run_opts o = { .timeout = 900 };
+	int list = 0, caps = 0, i, n = 0;
+	int passed = 0, failed = 0, skipped = 0;
+	char tmpl[] = "/tmp/tracekit-test.XXXXXX";
+	char *self;
+	struct sigaction sa;
+	const struct option options[] = {
+		OPT_INCR('v', "verbose", &o.verbose,
+			 "show the output of each test (failure detail)"),
+		OPT_BOOL('l', "list", &list, "list the tests with their numbers"),
+		OPT_INTEGER('t', "timeout", &o.timeout, "SEC",
+			    "fail a test that runs longer (default 900)"),
+		OPT_BOOL(0, "caps", &caps,
+			 "print what this host offers (root, tracefs, probes) as KEY=VALUE"),
+		OPT_END()
+	};
+
+	argc = parse_options(argc, argv, options, test_usage, 0);
+	if (caps) {
+		print_caps();
+		return TK_EXIT_OK;
+	}
+	if (o.timeout <= 0)
+		die_code(TK_EXIT_USAGE, "--timeout must be positive");
+	collect_tests(&tests);
+	if (list) {
+		for (i = 0; i < tests.nr; i++)
+			if (selected(&tests.v[i], i + 1, argc, argv))
+				printf("%3d: %s\n", i + 1, tests.v[i].desc);
+		return TK_EXIT_OK;
+	}
+	if (!mkdtemp(tmpl))
+		die_code(TK_EXIT_ENV, "cannot create a temporary directory: %s",
+			 strerror(errno));
+	o.tmpdir = tmpl;
+	self = self_path();
+	/* Shell tests run the binary that runs them (ASan build included). */
+	if (self)
+		setenv("TRACEKIT", self, 0);
+	free(self);
+	setenv("TRACEKIT_SRCDIR", TRACEKIT_SRCDIR, 0);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = forward_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	for (i = 0; i < tests.nr && !interrupted; i++) {
+		struct strbuf why = STRBUF_INIT;
+		const struct test_entry *t = &tests.v[i];
+		enum outcome r;
+
+		if (!selected(t, i + 1, argc, argv))
+			continue;
+		n++;
+		printf("%3d: %-60s:%s", i + 1, t->desc, o.verbose ? "\n" : " ");
+		fflush(stdout);
+		r = run_test(t, i + 1, &o, &why);
+		if (o.verbose)
+			printf("%3d: %-60s: ", i + 1, t->desc);
+		switch (r) {
+		case OUT_OK:
+			passed++;
+			printf("Ok\n");
+			break;
+		case OUT_SKIP:
+			skipped++;
+			printf("Skip (%s)\n", why.buf);
+			break;
+		case OUT_FAIL:
+			failed++;
+			printf("FAILED!%s%s%s\n", why.len ? " (" : "", why.buf,
+			       why.len ? ")" : "");
+			break;
+		}
+		fflush(stdout);
+		strbuf_release(&why);
+	}
+	rmdir(tmpl);
+	if (!n && argc) {
+		error("no test matches '%s'", argv[0]);
+		return TK_EXIT_USAGE;
+	}
+	if (interrupted)
+		printf("interrupted\n");
+	printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+	return failed || interrupted ? TK_EXIT_FAIL : TK_EXIT_OK;
+}

@@ -1,0 +1,61 @@
+#!/bin/bash
+# Installs (as root) or names (otherwise) the Debian packages tracekit's
+# build, tests and VM harness need.
+#   scripts/deps.sh           install what is missing
+#   scripts/deps.sh --check   exit 1 if anything is missing, install nothing
+#   scripts/deps.sh --list    print the package names
+set -u
+
+build_pkgs="gcc make pkg-config libelf-dev libdw-dev libunwind-dev
+libtraceevent-dev libtracefs-dev libzstd-dev libssl-dev"
+test_pkgs="trace-cmd linux-perf systemtap-sdt-dev mtd-utils openssl xxd
+busybox-static cpio kmod qemu-system-x86"
+
+# The VM boots the kernel behind Debian's linux-image-amd64 metapackage;
+# its headers build tests/kmod.  Needs the apt lists to be present.
+vm_kernel_pkg() {
+	apt-cache depends linux-image-amd64 2>/dev/null |
+		sed -n 's/^ *Depends: \(linux-image-[0-9].*-amd64\)$/\1/p' | head -n 1
+}
+
+missing() {
+	local p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+			grep -q '^install ok installed$' || echo "$p"
+	done
+}
+
+all_pkgs() {
+	local img
+	echo $build_pkgs $test_pkgs
+	img=$(vm_kernel_pkg)
+	[ -n "$img" ] && echo "${img/linux-image-/linux-headers-}"
+}
+
+case "${1:-}" in
+--list)
+	all_pkgs | tr ' ' '\n'
+	exit 0 ;;
+--check)
+	[ -z "$(missing $(all_pkgs))" ]
+	exit ;;
+"") ;;
+*)
+	echo "usage: scripts/deps.sh [--check | --list]" >&2
+	exit 2 ;;
+esac
+
+need=$(missing $(all_pkgs))
+[ -z "$need" ] && exit 0
+if [ "$(id -u)" != 0 ]; then
+	echo "tracekit: missing packages; as root run:" >&2
+	echo "  apt-get update && apt-get install -y --no-install-recommends" $need >&2
+	exit 1
+fi
+echo "tracekit: installing:" $need >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >&2 || exit 1
+# The lists may only now name the VM kernel: recompute.
+need=$(missing $(all_pkgs))
+apt-get install -y -q --no-install-recommends $need >&2

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Suites with known outcomes for the framework's self-test. */
+#include <signal.h>
+
+#include "tests/tests.h"
+
+int test__fixture_pass(void)
+{
+	TEST_ASSERT_EQUAL("arithmetic", 2 + 2, 4);
+	return TEST_OK;
+}
+
+int test__fixture_fail(void)
+{
+	TEST_ASSERT_EQUAL("deliberate failure detail", 2 + 2, 5);
+	return TEST_OK;
+}
+
+int test__fixture_skip(void)
+{
+	return test_skip("fixture reason");
+}
+
+int test__fixture_crash(void)
+{
+	raise(SIGSEGV);
+	return TEST_OK;
+}

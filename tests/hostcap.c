@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host capability report.  Each capability the tracefs layer detects is
+ * checked against independent evidence from the kernel (the perf PMU
+ * directories, procfs, the filesystem magic), so a wrong detection fails
+ * here instead of silently skipping the suites that depend on it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include "tests/tests.h"
+#include "util/strbuf.h"
+#include "util/tracefs.h"
+
+#define TRACEFS_MAGIC	0x74726163
+#define DEBUGFS_MAGIC	0x64626720
+
+static int present(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+int test__hostcap(void)
+{
+	struct tk_features f;
+	const char *dir = tk_tracefs_dir();
+	struct statfs st;
+	struct strbuf sb = STRBUF_INIT;
+	int in_vm = getenv("TRACEKIT_IN_VM") != NULL;
+
+	tk_features_probe(&f);
+	printf("root:            %s\n", geteuid() == 0 ? "yes" : "no");
+	printf("tracefs:         %s\n", dir ? dir : "not mounted");
+	printf("uprobe events:   %s\n", f.uprobe_events ? "yes" : "no");
+	printf("kprobe events:   %s\n", f.kprobe_events ? "yes" : "no");
+	printf("stack tracer:    %s\n", f.stack_tracer ? "yes" : "no");
+	printf("function tracer: %s\n", f.function_tracer ? "permitted" : "unavailable or refused");
+	printf("probe features:  $argN=%d array=%d symbol=%d ustring=%d ref_ctr=%d bitfield=%d imm=%d\n",
+	       f.arg_n, f.array, f.symbol, f.ustring, f.ref_ctr, f.bitfield, f.imm);
+	printf("in VM:           %s\n", in_vm ? "yes" : "no");
+
+	if (!dir)
+		return test_skip("tracefs is not mounted");
+	TEST_ASSERT_VAL("statfs tracefs dir", statfs(dir, &st) == 0);
+	TEST_ASSERT_VAL("tracefs dir is tracefs or debugfs/tracing",
+			st.f_type == TRACEFS_MAGIC || st.f_type == DEBUGFS_MAGIC);
+	if (geteuid() != 0)
+		return test_skip("not root: tracefs files are not readable");
+	TEST_ASSERT_VAL("README read", f.readme);
+	TEST_ASSERT_EQUAL("uprobe_events iff uprobe PMU",
+			  f.uprobe_events, present("/sys/bus/event_source/devices/uprobe"));
+	TEST_ASSERT_EQUAL("kprobe_events iff kprobe PMU",
+			  f.kprobe_events, present("/sys/bus/event_source/devices/kprobe"));
+	TEST_ASSERT_EQUAL("stack tracer iff its sysctl",
+			  f.stack_tracer, present("/proc/sys/kernel/stack_tracer_enabled"));
+	if (f.uprobe_events)
+		TEST_ASSERT_EQUAL("ref_ctr iff uprobe PMU format has it", f.ref_ctr,
+				  present("/sys/bus/event_source/devices/uprobe/format/ref_ctr_offset"));
+	if (f.function_tracer) {
+		TEST_ASSERT_VAL("available_tracers",
+				tk_tracefs_read(NULL, "available_tracers", &sb) > 0);
+		TEST_ASSERT_VAL("function tracer listed", strstr(sb.buf, "function"));
+	}
+	strbuf_release(&sb);
+	if (in_vm) {
+		/* Debian's kernel config (shared/specs/vm.md) has both. */
+		TEST_ASSERT_VAL("VM kernel has kprobe events", f.kprobe_events);
+		TEST_ASSERT_VAL("VM kernel has the stack tracer", f.stack_tracer);
+		TEST_ASSERT_VAL("VM kernel advertises $argN", f.arg_n);
+	}
+	return TEST_OK;
+}

@@ -1,0 +1,46 @@
+#!/bin/bash
+# description: test framework: numbering, selection, -v, failing run exits 1
+. "$(dirname "$0")/lib/common.sh"
+
+fx() {
+	TRACEKIT_TEST_FIXTURES=1 "$TRACEKIT" test "$@"
+}
+
+fx --list >"$TK_TMP/list"
+assert_grep '^  1: fixture: passes$' "$TK_TMP/list"
+assert_grep '^  [0-9]+: fixture: crashes$' "$TK_TMP/list"
+
+# A run with a failing and a crashing test exits 1 and says so last.
+set +e
+fx >"$TK_TMP/all" 2>&1
+rc=$?
+set -e
+assert_eq "exit status with failures" "$rc" 1
+assert_eq "closing line" "$(tail -n 1 "$TK_TMP/all")" "1 passed, 2 failed, 1 skipped"
+assert_grep 'fixture: fails +: FAILED!$' "$TK_TMP/all"
+assert_grep 'fixture: skips +: Skip \(fixture reason\)$' "$TK_TMP/all"
+assert_grep 'fixture: crashes +: FAILED! \(killed by signal 11\)$' "$TK_TMP/all"
+if grep -q 'deliberate failure detail' "$TK_TMP/all"; then
+	fail "failure detail shown without -v"
+fi
+
+# Selection by number and by substring; a passing run exits 0.
+fx 1 >"$TK_TMP/one" || fail "selecting the passing test by number should exit 0"
+assert_eq "one selected" "$(grep -c ': Ok$' "$TK_TMP/one")" 1
+assert_eq "closing line for one" "$(tail -n 1 "$TK_TMP/one")" "1 passed, 0 failed, 0 skipped"
+set +e
+fx -v fails >"$TK_TMP/v" 2>&1
+rc=$?
+set -e
+assert_eq "exit status of a failing selection" "$rc" 1
+assert_grep 'deliberate failure detail \(4 != 5\)' "$TK_TMP/v"
+assert_grep '^--- start ---$' "$TK_TMP/v"
+assert_eq "substring selects one" "$(grep -c 'FAILED!' "$TK_TMP/v")" 1
+
+# Unknown selection is a usage error.
+set +e
+fx no-such-test >"$TK_TMP/none" 2>&1
+rc=$?
+set -e
+assert_eq "no match exit status" "$rc" 2
+exit 0

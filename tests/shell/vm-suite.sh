@@ -1,0 +1,19 @@
+#!/bin/bash
+# description: vm: the whole test suite inside the Debian kernel
+. "$(dirname "$0")/lib/common.sh"
+
+[ -z "${TRACEKIT_IN_VM:-}" ] || skip "already inside the VM"
+need_cmd qemu-system-x86_64 cpio apt-get
+[ -x /bin/busybox ] || skip "busybox-static is not installed"
+run=${TRACEKIT_SRCDIR:-$(dirname "$0")/../..}/tests/vm/run.sh
+[ -x "$run" ] || skip "no VM harness at $run"
+
+set +e
+"$run" --tracekit "$TRACEKIT" --timeout 1500 -- tracekit test -v >"$TK_TMP/console" 2>&1
+rc=$?
+set -e
+cat "$TK_TMP/console"
+summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$TK_TMP/console" | tail -n 1)
+[ -n "$summary" ] || fail "the guest printed no summary line"
+echo "guest: $summary"
+assert_eq "guest test exit status" "$rc" 0

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef TK_TESTS_H
+#define TK_TESTS_H
+
+#include <stdio.h>
+
+/*
+ * C test suites, compiled into the binary and run by `tracekit test`, each
+ * in a forked child with stdout/stderr captured (shown with -v).  A suite
+ * returns TEST_OK, TEST_FAIL, or test_skip("reason") when the machine lacks
+ * what it needs: never TEST_OK without having checked something.
+ */
+enum test_result {
+	TEST_OK = 0,
+	TEST_FAIL = -1,
+	TEST_SKIP = -2,
+};
+
+struct test_suite {
+	const char *desc;
+	int (*func)(void);
+};
+
+/* Records the reason shown as "Skip (reason)"; returns TEST_SKIP. */
+int test_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#define TEST_ASSERT_VAL(text, cond)					\
+	do {								\
+		if (!(cond)) {						\
+			fprintf(stderr, "FAILED %s:%d: %s\n",		\
+				__FILE__, __LINE__, text);		\
+			return TEST_FAIL;				\
+		}							\
+	} while (0)
+
+#define TEST_ASSERT_EQUAL(text, val, expected)				\
+	do {								\
+		long long v_ = (long long)(val);			\
+		long long e_ = (long long)(expected);			\
+		if (v_ != e_) {						\
+			fprintf(stderr, "FAILED %s:%d: %s (%lld != %lld)\n", \
+				__FILE__, __LINE__, text, v_, e_);	\
+			return TEST_FAIL;				\
+		}							\
+	} while (0)
+
+#define TEST_ASSERT_STR(text, val, expected)				\
+	do {								\
+		const char *v_ = (val), *e_ = (expected);		\
+		if (!v_ || strcmp(v_, e_)) {				\
+			fprintf(stderr, "FAILED %s:%d: %s (\"%s\" != \"%s\")\n", \
+				__FILE__, __LINE__, text, v_ ? v_ : "(null)", e_); \
+			return TEST_FAIL;				\
+		}							\
+	} while (0)
+
+/*
+ * The registry: one line per suite, X(function suffix, description).
+ * Order is the numbering shown by `tracekit test --list`.
+ */
+#define TK_TEST_SUITES(X)						\
+	X(parse_options, "option parser")				\
+	X(strbuf, "strbuf")						\
+	X(hostcap, "host capabilities")					\
+	X(tracefs_restore, "tracefs restore-on-exit registry")
+
+/* Fixture suites for the framework's own self-test, only listed when
+ * TRACEKIT_TEST_FIXTURES=1 (tests/shell/test-framework.sh). */
+#define TK_TEST_FIXTURES(X)						\
+	X(fixture_pass, "fixture: passes")				\
+	X(fixture_fail, "fixture: fails")				\
+	X(fixture_skip, "fixture: skips")				\
+	X(fixture_crash, "fixture: crashes")
+
+#define TK_DECLARE_SUITE(name, desc) int test__##name(void);
+TK_TEST_SUITES(TK_DECLARE_SUITE)
+TK_TEST_FIXTURES(TK_DECLARE_SUITE)
+#undef TK_DECLARE_SUITE
+
+#endif

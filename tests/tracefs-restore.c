@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The restore-on-exit registry: undos replay newest first, survive a
+ * fatal signal, and a real tracefs instance made by a process that is
+ * killed with SIGTERM is gone afterwards.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tests/tests.h"
+#include "util/strbuf.h"
+#include "util/tracefs.h"
+
+static int file_is(const char *path, const char *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ok = strbuf_read_file(&sb, path, 0) >= 0 && !strcmp(sb.buf, want);
+
+	if (!ok)
+		fprintf(stderr, "%s: \"%s\", expected \"%s\"\n", path, sb.buf, want);
+	strbuf_release(&sb);
+	return ok;
+}
+
+static int write_file(const char *path, const char *s)
+{
+	FILE *fp = fopen(path, "w");
+
+	if (!fp)
+		return -1;
+	fputs(s, fp);
+	return fclose(fp);
+}
+
+static int registry_on_plain_files(void)
+{
+	char dir[] = "/tmp/tk-restore.XXXXXX";
+	struct strbuf a = STRBUF_INIT, sub = STRBUF_INIT;
+	pid_t pid;
+	int status;
+
+	TEST_ASSERT_VAL("mkdtemp", mkdtemp(dir));
+	strbuf_addf(&a, "%s/a", dir);
+	strbuf_addf(&sub, "%s/sub", dir);
+	TEST_ASSERT_VAL("seed", write_file(a.buf, "orig") == 0);
+
+	pid = fork();
+	TEST_ASSERT_VAL("fork", pid >= 0);
+	if (!pid) {
+		tk_restore_install();
+		/* Newest first: "orig" must be the last write to land. */
+		tk_restore_push_write(a.buf, "orig", 0);
+		tk_restore_push_write(a.buf, "middle", 0);
+		tk_restore_push_write(a.buf, "-forgotten", 1);
+		tk_restore_forget(a.buf, "-forgotten");
+		mkdir(sub.buf, 0700);
+		tk_restore_push_rmdir(sub.buf);
+		write_file(a.buf, "changed");
+		raise(SIGTERM);
+		_exit(0);
+	}
+	TEST_ASSERT_VAL("waitpid", waitpid(pid, &status, 0) == pid);
+	TEST_ASSERT_VAL("child died by SIGTERM, as the handler re-raises",
+			WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+	TEST_ASSERT_VAL("restored newest first, forgotten undo skipped",
+			file_is(a.buf, "orig"));
+	TEST_ASSERT_VAL("rmdir undo ran", access(sub.buf, F_OK) < 0 && errno == ENOENT);
+	unlink(a.buf);
+	rmdir(dir);
+	strbuf_release(&a);
+	strbuf_release(&sub);
+	return TEST_OK;
+}
+
+static int registry_on_tracefs(void)
+{
+	struct strbuf inst = STRBUF_INIT, path = STRBUF_INIT, on = STRBUF_INIT;
+	pid_t pid;
+	int status;
+
+	strbuf_addf(&inst, "tktest-restore-%d", (int)getpid());
+	tk_tracefs_path(&path, inst.buf, NULL);
+	tk_tracefs_read(NULL, "tracing_on", &on);
+	pid = fork();
+	TEST_ASSERT_VAL("fork", pid >= 0);
+	if (!pid) {
+		tk_restore_install();
+		if (mkdir(path.buf, 0755) < 0 || tk_restore_push_rmdir(path.buf))
+			_exit(3);
+		if (tk_tracefs_set(inst.buf, "tracing_on", "0", NULL))
+			_exit(4);
+		if (tk_tracefs_set(NULL, "tracing_on", "0", NULL))
+			_exit(5);
+		raise(SIGTERM);
+		_exit(0);
+	}
+	TEST_ASSERT_VAL("waitpid", waitpid(pid, &status, 0) == pid);
+	if (WIFEXITED(status))
+		fprintf(stderr, "child exited with %d before the signal\n",
+			WEXITSTATUS(status));
+	TEST_ASSERT_VAL("child died by SIGTERM", WIFSIGNALED(status));
+	TEST_ASSERT_VAL("instance removed on SIGTERM", access(path.buf, F_OK) < 0);
+	strbuf_reset(&path);
+	tk_tracefs_path(&path, NULL, "tracing_on");
+	TEST_ASSERT_VAL("top-level tracing_on restored", file_is(path.buf, on.buf));
+	strbuf_release(&inst);
+	strbuf_release(&path);
+	strbuf_release(&on);
+	return TEST_OK;
+}
+
+int test__tracefs_restore(void)
+{
+	const struct tk_features *f = tk_features();
+
+	if (registry_on_plain_files() != TEST_OK)
+		return TEST_FAIL;
+	if (!f->tracefs)
+		return test_skip("plain-file part passed; tracefs is not mounted");
+	if (geteuid() != 0)
+		return test_skip("plain-file part passed; not root");
+	if (!f->instances)
+		return test_skip("plain-file part passed; no tracefs instances");
+	return registry_on_tracefs();
+}

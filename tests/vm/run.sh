@@ -1,0 +1,170 @@
+#!/bin/bash
+# Boots Debian's own kernel (the linux-image-amd64 metapackage's version)
+# under QEMU with a busybox initramfs carrying tracekit, its libraries, the
+# tests and the test kernel modules, runs a command inside, streams the
+# console, and exits with the guest command's exit status.
+#
+#   tests/vm/run.sh [--tracekit BIN] [--timeout SEC] [--bin PATH]... [--] CMD...
+#
+# CMD runs under the guest's sh in /tracekit with PATH including tracekit.
+# Default CMD: tracekit test -v.  Environment:
+#   TRACEKIT_VM_CACHE  download/build folder (default build/vm, ignored by git)
+#   TRACEKIT_VM_ACCEL  kvm or tcg, to skip detection
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../.." && pwd)
+cache=${TRACEKIT_VM_CACHE:-$src/build/vm}
+tracekit=$src/tracekit
+timeout=900
+extra_bins=(/bin/bash)
+
+die() { echo "vm: $*" >&2; exit 1; }
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--tracekit) tracekit=$(realpath "$2"); shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--bin) extra_bins+=("$2"); shift 2 ;;
+	--) shift; break ;;
+	-h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-*) die "unknown option $1" ;;
+	*) break ;;
+	esac
+done
+[ $# -gt 0 ] || set -- tracekit test -v
+[ -x "$tracekit" ] || die "no tracekit binary at $tracekit (run make)"
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 is not installed"
+[ -x /bin/busybox ] || die "busybox-static is not installed"
+mkdir -p "$cache" || die "cannot create $cache"
+
+# --- the kernel: Debian's, downloaded once and cached ---
+img_pkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
+	sed -n 's/^ *Depends: \(linux-image-[0-9].*-amd64\)$/\1/p' | head -n 1)
+[ -n "$img_pkg" ] || die "apt-cache does not know linux-image-amd64 (run apt-get update)"
+kver=${img_pkg#linux-image-}
+kdir=$cache/$kver
+if [ ! -f "$kdir/boot/vmlinuz-$kver" ]; then
+	echo "vm: downloading $img_pkg" >&2
+	rm -rf "$cache/dl" "$kdir.tmp"
+	mkdir -p "$cache/dl"
+	(cd "$cache/dl" && apt-get download -q "$img_pkg" >&2) ||
+		die "apt-get download $img_pkg failed"
+	dpkg -x "$cache"/dl/"$img_pkg"_*.deb "$kdir.tmp" || die "dpkg -x failed"
+	# The package leaves modules.dep to its postinst.
+	/sbin/depmod -b "$kdir.tmp" "$kver" || die "depmod failed"
+	mv "$kdir.tmp" "$kdir"
+	rm -rf "$cache/dl"
+fi
+vmlinuz=$kdir/boot/vmlinuz-$kver
+moddir=$kdir/lib/modules/$kver
+
+# --- test modules, built against the matching headers when installed ---
+kmods=()
+headers=/usr/src/linux-headers-$kver
+if [ -d "$headers" ] && ls "$src"/tests/kmod/*.c >/dev/null 2>&1; then
+	kb=$cache/kmod-$kver
+	rm -rf "$kb"
+	mkdir -p "$kb"
+	cp "$src"/tests/kmod/*.c "$src"/tests/kmod/Kbuild "$kb"/
+	if make -s -C "$headers" M="$kb" modules >"$kb/build.log" 2>&1; then
+		kmods=("$kb"/*.ko)
+	else
+		cat "$kb/build.log" >&2
+		die "building tests/kmod against $headers failed"
+	fi
+else
+	echo "vm: no $headers: test modules not built" >&2
+fi
+
+# --- the initramfs ---
+root=$cache/initramfs
+rm -rf "$root"
+mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,run,tracekit/kmod,lib/modules}
+cp /bin/busybox "$root/bin/busybox"
+cp "$here/init" "$root/init"
+chmod 755 "$root/init"
+
+# Copies a binary and the libraries ldd names, keeping their paths.
+copy_with_libs() {
+	local bin=$1 dest=$2 lib
+	mkdir -p "$(dirname "$root$dest")"
+	cp -L "$bin" "$root$dest"
+	for lib in $(ldd "$bin" 2>/dev/null | grep -oE '/[^ ]+'); do
+		[ -e "$root$lib" ] && continue
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+}
+copy_with_libs "$tracekit" /tracekit/tracekit
+for b in "${extra_bins[@]}"; do
+	p=$(command -v "$b") || die "--bin $b: not found"
+	copy_with_libs "$p" "$p"
+done
+mkdir -p "$root/usr/bin"
+ln -sf /bin/bash "$root/usr/bin/bash" 2>/dev/null
+cp -r "$src/tests" "$root/tracekit/tests"
+rm -rf "$root/tracekit/tests/vm"
+for m in "${kmods[@]}"; do cp "$m" "$root/tracekit/kmod/"; done
+# Kernel modules the tests may modprobe (UBIFS on MTD), with their deps.
+if [ -d "$moddir" ]; then
+	mkdir -p "$root/lib/modules/$kver"
+	cp "$moddir"/modules.* "$root/lib/modules/$kver/" 2>/dev/null
+	for want in ubifs ubi nandsim mtdram mtdblock zstd lzo lzo-rle deflate; do
+		grep -E "/$want\.ko(\.xz)?:" "$moddir/modules.dep" | tr -d ':' |
+			tr ' ' '\n'
+	done | sort -u | while read -r rel; do
+		[ -n "$rel" ] || continue
+		mkdir -p "$root/lib/modules/$kver/$(dirname "$rel")"
+		cp "$moddir/$rel" "$root/lib/modules/$kver/$rel"
+	done
+fi
+printf '%s\n' "$(printf '%q ' "$@")" >"$root/tracekit/vm-cmd"
+initrd=$cache/initramfs.cpio.gz
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$initrd" ||
+	die "cannot build the initramfs"
+
+# --- boot ---
+# KVM is present but broken on these machines (MSR assertion, firmware
+# hang): try it once with a short timeout, remember the verdict per host.
+qemu_base=(qemu-system-x86_64 -m 1G -smp 2 -kernel "$vmlinuz" -initrd "$initrd"
+	-display none -serial stdio -monitor none -no-reboot)
+append="console=ttyS0 quiet loglevel=3 panic=-1"
+accel=${TRACEKIT_VM_ACCEL:-}
+verdict=$cache/accel-$(uname -r)
+if [ -z "$accel" ] && [ -f "$verdict" ]; then
+	accel=$(cat "$verdict")
+fi
+if [ -z "$accel" ]; then
+	accel=tcg
+	if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
+		echo "vm: trying KVM" >&2
+		if timeout -k 2 30 "${qemu_base[@]}" -accel kvm -cpu host \
+			-append "$append tracekit.probe" </dev/null 2>/dev/null |
+			tr -d '\r' | grep -q '^TRACEKIT-VM: booted'; then
+			accel=kvm
+		fi
+	fi
+	echo "$accel" >"$verdict"
+	echo "vm: using $accel" >&2
+fi
+if [ "$accel" = kvm ]; then
+	cpu=(-accel kvm -cpu host)
+else
+	cpu=(-accel tcg -cpu max)
+fi
+
+log=$cache/console.log
+echo "vm: booting $kver ($accel), running: $*" >&2
+timeout -k 5 "$timeout" "${qemu_base[@]}" "${cpu[@]}" -append "$append" \
+	</dev/null 2>&1 | tr -d '\r' | tee "$log"
+status=${PIPESTATUS[0]}
+if [ "$status" = 124 ] || [ "$status" = 137 ]; then
+	echo "vm: guest did not finish within $timeout s: killed" >&2
+	exit 1
+fi
+rc=$(sed -n 's/^TRACEKIT-VM-EXIT=\([0-9]*\)$/\1/p' "$log" | tail -n 1)
+if [ -z "$rc" ]; then
+	echo "vm: guest ended without reporting a result (qemu exit $status)" >&2
+	exit 1
+fi
+exit "$rc"

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef TK_PARSE_OPTIONS_H
+#define TK_PARSE_OPTIONS_H
+
+#include <stdio.h>
+
+/*
+ * Declarative option tables in the manner of git's parse-options.h.  Every
+ * command describes its options once; the same table drives parsing, "-h"
+ * and the usage text shown after a usage error.
+ */
+
+enum parse_opt_type {
+	OPTION_END,
+	OPTION_GROUP,
+	OPTION_BOOL,	/* int: 1 when given, 0 with --no-NAME */
+	OPTION_INCR,	/* int: +1 for each time given */
+	OPTION_SET_INT,	/* int: set to defval */
+	OPTION_INTEGER,	/* int, strtol base 0 */
+	OPTION_ULONG,	/* unsigned long, strtoul base 0 */
+	OPTION_STRING,	/* const char *: the argument itself */
+	OPTION_STRING_LIST, /* struct opt_string_list: appends each argument */
+	OPTION_CALLBACK,
+};
+
+enum parse_opt_flags {
+	PARSE_OPT_KEEP_DASHDASH = 1 << 0,
+	/* Stop at the first non-option (subcommands, "-- COMMAND"). */
+	PARSE_OPT_STOP_AT_NON_OPTION = 1 << 1,
+};
+
+enum parse_opt_option_flags {
+	PARSE_OPT_OPTARG = 1 << 0,	/* argument is optional: --opt[=val] */
+	PARSE_OPT_NOARG = 1 << 1,	/* callback takes no argument */
+	PARSE_OPT_NONEG = 1 << 2,	/* no --no-NAME form */
+	PARSE_OPT_HIDDEN = 1 << 3,	/* not shown by -h */
+};
+
+struct option;
+typedef int parse_opt_cb(const struct option *opt, const char *arg, int unset);
+
+struct option {
+	enum parse_opt_type type;
+	int short_name;
+	const char *long_name;
+	void *value;
+	const char *argh;
+	const char *help;
+	int flags;
+	parse_opt_cb *callback;
+	long defval;
+};
+
+struct opt_string_list {
+	int nr;
+	int alloc;
+	const char **items;
+};
+
+#define OPT_END()	{ .type = OPTION_END }
+#define OPT_GROUP(h)	{ .type = OPTION_GROUP, .help = (h) }
+#define OPT_BOOL(s, l, v, h) \
+	{ .type = OPTION_BOOL, .short_name = (s), .long_name = (l), \
+	  .value = (v), .help = (h) }
+#define OPT_INCR(s, l, v, h) \
+	{ .type = OPTION_INCR, .short_name = (s), .long_name = (l), \
+	  .value = (v), .help = (h), .flags = PARSE_OPT_NONEG }
+#define OPT_SET_INT(s, l, v, h, i) \
+	{ .type = OPTION_SET_INT, .short_name = (s), .long_name = (l), \
+	  .value = (v), .help = (h), .defval = (i), .flags = PARSE_OPT_NONEG }
+#define OPT_INTEGER(s, l, v, a, h) \
+	{ .type = OPTION_INTEGER, .short_name = (s), .long_name = (l), \
+	  .value = (v), .argh = (a), .help = (h) }
+#define OPT_ULONG(s, l, v, a, h) \
+	{ .type = OPTION_ULONG, .short_name = (s), .long_name = (l), \
+	  .value = (v), .argh = (a), .help = (h) }
+#define OPT_STRING(s, l, v, a, h) \
+	{ .type = OPTION_STRING, .short_name = (s), .long_name = (l), \
+	  .value = (v), .argh = (a), .help = (h) }
+#define OPT_STRING_LIST(s, l, v, a, h) \
+	{ .type = OPTION_STRING_LIST, .short_name = (s), .long_name = (l), \
+	  .value = (v), .argh = (a), .help = (h) }
+#define OPT_CALLBACK(s, l, v, a, h, cb) \
+	{ .type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), \
+	  .value = (v), .argh = (a), .help = (h), .callback = (cb) }
+#define OPT_CALLBACK_NOARG(s, l, v, h, cb) \
+	{ .type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), \
+	  .value = (v), .help = (h), .callback = (cb), \
+	  .flags = PARSE_OPT_NOARG }
+
+/*
+ * Parses argv in place and returns the new argc: argv[0..ret) are the
+ * non-option arguments in their original order.  "-h"/"--help" prints the
+ * usage to stdout and exits 0; an error prints the problem and the usage to
+ * stderr and exits 2.  Callbacks return 0, or -1 after reporting with
+ * error() to make parsing fail the same way.
+ */
+int parse_options(int argc, const char **argv, const struct option *opts,
+		  const char *const *usagestr, int flags);
+
+/* Same, but returns -1 on error and -2 for -h instead of exiting, printing
+ * nothing: for tests and callers that want their own reporting. */
+int parse_options_noexit(int argc, const char **argv,
+			 const struct option *opts, int flags,
+			 char *errbuf, size_t errlen);
+
+void usage_with_options_to(FILE *fp, const char *const *usagestr,
+			   const struct option *opts);
+void usage_with_options(const char *const *usagestr,
+			const struct option *opts) __attribute__((noreturn));
+
+void opt_string_list_append(struct opt_string_list *l, const char *s);
+void opt_string_list_clear(struct opt_string_list *l);
+
+#endif

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef TK_USAGE_H
+#define TK_USAGE_H
+
+#include <stddef.h>
+
+/*
+ * Diagnostics in git's manner. die() is for fatal user-facing errors in
+ * builtins; library code returns negative codes and reports with error().
+ * Messages go to stderr prefixed "tracekit <cmd>: " once a command is set.
+ */
+void set_cmd_name(const char *name);
+const char *cmd_name(void);
+void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/* Like die(), but the process exits with the given code. */
+void die_code(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noreturn));
+int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t n);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+
+/* Exit codes shared by all commands (docs/STYLE.md rule 7). */
+enum {
+	TK_EXIT_OK = 0,
+	TK_EXIT_FAIL = 1,
+	TK_EXIT_USAGE = 2,
+	TK_EXIT_ENV = 3,
+};
+
+#endif
