@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -38,6 +39,7 @@ struct test_entry {
 	char *desc;
 	int (*func)(void);
 	char *script;		/* shell test path, or NULL for a C suite */
+	int host_tracefs;	/* may touch the host's tracefs */
 };
 
 struct test_list {
@@ -65,7 +67,7 @@ int test_skip(const char *fmt, ...)
 }
 
 static void add_test(struct test_list *l, const char *desc, int (*func)(void),
-		     const char *script)
+		     const char *script, int host_tracefs)
 {
 	if (l->nr == l->alloc) {
 		l->alloc = l->alloc ? 2 * l->alloc : 32;
@@ -74,6 +76,7 @@ static void add_test(struct test_list *l, const char *desc, int (*func)(void),
 	l->v[l->nr].desc = xstrdup(desc);
 	l->v[l->nr].func = func;
 	l->v[l->nr].script = script ? xstrdup(script) : NULL;
+	l->v[l->nr].host_tracefs = host_tracefs;
 	l->nr++;
 }
 
@@ -124,28 +127,36 @@ static char *shell_tests_dir(void)
 	return strbuf_detach(&sb, NULL);
 }
 
-/* "# description: TEXT" near the top names a shell test. */
-static char *script_description(const char *path, const char *fallback)
+/*
+ * Header lines near the top of a shell test: "# description: TEXT" names
+ * it; "# tracefs: untouched" says it never touches the host's tracefs
+ * (VM tests), so it neither waits for the tracefs lock nor is checked
+ * for residue.
+ */
+static char *script_header(const char *path, const char *fallback,
+			   int *host_tracefs)
 {
 	FILE *fp = fopen(path, "re");
-	char line[512];
+	char line[512], *desc = NULL;
 	int n = 0;
 
+	*host_tracefs = 1;
 	while (fp && n++ < 10 && fgets(line, sizeof(line), fp)) {
-		char *p = strstr(line, "# description:");
+		char *p;
 
-		if (p) {
+		line[strcspn(line, "\n")] = '\0';
+		if ((p = strstr(line, "# description:")) && !desc) {
 			p += strlen("# description:");
 			while (*p == ' ')
 				p++;
-			p[strcspn(p, "\n")] = '\0';
-			fclose(fp);
-			return xstrdup(p);
+			desc = xstrdup(p);
+		} else if (strstr(line, "# tracefs: untouched")) {
+			*host_tracefs = 0;
 		}
 	}
 	if (fp)
 		fclose(fp);
-	return xstrdup(fallback);
+	return desc ? desc : xstrdup(fallback);
 }
 
 static int cmp_names(const void *a, const void *b)
@@ -178,10 +189,11 @@ static void add_shell_tests(struct test_list *l)
 	for (i = 0; i < nr; i++) {
 		struct strbuf path = STRBUF_INIT;
 		char *desc;
+		int host_tracefs;
 
 		strbuf_addf(&path, "%s/%s", dir, names[i]);
-		desc = script_description(path.buf, names[i]);
-		add_test(l, desc, NULL, path.buf);
+		desc = script_header(path.buf, names[i], &host_tracefs);
+		add_test(l, desc, NULL, path.buf, host_tracefs);
 		free(desc);
 		strbuf_release(&path);
 		free(names[i]);
@@ -192,7 +204,7 @@ static void add_shell_tests(struct test_list *l)
 
 static void collect_tests(struct test_list *l)
 {
-#define TK_ADD_SUITE(name, desc) add_test(l, desc, test__##name, NULL);
+#define TK_ADD_SUITE(name, desc) add_test(l, desc, test__##name, NULL, 1);
 	/* The framework's self-test wants a list with known outcomes only. */
 	if (getenv("TRACEKIT_TEST_FIXTURES")) {
 		TK_TEST_FIXTURES(TK_ADD_SUITE)
@@ -277,6 +289,28 @@ static void describe_residue(const char *before, const char *after,
 		    (int)strcspn(section, ":"), section);
 }
 
+/*
+ * Tests of concurrent `tracekit test` runs on one machine would see each
+ * other's probes and instances as residue: tests that may touch the host
+ * tracefs take this lock for their duration.
+ */
+#define TRACEFS_LOCK "/run/lock/tracekit-test.lock"
+
+static int lock_tracefs(void)
+{
+	int fd;
+
+	/* A test that runs `tracekit test` itself already holds it. */
+	if (getenv("TRACEKIT_TEST_LOCK_HELD"))
+		return -1;
+	fd = open(TRACEFS_LOCK, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return -1;
+	while (flock(fd, LOCK_EX) < 0 && errno == EINTR)
+		;
+	return fd;
+}
+
 /* ---- running one test ---- */
 
 static volatile sig_atomic_t interrupted;
@@ -354,7 +388,7 @@ static enum outcome run_test(const struct test_entry *t, int num,
 	struct strbuf before = STRBUF_INIT, after = STRBUF_INIT;
 	struct strbuf output = STRBUF_INIT;
 	enum outcome res;
-	int fd, status, timed_out = 0;
+	int fd, status, timed_out = 0, lock_fd = -1;
 	pid_t pid;
 
 	strbuf_addf(&out_path, "%s/out-%d", o->tmpdir, num);
@@ -367,7 +401,10 @@ static enum outcome run_test(const struct test_entry *t, int num,
 	}
 	skip_file = skip_path.buf;
 	setenv("TRACEKIT_SKIP_FILE", skip_path.buf, 1);
-	snapshot_tracefs(&before);
+	if (t->host_tracefs) {
+		lock_fd = lock_tracefs();
+		snapshot_tracefs(&before);
+	}
 	fflush(stdout);
 	fflush(stderr);
 	pid = fork();
@@ -375,6 +412,8 @@ static enum outcome run_test(const struct test_entry *t, int num,
 		die_code(TK_EXIT_ENV, "fork: %s", strerror(errno));
 	if (!pid) {
 		setpgid(0, 0);
+		if (lock_fd >= 0)
+			setenv("TRACEKIT_TEST_LOCK_HELD", "1", 1);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		run_in_child(t, fd);
@@ -384,7 +423,11 @@ static enum outcome run_test(const struct test_entry *t, int num,
 	close(fd);
 	status = wait_with_timeout(pid, o->timeout, &timed_out);
 	running_child = 0;
-	snapshot_tracefs(&after);
+	if (t->host_tracefs) {
+		snapshot_tracefs(&after);
+		if (lock_fd >= 0)
+			close(lock_fd);
+	}
 
 	if (timed_out) {
 		strbuf_addf(why, "timed out after %d s", o->timeout);

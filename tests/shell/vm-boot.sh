@@ -1,5 +1,6 @@
 #!/bin/bash
 # description: vm: Debian kernel boots with kprobe_events, stack_trace, test module
+# tracefs: untouched
 . "$(dirname "$0")/lib/common.sh"
 
 [ -z "${TRACEKIT_IN_VM:-}" ] || skip "already inside the VM"

@@ -1,5 +1,6 @@
 #!/bin/bash
 # description: vm: the whole test suite inside the Debian kernel
+# tracefs: untouched
 . "$(dirname "$0")/lib/common.sh"
 
 [ -z "${TRACEKIT_IN_VM:-}" ] || skip "already inside the VM"

@@ -36,6 +36,9 @@ done
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 is not installed"
 [ -x /bin/busybox ] || die "busybox-static is not installed"
 mkdir -p "$cache" || die "cannot create $cache"
+# The kernel is shared by concurrent runs; everything else is per run.
+work=$(mktemp -d "$cache/run.XXXXXX") || die "cannot create a run folder in $cache"
+trap 'rm -rf "$work"' EXIT
 
 # --- the kernel: Debian's, downloaded once and cached ---
 img_pkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
@@ -43,6 +46,8 @@ img_pkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
 [ -n "$img_pkg" ] || die "apt-cache does not know linux-image-amd64 (run apt-get update)"
 kver=${img_pkg#linux-image-}
 kdir=$cache/$kver
+exec 9>"$cache/download.lock"
+flock 9
 if [ ! -f "$kdir/boot/vmlinuz-$kver" ]; then
 	echo "vm: downloading $img_pkg" >&2
 	rm -rf "$cache/dl" "$kdir.tmp"
@@ -55,6 +60,7 @@ if [ ! -f "$kdir/boot/vmlinuz-$kver" ]; then
 	mv "$kdir.tmp" "$kdir"
 	rm -rf "$cache/dl"
 fi
+flock -u 9
 vmlinuz=$kdir/boot/vmlinuz-$kver
 moddir=$kdir/lib/modules/$kver
 
@@ -62,8 +68,7 @@ moddir=$kdir/lib/modules/$kver
 kmods=()
 headers=/usr/src/linux-headers-$kver
 if [ -d "$headers" ] && ls "$src"/tests/kmod/*.c >/dev/null 2>&1; then
-	kb=$cache/kmod-$kver
-	rm -rf "$kb"
+	kb=$work/kmod
 	mkdir -p "$kb"
 	cp "$src"/tests/kmod/*.c "$src"/tests/kmod/Kbuild "$kb"/
 	if make -s -C "$headers" M="$kb" modules >"$kb/build.log" 2>&1; then
@@ -77,8 +82,7 @@ else
 fi
 
 # --- the initramfs ---
-root=$cache/initramfs
-rm -rf "$root"
+root=$work/initramfs
 mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,run,tracekit/kmod,lib/modules}
 cp /bin/busybox "$root/bin/busybox"
 cp "$here/init" "$root/init"
@@ -119,7 +123,7 @@ if [ -d "$moddir" ]; then
 	done
 fi
 printf '%s\n' "$(printf '%q ' "$@")" >"$root/tracekit/vm-cmd"
-initrd=$cache/initramfs.cpio.gz
+initrd=$work/initramfs.cpio.gz
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$initrd" ||
 	die "cannot build the initramfs"
 
@@ -153,7 +157,7 @@ else
 	cpu=(-accel tcg -cpu max)
 fi
 
-log=$cache/console.log
+log=$work/console.log
 echo "vm: booting $kver ($accel), running: $*" >&2
 timeout -k 5 "$timeout" "${qemu_base[@]}" "${cpu[@]}" -append "$append" \
 	</dev/null 2>&1 | tr -d '\r' | tee "$log"
