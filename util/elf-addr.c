@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "util/elf-addr.h"
+
+int elf_load_segment(Elf *elf, uint64_t vaddr, GElf_Phdr *out)
+{
+	size_t n, i;
+
+	if (elf_getphdrnum(elf, &n))
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (vaddr >= ph.p_vaddr && vaddr < ph.p_vaddr + ph.p_memsz) {
+			*out = ph;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int elf_vaddr_to_offset(Elf *elf, uint64_t vaddr, uint64_t *off)
+{
+	GElf_Phdr ph;
+	int ret = elf_load_segment(elf, vaddr, &ph);
+
+	if (ret)
+		return ret;
+	/* .bss lies past p_filesz: it has no file offset. */
+	if (vaddr - ph.p_vaddr >= ph.p_filesz)
+		return -ENOENT;
+	*off = vaddr - ph.p_vaddr + ph.p_offset;
+	return 0;
+}
+
+int elf_load_delta(Elf *elf, uint64_t probe_vaddr, int64_t *delta)
+{
+	GElf_Phdr ph;
+	int ret = elf_load_segment(elf, probe_vaddr, &ph);
+
+	if (ret)
+		return ret;
+	*delta = (int64_t)(ph.p_vaddr - ph.p_offset);
+	return 0;
+}
+
+Elf *elf_open_file(const char *path, int *fd, int *err)
+{
+	Elf *elf;
+
+	elf_version(EV_CURRENT);
+	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0) {
+		*err = -errno;
+		return NULL;
+	}
+	elf = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		if (elf)
+			elf_end(elf);
+		close(*fd);
+		*fd = -1;
+		*err = -EINVAL;
+		return NULL;
+	}
+	*err = 0;
+	return elf;
+}
+
+void elf_close_file(Elf *elf, int fd)
+{
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+}
