@@ -185,7 +185,8 @@ static void add_shell_tests(struct test_list *l)
 	}
 	if (d)
 		closedir(d);
-	qsort(names, nr, sizeof(*names), cmp_names);
+	if (nr)
+		qsort(names, nr, sizeof(*names), cmp_names);
 	for (i = 0; i < nr; i++) {
 		struct strbuf path = STRBUF_INIT;
 		char *desc;
@@ -200,6 +201,17 @@ static void add_shell_tests(struct test_list *l)
 	}
 	free(names);
 	free(dir);
+}
+
+static void free_tests(struct test_list *l)
+{
+	int i;
+
+	for (i = 0; i < l->nr; i++) {
+		free(l->v[i].desc);
+		free(l->v[i].script);
+	}
+	free(l->v);
 }
 
 static void collect_tests(struct test_list *l)
@@ -257,7 +269,8 @@ static void snapshot_tracefs(struct strbuf *snap)
 	}
 	if (d)
 		closedir(d);
-	qsort(names, nr, sizeof(*names), cmp_names);
+	if (nr)
+		qsort(names, nr, sizeof(*names), cmp_names);
 	strbuf_addstr(snap, "instances:\n");
 	for (i = 0; i < nr; i++) {
 		strbuf_addf(snap, "%s\n", names[i]);
@@ -557,6 +570,7 @@ int cmd_test(int argc, const char **argv)
 		for (i = 0; i < tests.nr; i++)
 			if (selected(&tests.v[i], i + 1, argc, argv))
 				printf("%3d: %s\n", i + 1, tests.v[i].desc);
+		free_tests(&tests);
 		return TK_EXIT_OK;
 	}
 	if (!mkdtemp(tmpl))
@@ -606,6 +620,7 @@ int cmd_test(int argc, const char **argv)
 		strbuf_release(&why);
 	}
 	rmdir(tmpl);
+	free_tests(&tests);
 	if (!n && argc) {
 		error("no test matches '%s'", argv[0]);
 		return TK_EXIT_USAGE;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Suites with known outcomes for the framework's self-test. */
-#include <signal.h>
+#include <stdlib.h>
 
 #include "tests/tests.h"
 
@@ -23,6 +23,7 @@ int test__fixture_skip(void)
 
 int test__fixture_crash(void)
 {
-	raise(SIGSEGV);
+	/* abort(), not SIGSEGV: ASan catches SEGV and exits normally. */
+	abort();
 	return TEST_OK;
 }

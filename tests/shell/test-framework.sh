@@ -19,7 +19,7 @@ assert_eq "exit status with failures" "$rc" 1
 assert_eq "closing line" "$(tail -n 1 "$TK_TMP/all")" "1 passed, 2 failed, 1 skipped"
 assert_grep 'fixture: fails +: FAILED!$' "$TK_TMP/all"
 assert_grep 'fixture: skips +: Skip \(fixture reason\)$' "$TK_TMP/all"
-assert_grep 'fixture: crashes +: FAILED! \(killed by signal 11\)$' "$TK_TMP/all"
+assert_grep 'fixture: crashes +: FAILED! \(killed by signal 6\)$' "$TK_TMP/all"
 if grep -q 'deliberate failure detail' "$TK_TMP/all"; then
 	fail "failure detail shown without -v"
 fi

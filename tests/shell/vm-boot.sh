@@ -29,7 +29,8 @@ set +e
 	>"$TK_TMP/console" 2>&1
 rc=$?
 set -e
-cat "$TK_TMP/console"
+# Indented, so the guest's own summary line is not mistaken for ours.
+sed "s/^/  | /" "$TK_TMP/console"
 assert_eq "guest exit status" "$rc" 0
 assert_grep '^TRACEKIT-VM: booted ' "$TK_TMP/console"
 assert_grep '^CHECK kprobe_events$' "$TK_TMP/console"

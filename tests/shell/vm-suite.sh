@@ -13,8 +13,9 @@ set +e
 "$run" --tracekit "$TRACEKIT" --timeout 1500 -- tracekit test -v >"$TK_TMP/console" 2>&1
 rc=$?
 set -e
-cat "$TK_TMP/console"
+# Indented, so the guest's own summary line is not mistaken for ours.
+sed "s/^/  | /" "$TK_TMP/console"
 summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$TK_TMP/console" | tail -n 1)
 [ -n "$summary" ] || fail "the guest printed no summary line"
-echo "guest: $summary"
+echo "guest result: $summary"
 assert_eq "guest test exit status" "$rc" 0
