@@ -77,7 +77,10 @@ mount-tracefs:
 		echo "tracekit: mounted tracefs at /sys/kernel/tracing"; \
 	fi; true
 
+# The test packages (trace-cmd, perf, qemu...) are checked on every run:
+# build/config.mk only proves the build packages were there once.
 check: $(TRACEKIT) mount-tracefs
+	$(Q)scripts/deps.sh
 	./$(TRACEKIT) test $(TESTFLAGS)
 
 vmcheck: $(TRACEKIT)
