@@ -91,7 +91,7 @@ static const char *const record_usage[] = {
 int cmd_record(int argc, const char **argv)
 {
 	struct event_args ev = { 0 };
-	struct record_opts o = { .zlevel = 3, .version = NULL };
+	struct record_opts o = { .zlevel = 1 };
 	struct record_result res;
 	const char *output = "trace.dat";
 	int no_compress = 0, quiet = 0, ret;
@@ -115,7 +115,7 @@ int cmd_record(int argc, const char **argv)
 		OPT_ULONG('b', "buffer-size", &buffer_kb, "KB", "ring buffer size per CPU"),
 		OPT_STRING('C', "clock", &o.clock, "CLOCK", "trace clock (see trace_clock)"),
 		OPT_INTEGER('z', "compression-level", &o.zlevel, "LEVEL",
-			    "zstd level (default 3)"),
+			    "zstd level 1-22 (default 1: fastest, and smallest on trace pages)"),
 		OPT_BOOL(0, "no-compress", &no_compress, "write an uncompressed file"),
 		OPT_CALLBACK(0, "duration", &o.duration, "S",
 			     "stop after S seconds", opt_duration),

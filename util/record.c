@@ -27,7 +27,7 @@
 
 /* Pages per compressed chunk: larger chunks compress better, and the
  * reader keeps one chunk per CPU uncompressed. */
-#define CHUNK_PAGES	16
+#define CHUNK_PAGES	32
 /* Bound on the memory holding pages not yet compressed. */
 #define QUEUE_BYTES	(32u << 20)
 
@@ -46,6 +46,7 @@ struct cpu_reader {
 	struct record *rec;
 	int cpu;
 	int fd;			/* trace_pipe_raw */
+	int pipe[2];		/* for splice() */
 	int scratch;		/* this CPU's chunks */
 	pthread_t thread;
 	int started;
@@ -377,7 +378,7 @@ static int setup_cpus(struct record *rec, unsigned char *mask)
 		r = &rec->cpus[rec->nr_cpus++];
 		r->rec = rec;
 		r->cpu = cpu;
-		r->fd = r->scratch = -1;
+		r->fd = r->scratch = r->pipe[0] = r->pipe[1] = -1;
 	}
 	if (!rec->nr_cpus) {
 		error("--cpus %s: no CPU selected", o->cpus);
@@ -435,6 +436,12 @@ static int setup_tracefs(struct record *rec, unsigned char *cpumask)
 		if (ret)
 			goto out;
 	}
+	/*
+	 * Wake the readers when a tenth of the buffer is full instead of half
+	 * (the default): on a busy machine they may wait long for a CPU.
+	 */
+	if (tk_tracefs_set(rec->inst, "buffer_percent", "10", NULL))
+		warning("buffer_percent: cannot set, readers wake at its default");
 	if (o->stacktrace) {
 		int r = tk_tracefs_set(rec->inst, "options/stacktrace", "1", NULL);
 
@@ -860,38 +867,83 @@ static void queue_chunk(struct record *rec, struct chunk *c)
 	pthread_mutex_unlock(&rec->lock);
 }
 
+/*
+ * splice() moves only full pages (the kernel's splice_read asks the ring
+ * buffer for full pages): a reader racing the writer would otherwise copy
+ * the page being written to again and again, mostly empty.  The pipe
+ * holds one chunk.  Returns bytes moved into c, 0 when no page is full.
+ */
+static ssize_t splice_pages(struct cpu_reader *r, struct chunk *c)
+{
+	struct record *rec = r->rec;
+	ssize_t n = splice(r->fd, NULL, r->pipe[1], NULL, rec->chunk_size - c->len,
+			   SPLICE_F_NONBLOCK | SPLICE_F_MOVE);
+	size_t got = 0;
+
+	if (n < 0)
+		return errno == EAGAIN || errno == EINTR ? 0 : -errno;
+	while (got < (size_t)n) {
+		ssize_t m = read(r->pipe[0], c->data + c->len + got, n - got);
+
+		if (m < 0 && errno == EINTR)
+			continue;
+		if (m <= 0)
+			return m < 0 ? -errno : -EIO;
+		got += m;
+	}
+	return n;
+}
+
+/* At the end: read() also returns the page the writer had not filled. */
+static ssize_t read_page(struct cpu_reader *r, struct chunk *c)
+{
+	struct record *rec = r->rec;
+	ssize_t n;
+
+	do
+		n = read(r->fd, c->data + c->len, rec->psize);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return errno == EAGAIN ? 0 : -errno;
+	/* Whole pages only: readers of the file walk it page by page. */
+	if (n > 0 && (size_t)n < rec->psize)
+		memset(c->data + c->len + n, 0, rec->psize - n);
+	return n > 0 ? (ssize_t)rec->psize : 0;
+}
+
+enum reader_phase { READ_RUNNING, READ_DRAIN_FULL, READ_DRAIN_PARTIAL };
+
 static void *reader_main(void *arg)
 {
 	struct cpu_reader *r = arg;
 	struct record *rec = r->rec;
 	struct chunk *c = get_chunk(rec, r);
-	int stopping = 0;
+	enum reader_phase phase = READ_RUNNING;
 
 	for (;;) {
-		ssize_t n = read(r->fd, c->data + c->len, rec->psize);
+		ssize_t n = phase == READ_DRAIN_PARTIAL ? read_page(r, c) : splice_pages(r, c);
 
+		if (n < 0) {
+			error("cpu%d/trace_pipe_raw: %s", r->cpu, strerror(-n));
+			set_err(rec, n);
+			break;
+		}
 		if (n > 0) {
-			/* Whole pages only: the reader walks the data page by page. */
-			if ((size_t)n < rec->psize)
-				memset(c->data + c->len + n, 0, rec->psize - n);
-			c->len += rec->psize;
-			__atomic_add_fetch(&r->bytes_in, rec->psize, __ATOMIC_RELAXED);
+			c->len += n;
+			__atomic_add_fetch(&r->bytes_in, n, __ATOMIC_RELAXED);
 			if (c->len == rec->chunk_size) {
 				queue_chunk(rec, c);
 				c = get_chunk(rec, r);
 			}
 			continue;
 		}
-		if (n < 0 && errno == EINTR)
+		/* Nothing (full) left.  Tracing is off once told to stop. */
+		if (phase == READ_DRAIN_PARTIAL)
+			break;
+		if (phase == READ_DRAIN_FULL) {
+			phase = READ_DRAIN_PARTIAL;
 			continue;
-		if (n < 0 && errno != EAGAIN) {
-			error("cpu%d/trace_pipe_raw: %s", r->cpu, strerror(errno));
-			set_err(rec, -errno);
-			break;
 		}
-		/* Empty.  Once told to stop, tracing is off: this was the drain. */
-		if (stopping)
-			break;
 		{
 			struct pollfd pfd[2] = {
 				{ .fd = r->fd, .events = POLLIN },
@@ -899,7 +951,7 @@ static void *reader_main(void *arg)
 			};
 
 			if (poll(pfd, 2, 1000) > 0 && (pfd[1].revents & POLLIN))
-				stopping = 1;
+				phase = READ_DRAIN_FULL;
 		}
 	}
 	if (c->len)
@@ -998,6 +1050,14 @@ static int open_readers(struct record *rec)
 		strbuf_release(&file);
 		if (ret)
 			return ret;
+		if (pipe2(r->pipe, O_CLOEXEC) < 0) {
+			error("pipe: %s", strerror(errno));
+			return -errno;
+		}
+		if (fcntl(r->pipe[1], F_SETPIPE_SZ, (int)rec->chunk_size) < (int)rec->chunk_size) {
+			error("pipe of %zu bytes: %s", rec->chunk_size, strerror(errno));
+			return -errno;
+		}
 		r->scratch = open_scratch(rec, rec->output);
 		if (r->scratch < 0) {
 			error("%s: scratch file: %s", rec->dir, strerror(-r->scratch));
@@ -1215,9 +1275,16 @@ static void release(struct record *rec)
 {
 	int i;
 
-	for (i = 0; i < rec->nr_cpus; i++)
-		if (rec->cpus[i].scratch >= 0)
-			close(rec->cpus[i].scratch);
+	for (i = 0; i < rec->nr_cpus; i++) {
+		struct cpu_reader *r = &rec->cpus[i];
+
+		if (r->scratch >= 0)
+			close(r->scratch);
+		if (r->pipe[0] >= 0)
+			close(r->pipe[0]);
+		if (r->pipe[1] >= 0)
+			close(r->pipe[1]);
+	}
 	free(rec->cpus);
 	while (rec->free) {
 		struct chunk *c = rec->free;

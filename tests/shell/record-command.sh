@@ -3,6 +3,7 @@
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/record.sh"
 need_tracefs
+need_expanded_buffers
 need_cmd trace-cmd
 
 "$TRACEKIT" record -q -e sched:sched_switch -e sched:sched_process_fork \

@@ -3,6 +3,7 @@
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/record.sh"
 need_tracefs
+need_expanded_buffers
 
 mnt="$TK_TMP/mnt"
 mkdir "$mnt"

@@ -3,6 +3,7 @@
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/record.sh"
 need_tracefs
+need_expanded_buffers
 need_cmd trace-cmd
 
 # A second instance with the same events sees the same events on every
