@@ -340,24 +340,26 @@ static int count_cpus(struct record *rec)
 	return n;
 }
 
-static int setup_cpus(struct record *rec, unsigned char *mask)
+static int setup_cpus(struct record *rec)
 {
 	const struct record_opts *o = rec->o;
-	int cpu;
+	unsigned char *mask;
+	int cpu, ret = 0;
 
 	rec->nr_sys_cpus = count_cpus(rec);
 	if (rec->nr_sys_cpus <= 0) {
 		error("no per_cpu directories in tracefs");
 		return -ENODEV;
 	}
+	mask = xmalloc(rec->nr_sys_cpus);
 	memset(mask, 1, rec->nr_sys_cpus);
 	if (o->cpus) {
 		struct strbuf text = STRBUF_INIT, old = STRBUF_INIT;
-		int ret;
 
 		if (record_parse_cpus(o->cpus, mask, rec->nr_sys_cpus)) {
 			error("--cpus %s: not a list of CPUs 0-%d", o->cpus,
 			      rec->nr_sys_cpus - 1);
+			free(mask);
 			return -EINVAL;
 		}
 		cpumask_text(mask, rec->nr_sys_cpus, &text);
@@ -366,8 +368,10 @@ static int setup_cpus(struct record *rec, unsigned char *mask)
 			ret = set_file(rec, "tracing_cpumask", text.buf, old.buf);
 		strbuf_release(&text);
 		strbuf_release(&old);
-		if (ret)
+		if (ret) {
+			free(mask);
 			return ret;
+		}
 	}
 	rec->cpus = xcalloc(rec->nr_sys_cpus, sizeof(*rec->cpus));
 	for (cpu = 0; cpu < rec->nr_sys_cpus; cpu++) {
@@ -380,14 +384,15 @@ static int setup_cpus(struct record *rec, unsigned char *mask)
 		r->cpu = cpu;
 		r->fd = r->scratch = r->pipe[0] = r->pipe[1] = -1;
 	}
+	free(mask);
 	if (!rec->nr_cpus) {
 		error("--cpus %s: no CPU selected", o->cpus);
-		return -EINVAL;
+		ret = -EINVAL;
 	}
-	return 0;
+	return ret;
 }
 
-static int setup_tracefs(struct record *rec, unsigned char *cpumask)
+static int setup_tracefs(struct record *rec)
 {
 	const struct record_opts *o = rec->o;
 	struct strbuf sb = STRBUF_INIT;
@@ -401,7 +406,7 @@ static int setup_tracefs(struct record *rec, unsigned char *cpumask)
 	ret = set_file(rec, "tracing_on", "0", NULL);
 	if (ret)
 		goto out;
-	ret = setup_cpus(rec, cpumask);
+	ret = setup_cpus(rec);
 	if (ret)
 		goto out;
 	if (o->buffer_kb) {
@@ -1335,7 +1340,6 @@ int record_run(const struct record_opts *o, record_status_fn *status,
 		.o = o, .out_fd = -1, .go_fd = -1, .exec_fd = -1,
 		.stop_fd = -1, .fail_fd = -1,
 	};
-	unsigned char *cpumask = NULL;
 	sigset_t mask, oldmask;
 	int sfd = -1, pidfd = -1, blocked = 0, tracing = 0, ret;
 
@@ -1368,8 +1372,7 @@ int record_run(const struct record_opts *o, record_status_fn *status,
 	if (ret)
 		goto out;
 	tk_restore_install();
-	cpumask = xcalloc(4096, 1);
-	ret = setup_tracefs(&rec, cpumask);
+	ret = setup_tracefs(&rec);
 	if (ret)
 		goto out;
 	rec.psize = subbuf_size(&rec);
@@ -1464,7 +1467,6 @@ out:
 			;
 		pthread_sigmask(SIG_SETMASK, &oldmask, NULL);
 	}
-	free(cpumask);
 	release(&rec);
 	return ret;
 }

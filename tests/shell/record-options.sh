@@ -4,18 +4,22 @@
 . "$(dirname "$0")/lib/record.sh"
 need_tracefs
 need_expanded_buffers
-need_cmd trace-cmd
+need_cmd trace-cmd taskset
 
-"$TRACEKIT" record -q -e sched:sched_switch -f 'next_pid == 0' -e sched:sched_wakeup \
+# A shell on CPU 1 that keeps switching out to wait for its children.
+taskset -c 1 bash -c 'for i in $(seq 200); do sleep 0.01; done' &
+load=$!
+on_exit "kill $load"
+"$TRACEKIT" record -q -e sched:sched_switch -f "prev_pid == $load" -e sched:sched_wakeup \
 	--cpus 1 -C mono -b 2048 -T -o "$TK_TMP/t.dat" --duration 0.5 \
 	>"$TK_TMP/log" 2>&1 || { cat "$TK_TMP/log"; fail "record failed"; }
 cat "$TK_TMP/log"
 trace-cmd report -i "$TK_TMP/t.dat" >"$TK_TMP/report" 2>&1
 report_lines "$TK_TMP/t.dat" >"$TK_TMP/lines"
 grep -q ' sched_switch: ' "$TK_TMP/lines" || fail "no sched_switch"
-# -f: only switches to the idle task
-if grep ' sched_switch: ' "$TK_TMP/lines" | grep -v '==> swapper/[0-9]*:0 '; then
-	fail "the filter next_pid == 0 was not applied"
+# -f: only switches away from the loop
+if grep ' sched_switch: ' "$TK_TMP/lines" | grep -v " sched_switch: [^ ]*:$load "; then
+	fail "the filter prev_pid == $load was not applied"
 fi
 # --cpus 1: nothing from CPU 0
 if cut -d' ' -f1 "$TK_TMP/lines" | grep -v '^001$'; then

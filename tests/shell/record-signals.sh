@@ -15,14 +15,18 @@ load=$!
 on_exit "kill $load"
 
 i=0
-for sig in INT INT INT TERM HUP; do
+for sig in INT INT INT INT TERM HUP; do
 	i=$((i + 1))
 	out="$TK_TMP/s$i.dat"
 	"$TRACEKIT" record -q -e sched -e 'syscalls:sys_enter_exec*' -o "$out" \
 		>"$TK_TMP/log$i" 2>&1 &
 	rec=$!
-	# 50..1550 ms: during setup, metadata, or busy recording.
-	sleep "$(awk -v r=$RANDOM 'BEGIN { printf "%.3f", 0.05 + (r % 1500) / 1000 }')"
+	# The first at 20 ms, during setup; then 50..1550 ms, mostly recording.
+	if [ $i = 1 ]; then
+		sleep 0.02
+	else
+		sleep "$(awk -v r=$RANDOM 'BEGIN { printf "%.3f", 0.05 + (r % 1500) / 1000 }')"
+	fi
 	kill -s "$sig" $rec
 	wait $rec
 	rc=$?
