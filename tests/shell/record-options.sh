@@ -36,6 +36,12 @@ assert_grep '^"mono" \[clock\]' "$TK_TMP/opts"
 assert_grep '^ +1 [0-9]+	[0-9]+	\[id, data offset and size\]' "$TK_TMP/opts"
 assert_grep '^1 \[CPUs\]' "$TK_TMP/opts"
 
+# --top: the top-level buffer, its settings restored (the runner checks).
+"$TRACEKIT" record -q --top -e sched:sched_process_exec -C mono -b 1500 \
+	-o "$TK_TMP/top.dat" -- /bin/true >"$TK_TMP/log" 2>&1 || { cat "$TK_TMP/log"; fail "--top failed"; }
+trace-cmd report -i "$TK_TMP/top.dat" >"$TK_TMP/top.txt" 2>&1
+assert_grep ' sched_process_exec: +filename=/bin/true ' "$TK_TMP/top.txt"
+
 expect_fail "$TRACEKIT" record -e sched:no_such_event -o "$TK_TMP/x.dat" --duration 1
 assert_grep '^tracekit record: -e sched:no_such_event: no such event$' "$TK_TMP/out"
 expect_fail "$TRACEKIT" record -f 'pid == 1' -e sched -o "$TK_TMP/x.dat"
