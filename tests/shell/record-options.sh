@@ -42,6 +42,14 @@ assert_grep '^1 \[CPUs\]' "$TK_TMP/opts"
 trace-cmd report -i "$TK_TMP/top.dat" >"$TK_TMP/top.txt" 2>&1
 assert_grep ' sched_process_exec: +filename=/bin/true ' "$TK_TMP/top.txt"
 
+# --no-compress: compression "none", read the same way.
+"$TRACEKIT" record -q --no-compress -e sched -o "$TK_TMP/nc.dat" -- sleep 0.05 \
+	>"$TK_TMP/log" 2>&1 || { cat "$TK_TMP/log"; fail "--no-compress failed"; }
+trace-cmd dump --summary -i "$TK_TMP/nc.dat" >"$TK_TMP/sum" 2>&1
+assert_grep '^[[:space:]]+none[[:space:]]+\[Compression algorithm\]' "$TK_TMP/sum"
+assert_eq "--no-compress: summary vs report" "$(summary_events "$TK_TMP/log")" \
+	"$(events_of "$TK_TMP/nc.dat")"
+
 expect_fail "$TRACEKIT" record -e sched:no_such_event -o "$TK_TMP/x.dat" --duration 1
 assert_grep '^tracekit record: -e sched:no_such_event: no such event$' "$TK_TMP/out"
 expect_fail "$TRACEKIT" record -f 'pid == 1' -e sched -o "$TK_TMP/x.dat"
