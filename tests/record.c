@@ -225,3 +225,20 @@ int test__record_uprobe(void)
 	strbuf_release(&dat);
 	return TEST_OK;
 }
+
+int test__record_parse_cpus(void)
+{
+	unsigned char m[8];
+
+	TEST_ASSERT_EQUAL("0-2,5", record_parse_cpus("0-2,5", m, 8), 0);
+	TEST_ASSERT_VAL("0-2,5 bits", m[0] && m[1] && m[2] && !m[3] && !m[4] && m[5] && !m[6]);
+	TEST_ASSERT_EQUAL("single", record_parse_cpus("7", m, 8), 0);
+	TEST_ASSERT_VAL("single bit", m[7] && !m[0]);
+	TEST_ASSERT_EQUAL("beyond the CPUs", record_parse_cpus("0-8", m, 8), -EINVAL);
+	TEST_ASSERT_EQUAL("reversed range", record_parse_cpus("3-1", m, 8), -EINVAL);
+	TEST_ASSERT_EQUAL("garbage", record_parse_cpus("1;2", m, 8), -EINVAL);
+	TEST_ASSERT_EQUAL("negative", record_parse_cpus("-1", m, 8), -EINVAL);
+	TEST_ASSERT_EQUAL("trailing comma", record_parse_cpus("1,", m, 8), -EINVAL);
+	TEST_ASSERT_EQUAL("empty item", record_parse_cpus("1,,2", m, 8), -EINVAL);
+	return TEST_OK;
+}

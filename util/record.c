@@ -312,7 +312,7 @@ int record_parse_cpus(const char *list, unsigned char *mask, int nr)
 			return -EINVAL;
 		for (; a <= b; a++)
 			mask[a] = 1;
-		if (*end == ',')
+		if (*end == ',' && end[1])
 			end++;
 		else if (*end)
 			return -EINVAL;
@@ -1039,19 +1039,15 @@ static int open_readers(struct record *rec)
 
 	for (i = 0; i < rec->nr_cpus; i++) {
 		struct cpu_reader *r = &rec->cpus[i];
-		struct strbuf file = STRBUF_INIT;
+		struct strbuf file = STRBUF_INIT, path = STRBUF_INIT;
 
 		strbuf_addf(&file, "per_cpu/cpu%d/trace_pipe_raw", r->cpu);
-		{
-			struct strbuf path = STRBUF_INIT;
-
-			tk_tracefs_path(&path, rec->inst, file.buf);
-			r->fd = open(path.buf, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-			ret = r->fd < 0 ? -errno : 0;
-			if (ret)
-				error("%s: %s", path.buf, strerror(errno));
-			strbuf_release(&path);
-		}
+		tk_tracefs_path(&path, rec->inst, file.buf);
+		r->fd = open(path.buf, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		ret = r->fd < 0 ? -errno : 0;
+		if (ret)
+			error("%s: %s", path.buf, strerror(-ret));
+		strbuf_release(&path);
 		strbuf_release(&file);
 		if (ret)
 			return ret;
