@@ -1362,8 +1362,28 @@ int record_run(const struct record_opts *o, record_status_fn *status,
 		ret = -ESRCH;
 		goto out;
 	}
+	/*
+	 * Signals are events of the main loop, not deaths, from the start: a
+	 * handler that restored tracefs while our trace_pipe_raw files are
+	 * open could not remove the instance.  One that comes during setup
+	 * ends the recording as soon as it starts.
+	 */
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGQUIT);
+	sigaddset(&mask, SIGCHLD);
+	pthread_sigmask(SIG_BLOCK, &mask, &oldmask);
+	blocked = 1;
+	sfd = signalfd(-1, &mask, SFD_CLOEXEC);
 	rec.stop_fd = eventfd(0, EFD_CLOEXEC);
 	rec.fail_fd = eventfd(0, EFD_CLOEXEC);
+	if (sfd < 0 || rec.stop_fd < 0 || rec.fail_fd < 0) {
+		ret = -errno;
+		error("signalfd/eventfd: %s", strerror(errno));
+		goto out;
+	}
 	ret = open_output(&rec);
 	if (ret)
 		goto out;
@@ -1380,20 +1400,6 @@ int record_run(const struct record_opts *o, record_status_fn *status,
 	if (ret)
 		goto out;
 
-	/* From here signals are events of the main loop, not deaths. */
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGHUP);
-	sigaddset(&mask, SIGCHLD);
-	pthread_sigmask(SIG_BLOCK, &mask, &oldmask);
-	blocked = 1;
-	sfd = signalfd(-1, &mask, SFD_CLOEXEC);
-	if (sfd < 0) {
-		ret = -errno;
-		error("signalfd: %s", strerror(errno));
-		goto out;
-	}
 	if (o->argv) {
 		ret = fork_command(&rec, &oldmask);
 		if (!ret)
