@@ -106,7 +106,7 @@ int cmd_record(int argc, const char **argv)
 		OPT_CALLBACK('f', "filter", &ev, "FILTER",
 			     "event filter (tracefs syntax) for the preceding -e", opt_filter),
 		OPT_INTEGER('p', "pid", &o.pid, "PID",
-			    "only events of PID and the children it forks"),
+			    "only events of PID and the children it forks; stop when it exits"),
 		OPT_STRING(0, "cpus", &o.cpus, "LIST", "only these CPUs (0-3,6)"),
 		OPT_BOOL('T', "stacktrace", &o.stacktrace,
 			 "a kernel stack trace with every event, where permitted"),
@@ -127,6 +127,10 @@ int cmd_record(int argc, const char **argv)
 
 	argc = parse_options(argc, argv, options, record_usage,
 			     PARSE_OPT_STOP_AT_NON_OPTION);
+	if (!ev.nr) {
+		error("no events to record: give -e EVENT");
+		usage_with_options(record_usage, options);
+	}
 	if (o.zlevel < 1 || o.zlevel > 22)
 		die_code(TK_EXIT_USAGE, "-z %d: zstd levels are 1 to 22", o.zlevel);
 	if (o.pid < 0)

@@ -2,8 +2,14 @@
 # bench/record.sh [TRACEKIT]: tracekit record against trace-cmd extract on
 # the same workload (dd bs=1: two syscalls per byte, plus its context
 # switches), the same events (sched, raw_syscalls), the same per-CPU buffer
-# size, both filtered to the workload's pid.  Prints recorder CPU time per
-# million events, events lost, bytes per event, and our/peer ratios.
+# size, both filtered to the workload's pid, dd pinned to CPU 1 in both
+# runs (migrations change how well the pages compress).  Prints recorder
+# CPU time per million events, events lost, bytes per event, and our/peer
+# ratios.  Our CPU time is the whole `tracekit record` process (instance
+# and buffer setup, kallsyms, reading, compressing); the peer's is the
+# `trace-cmd extract` alone, its instance being set up by this script.
+# BENCH_BUF_KB (default 4096) sets the buffer; a large one (102400) lets
+# the peer keep every event, for a like-for-like bytes per event.
 set -eu
 TRACEKIT=${1:-./tracekit}
 BYTES=${BENCH_BYTES:-300000}
