@@ -1,0 +1,54 @@
+# Helpers for the record tests (sourced after common.sh).
+
+# report_lines FILE: trace-cmd report of FILE as "CPU PID EVENT: FIELDS",
+# without the timestamp, the buffer prefix and the comm column (which
+# comes from saved_cmdlines, read at different moments by different tools).
+report_lines() {
+	trace-cmd report -i "$1" 2>/dev/null | sed -nE \
+		's/^([A-Za-z0-9_-]+: )? *.*-([0-9]+) +\[([0-9]+)\] +[0-9.]+: +(.*)$/\3 \2 \4/p' |
+		sed -E 's/ +/ /g'
+}
+
+# events_of FILE: the number of events trace-cmd reports.
+events_of() {
+	report_lines "$1" | wc -l
+}
+
+# summary_events LOG: N from "tracekit record: N events (M lost) ...".
+summary_events() {
+	sed -nE 's/^tracekit record: ([0-9]+) events.*/\1/p' "$1"
+}
+
+summary_lost() {
+	sed -nE 's/^tracekit record: [0-9]+ events \(([0-9]+) lost\).*/\1/p' "$1"
+}
+
+# is_contiguous_in A B: the lines of A appear in B, in order and adjacent.
+is_contiguous_in() {
+	local first n at
+	n=$(wc -l <"$1")
+	[ "$n" -gt 0 ] || return 1
+	first=$(head -n1 "$1")
+	for at in $(grep -n -F -x -- "$first" "$2" | cut -d: -f1); do
+		if sed -n "${at},$((at + n - 1))p" "$2" | cmp -s - "$1"; then
+			return 0
+		fi
+	done
+	return 1
+}
+
+# no_instance_left PID: the private instance of that recorder is gone.
+no_instance_left() {
+	[ ! -d "$TRACEFS/instances/tracekit-$1" ] ||
+		fail "instance tracekit-$1 left behind"
+}
+
+# The kernel expands every ring buffer, for good, the first time any event
+# is enabled; the top level then reads "1408" instead of "7 (expanded:
+# 1408)", which the runner would rightly see as a change.  Nothing can
+# undo it, so a fresh kernel (the VM) skips rather than fails.
+need_expanded_buffers() {
+	if grep -q expanded "$TRACEFS/buffer_size_kb"; then
+		skip "ring buffers not expanded yet: enabling an event would expand them for good"
+	fi
+}

@@ -1,0 +1,64 @@
+#!/bin/bash
+# description: record: -f filter, -T stack traces, --cpus, -C clock, -b, bad arguments
+. "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/record.sh"
+need_tracefs
+need_expanded_buffers
+need_cmd trace-cmd taskset
+
+# A shell on CPU 1 that keeps switching out to wait for its children.
+taskset -c 1 bash -c 'for i in $(seq 200); do sleep 0.01; done' &
+load=$!
+on_exit "kill $load"
+"$TRACEKIT" record -q -e sched:sched_switch -f "prev_pid == $load" -e sched:sched_wakeup \
+	--cpus 1 -C mono -b 2048 -T -o "$TK_TMP/t.dat" --duration 0.5 \
+	>"$TK_TMP/log" 2>&1 || { cat "$TK_TMP/log"; fail "record failed"; }
+cat "$TK_TMP/log"
+trace-cmd report -i "$TK_TMP/t.dat" >"$TK_TMP/report" 2>&1
+report_lines "$TK_TMP/t.dat" >"$TK_TMP/lines"
+grep -q ' sched_switch: ' "$TK_TMP/lines" || fail "no sched_switch"
+# -f: only switches away from the loop
+if grep ' sched_switch: ' "$TK_TMP/lines" | grep -v " sched_switch: [^ ]*:$load "; then
+	fail "the filter prev_pid == $load was not applied"
+fi
+# --cpus 1: nothing from CPU 0
+if cut -d' ' -f1 "$TK_TMP/lines" | grep -v '^001$'; then
+	fail "events from a CPU other than 1"
+fi
+# -T: kernel stacks, symbolised from the stored kallsyms
+if ! grep -q 'stack traces unavailable' "$TK_TMP/log"; then
+	assert_grep 'kernel_stack: +<stack trace >' "$TK_TMP/report"
+	assert_grep '^=> __schedule \(' "$TK_TMP/report"
+fi
+assert_eq "summary vs report" "$(summary_events "$TK_TMP/log")" "$(wc -l <"$TK_TMP/lines")"
+trace-cmd dump --options -i "$TK_TMP/t.dat" >"$TK_TMP/opts" 2>&1
+assert_grep '^"mono" \[clock\]' "$TK_TMP/opts"
+assert_grep '^ +1 [0-9]+	[0-9]+	\[id, data offset and size\]' "$TK_TMP/opts"
+assert_grep '^1 \[CPUs\]' "$TK_TMP/opts"
+
+# --top: the top-level buffer, its settings restored (the runner checks).
+"$TRACEKIT" record -q --top -e sched:sched_process_exec -C mono -b 1500 \
+	-o "$TK_TMP/top.dat" -- /bin/true >"$TK_TMP/log" 2>&1 || { cat "$TK_TMP/log"; fail "--top failed"; }
+trace-cmd report -i "$TK_TMP/top.dat" >"$TK_TMP/top.txt" 2>&1
+assert_grep ' sched_process_exec: +filename=/bin/true ' "$TK_TMP/top.txt"
+
+# --no-compress: compression "none", read the same way.
+"$TRACEKIT" record -q --no-compress -e sched -o "$TK_TMP/nc.dat" -- sleep 0.05 \
+	>"$TK_TMP/log" 2>&1 || { cat "$TK_TMP/log"; fail "--no-compress failed"; }
+trace-cmd dump --summary -i "$TK_TMP/nc.dat" >"$TK_TMP/sum" 2>&1
+assert_grep '^[[:space:]]+none[[:space:]]+\[Compression algorithm\]' "$TK_TMP/sum"
+assert_eq "--no-compress: summary vs report" "$(summary_events "$TK_TMP/log")" \
+	"$(events_of "$TK_TMP/nc.dat")"
+
+expect_fail "$TRACEKIT" record -e sched:no_such_event -o "$TK_TMP/x.dat" --duration 1
+assert_grep '^tracekit record: -e sched:no_such_event: no such event$' "$TK_TMP/out"
+expect_fail "$TRACEKIT" record -f 'pid == 1' -e sched -o "$TK_TMP/x.dat"
+assert_grep 'give it after the -e it filters' "$TK_TMP/out"
+expect_fail "$TRACEKIT" record -e sched:sched_switch -f 'no_field == 1' -o "$TK_TMP/x.dat" --duration 1
+assert_grep "^tracekit record: -f 'no_field == 1': refused for sched:sched_switch" "$TK_TMP/out"
+expect_fail "$TRACEKIT" record -e sched --cpus 0-999 -o "$TK_TMP/x.dat" --duration 1
+assert_grep '^tracekit record: --cpus 0-999: not a list of CPUs' "$TK_TMP/out"
+expect_fail "$TRACEKIT" record -e sched -C no-such-clock -o "$TK_TMP/x.dat" --duration 1
+assert_grep '^tracekit record: -C no-such-clock: clock refused' "$TK_TMP/out"
+[ ! -e "$TK_TMP/x.dat" ] || fail "a failed record left x.dat"
+exit 0

@@ -1,0 +1,58 @@
+#!/bin/bash
+# description: record: SIGINT/TERM/HUP at random moments leave a whole file, SIGKILL none
+. "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/record.sh"
+need_tracefs
+need_expanded_buffers
+need_cmd trace-cmd
+
+busy() {
+	local end=$((SECONDS + 30))
+	while [ $SECONDS -lt $end ]; do /bin/true; done
+}
+busy &
+load=$!
+on_exit "kill $load"
+
+i=0
+for sig in INT INT INT INT TERM HUP; do
+	i=$((i + 1))
+	out="$TK_TMP/s$i.dat"
+	"$TRACEKIT" record -q -e sched -e 'syscalls:sys_enter_exec*' -o "$out" \
+		>"$TK_TMP/log$i" 2>&1 &
+	rec=$!
+	# The first at 20 ms, during setup; then 50..1550 ms, mostly recording.
+	if [ $i = 1 ]; then
+		sleep 0.02
+	else
+		sleep "$(awk -v r=$RANDOM 'BEGIN { printf "%.3f", 0.05 + (r % 1500) / 1000 }')"
+	fi
+	kill -s "$sig" $rec
+	wait $rec
+	rc=$?
+	no_instance_left $rec
+	if [ $rc -ne 0 ]; then
+		# Killed before recording started: nothing may be left.
+		[ ! -e "$out" ] || fail "SIG$sig, rc $rc: $out left behind"
+		ls "$TK_TMP" | grep -q "s$i.dat.tk-" && fail "temporary file left"
+		echo "SIG$sig during setup: exit $rc, no file"
+		continue
+	fi
+	n=$(summary_events "$TK_TMP/log$i")
+	got=$(events_of "$out")
+	assert_eq "SIG$sig: summary vs trace-cmd report" "$got" "$n"
+	echo "SIG$sig: $n events"
+done
+
+# SIGKILL cannot be caught: the file must not appear at all.
+"$TRACEKIT" record -q -e sched -o "$TK_TMP/k.dat" >/dev/null 2>&1 &
+rec=$!
+on_exit "rmdir $TRACEFS/instances/tracekit-$rec"
+sleep 0.7
+kill -9 $rec
+wait $rec
+[ ! -e "$TK_TMP/k.dat" ] || fail "SIGKILL left k.dat looking complete"
+ls "$TK_TMP" | grep -q '^k.dat' && fail "SIGKILL left a k.dat file"
+# What a SIGKILL leaves in tracefs is the instance; remove it now.
+rmdir "$TRACEFS/instances/tracekit-$rec" 2>/dev/null
+exit 0

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef TK_RECORD_H
+#define TK_RECORD_H
+
+#include <stdint.h>
+
+/*
+ * `tracekit record`: enables events in a private tracefs instance (or the
+ * top level), reads every CPU's ring buffer from trace_pipe_raw in its own
+ * thread, compresses in another, and writes a trace.dat v7 file.  All
+ * tracefs changes go through util/tracefs.h and are undone at the end,
+ * on error and on fatal signals.
+ */
+
+struct record_event {
+	const char *spec;	/* SYSTEM:EVENT, SYSTEM or GLOB */
+	const char *filter;	/* -f for this spec, or NULL */
+};
+
+struct record_opts {
+	const struct record_event *events;
+	int nr_events;
+	const char *output;
+	unsigned long buffer_kb;	/* 0: keep the instance's size */
+	const char *clock;		/* NULL: keep */
+	int pid;			/* -p, 0: none */
+	const char *cpus;		/* CPU list, NULL: all */
+	int zlevel;			/* zstd level, < 0: uncompressed */
+	int stacktrace;
+	double duration;		/* seconds, 0: until stopped */
+	int top;			/* top-level buffer, no instance */
+	char *const *argv;		/* COMMAND or NULL */
+	const char *version;		/* stored in the VERSION option */
+};
+
+struct record_status {
+	double elapsed;
+	uint64_t events;
+	uint64_t bytes_in;	/* ring-buffer bytes read */
+	uint64_t bytes_out;	/* after compression */
+	int nr_cpus;
+	const int *cpu;
+	const uint64_t *lost;	/* per recorded CPU */
+};
+
+typedef void record_status_fn(const struct record_status *st, void *data);
+
+struct record_result {
+	uint64_t events;
+	uint64_t lost;
+	uint64_t bytes_in;
+	uint64_t bytes_out;
+	uint64_t file_size;
+	int signal;		/* the signal that stopped recording, or 0 */
+	int child_status;	/* wait status of COMMAND, -1 if none */
+};
+
+/*
+ * Records until the COMMAND exits, the -p process exits, the duration
+ * passes, or SIGINT/SIGTERM/SIGHUP arrive; calls status about once a
+ * second when given.  Returns 0, or -errno after reporting with error().
+ * On failure no output file is left behind.
+ */
+int record_run(const struct record_opts *o, record_status_fn *status,
+	       void *data, struct record_result *res);
+
+/* Parses a CPU list ("0-2,5") into a bitmask of nr bits; 0 or -EINVAL. */
+int record_parse_cpus(const char *list, unsigned char *mask, int nr);
+
+#endif
