@@ -1,11 +1,612 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * tracekit probe: perf-probe compatible front end.  Specs are translated
+ * (util/probe-spec -> util/probe-dwarf -> util/fetcharg) into tracefs
+ * definition lines, all of them before anything is written, then printed
+ * (-D) or added all-or-nothing (util/probe-file).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
 #include "builtin.h"
+#include "util/fetcharg.h"
+#include "util/parse-options.h"
+#include "util/probe-dwarf.h"
+#include "util/probe-file.h"
+#include "util/probe-spec.h"
+#include "util/strbuf.h"
+#include "util/tracefs.h"
 #include "util/usage.h"
+
+struct probe_opts {
+	const char *exec;
+	const char *module;
+	const char *vmlinux;
+	struct opt_string_list add;
+	struct opt_string_list def;
+	struct opt_string_list del;
+	int list;
+	const char *vars;
+	const char *lines;
+	int funcs;
+	const char *funcs_glob;
+	int force_regs;
+};
+
+/* The binary being probed and how its probes are spelled. */
+struct probe_target {
+	enum probe_kind kind;
+	char *path;		/* absolute: the kernel keeps the path it is given */
+	char *modname;		/* -m: the module's name as the kernel knows it */
+	char *group;		/* default group */
+	struct probe_debuginfo *dbg;
+};
+
+/* One translated spec, ready to be written. */
+struct probe_line {
+	char *group;
+	char *event;
+	char *text;
+	char *where;		/* "FUNC in PATH" for the summary */
+};
+
+static const char *const probe_usage[] = {
+	"tracekit probe [-x BINARY | -m MODULE | -k VMLINUX] [-D|-a] SPEC...",
+	"tracekit probe [-x BINARY | -m MODULE | -k VMLINUX] -V FUNC | -L FUNC | -F [GLOB]",
+	"tracekit probe -l | -d EVENT_GLOB",
+	"",
+	"SPEC: [[GROUP:]EVENT=]FUNC[@SRC][:RLINE|+OFFS|%return] [ARG...]",
+	"ARG:  [NAME=]VAR[->FIELD|.FIELD|[IDX]]...[:TYPE] | @GLOBAL... | $retval | $params",
+	"      | a raw fetcharg (%REG, +OFF(...), $stackN, $comm)",
+	NULL
+};
+
+static int funcs_cb(const struct option *opt, const char *arg, int unset)
+{
+	struct probe_opts *po = opt->value;
+
+	po->funcs = !unset;
+	po->funcs_glob = arg;
+	return 0;
+}
+
+static void sanitize_name(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++)
+		strbuf_addch(sb, isalnum((unsigned char)*s) ? *s : '_');
+}
+
+/* -m NAME without a path: the .ko under /lib/modules/$(uname -r). */
+static char *find_module_file(const char *name)
+{
+	struct utsname u;
+	struct strbuf cmd = STRBUF_INIT;
+	char line[PATH_MAX];
+	char *found = NULL;
+	FILE *fp;
+
+	if (strchr(name, '/') || strstr(name, ".ko"))
+		return xstrdup(name);
+	if (uname(&u))
+		return xstrdup(name);
+	strbuf_addf(&cmd, "find /lib/modules/%s -name '", u.release);
+	sanitize_name(&cmd, name);
+	strbuf_addstr(&cmd, ".ko' 2>/dev/null");
+	fp = popen(cmd.buf, "r");
+	if (fp) {
+		if (fgets(line, sizeof(line), fp)) {
+			line[strcspn(line, "\n")] = '\0';
+			found = xstrdup(line);
+		}
+		pclose(fp);
+	}
+	strbuf_release(&cmd);
+	return found ? found : xstrdup(name);
+}
+
+static char *module_name(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	char *name = xstrdup(base ? base + 1 : path), *p;
+
+	p = strstr(name, ".ko");
+	if (p)
+		*p = '\0';
+	/* The kernel names modules with '_' where the file has '-'. */
+	for (p = name; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	return name;
+}
+
+static char *default_vmlinux(void)
+{
+	static const char *const fmts[] = {
+		"/usr/lib/debug/boot/vmlinux-%s",
+		"/usr/lib/debug/lib/modules/%s/vmlinux",
+		"/boot/vmlinux-%s",
+		"/lib/modules/%s/build/vmlinux",
+	};
+	struct utsname u;
+	char buf[PATH_MAX];
+	size_t i;
+
+	if (uname(&u))
+		return NULL;
+	for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
+		snprintf(buf, sizeof(buf), fmts[i], u.release);
+		if (access(buf, R_OK) == 0)
+			return xstrdup(buf);
+	}
+	return NULL;
+}
+
+static int target_open(struct probe_target *t, const struct probe_opts *po)
+{
+	struct strbuf err = STRBUF_INIT, grp = STRBUF_INIT;
+	char *file, *real;
+
+	memset(t, 0, sizeof(*t));
+	if (!!po->exec + !!po->module + !!po->vmlinux > 1) {
+		error("-x, -m and -k are exclusive");
+		return -EINVAL;
+	}
+	if (po->exec) {
+		t->kind = PROBE_UPROBE;
+		file = xstrdup(po->exec);
+	} else if (po->module) {
+		t->kind = PROBE_KPROBE;
+		file = find_module_file(po->module);
+	} else {
+		t->kind = PROBE_KPROBE;
+		file = po->vmlinux ? xstrdup(po->vmlinux) : default_vmlinux();
+		if (!file) {
+			error("no vmlinux with debug info found: give -k VMLINUX (or -m MODULE)");
+			return -ENOENT;
+		}
+	}
+	real = realpath(file, NULL);
+	if (!real) {
+		error("%s: %s", file, strerror(errno));
+		free(file);
+		return -errno;
+	}
+	free(file);
+	t->path = real;
+	t->dbg = probe_debuginfo_open(t->path, &err);
+	if (!t->dbg) {
+		error("%s", err.buf);
+		strbuf_release(&err);
+		return -EINVAL;
+	}
+	if (po->module)
+		t->modname = module_name(t->path);
+	if (t->kind == PROBE_UPROBE) {
+		const char *base = strrchr(t->path, '/') + 1;
+
+		strbuf_addstr(&grp, "probe_");
+		sanitize_name(&grp, base);
+		if (grp.len > 63)
+			strbuf_setlen(&grp, 63);
+	} else {
+		strbuf_addstr(&grp, "probe");
+	}
+	t->group = strbuf_detach(&grp, NULL);
+	strbuf_release(&err);
+	return 0;
+}
+
+static void target_close(struct probe_target *t)
+{
+	probe_debuginfo_close(t->dbg);
+	free(t->path);
+	free(t->modname);
+	free(t->group);
+}
+
+static int line_name_used(const struct probe_line *v, int nr, const char *group,
+			  const char *event)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		if (!strcmp(v[i].group, group) && !strcmp(v[i].event, event))
+			return 1;
+	return 0;
+}
+
+/* perf's default: FUNC, FUNC__return, FUNC_L<line>, then _1, _2... on clashes. */
+static char *event_name(const struct probe_spec *spec, const char *group,
+			const struct probe_line *done, int nr, int explicit)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t base;
+	int i;
+
+	if (explicit)
+		return xstrdup(spec->event);
+	sanitize_name(&sb, spec->func);
+	if (spec->retprobe)
+		strbuf_addstr(&sb, "__return");
+	else if (spec->has_line)
+		strbuf_addf(&sb, "_L%d", spec->line);
+	else if (spec->has_offset && spec->offset)
+		strbuf_addf(&sb, "_%lu", spec->offset);
+	if (sb.len > 58)
+		strbuf_setlen(&sb, 58);
+	base = sb.len;
+	for (i = 1; probe_event_exists(group, sb.buf) ||
+		    line_name_used(done, nr, group, sb.buf); i++) {
+		strbuf_setlen(&sb, base);
+		strbuf_addf(&sb, "_%d", i);
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+static void format_place(const struct probe_target *t, const struct probe_point *pp,
+			 struct strbuf *sb)
+{
+	if (t->kind == PROBE_UPROBE) {
+		strbuf_addf(sb, "%s:0x%llx", t->path, (unsigned long long)pp->file_off);
+		return;
+	}
+	if (t->modname)
+		strbuf_addf(sb, "%s:", t->modname);
+	strbuf_addf(sb, "%s+%llu", pp->sym, (unsigned long long)pp->sym_off);
+}
+
+static int translate(const struct probe_target *t, const char *text,
+		     const struct probe_dwarf_opts *dopts, struct probe_line *done,
+		     int nr, struct probe_line *out)
+{
+	struct probe_spec spec;
+	struct probe_point pp;
+	struct fetch_ctx fctx = { .kind = t->kind };
+	struct strbuf err = STRBUF_INIT, line = STRBUF_INIT;
+	int i, ret;
+
+	ret = probe_spec_parse(text, &spec, &err);
+	if (ret) {
+		error("%s", err.buf);
+		goto out_err;
+	}
+	ret = probe_dwarf_resolve(t->dbg, &spec, dopts, &pp, &err);
+	if (ret) {
+		error("%s", err.buf);
+		probe_spec_release(&spec);
+		goto out_err;
+	}
+	if (pp.skipped_prologue)
+		warning("%s is compiled without optimization: probing after its prologue (0x%llx), where its arguments are stored",
+			spec.func, (unsigned long long)pp.addr);
+	fctx.load_delta = pp.load_delta;
+	out->group = xstrdup(spec.group ? spec.group : t->group);
+	out->event = event_name(&spec, out->group, done, nr, !!spec.event);
+	strbuf_addf(&line, "%c:%s/%s ", pp.retprobe ? 'r' : 'p', out->group, out->event);
+	format_place(t, &pp, &line);
+	for (i = 0; i < pp.nr_args && !ret; i++)
+		ret = fetch_arg_format(&pp.args[i], &fctx, &line, &err);
+	if (ret) {
+		error("%s", err.buf);
+		free(out->group);
+		free(out->event);
+	} else {
+		struct strbuf where = STRBUF_INIT;
+
+		strbuf_addf(&where, "%s%s in %s", spec.func, spec.retprobe ? "%return" : "",
+			    t->path);
+		out->where = strbuf_detach(&where, NULL);
+		out->text = strbuf_detach(&line, NULL);
+	}
+	probe_point_release(&pp);
+	probe_spec_release(&spec);
+out_err:
+	strbuf_release(&err);
+	strbuf_release(&line);
+	return ret;
+}
+
+static void lines_release(struct probe_line *v, int nr)
+{
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		free(v[i].group);
+		free(v[i].event);
+		free(v[i].text);
+		free(v[i].where);
+	}
+	free(v);
+}
+
+static int translate_all(const struct probe_target *t, const struct opt_string_list *specs,
+			 const struct probe_dwarf_opts *dopts, struct probe_line **out)
+{
+	struct probe_line *v = xcalloc(specs->nr, sizeof(*v));
+	int i;
+
+	for (i = 0; i < specs->nr; i++) {
+		if (translate(t, specs->items[i], dopts, v, i, &v[i])) {
+			lines_release(v, i);
+			return -EINVAL;
+		}
+	}
+	*out = v;
+	return 0;
+}
+
+static void dwarf_opts_init(struct probe_dwarf_opts *o, const struct probe_target *t,
+			    int force_regs)
+{
+	const struct tk_features *f = tk_features();
+
+	memset(o, 0, sizeof(*o));
+	o->kind = t->kind;
+	/*
+	 * uprobes never take $argN (the kernel's check wants a kernel
+	 * function entry); README's $arg<N> line is shared with kprobes.
+	 */
+	o->argn = t->kind == PROBE_KPROBE && f->arg_n && !force_regs;
+	o->ustring = f->ustring;
+	o->symbol = f->symbol;
+	o->imm = f->imm;
+	/* Without tracefs (-D on a build host) assume a current kernel. */
+	if (!f->readme) {
+		o->argn = t->kind == PROBE_KPROBE && !force_regs;
+		o->symbol = 1;
+	}
+}
+
+/* SDT specs belong to util/probe-sdt; this build has no reader for them. */
+static int sdt_specs(const struct opt_string_list *specs)
+{
+	int i;
+
+	for (i = 0; i < specs->nr; i++)
+		if (probe_spec_is_sdt(specs->items[i])) {
+			error("'%s': SDT markers are not supported by this build", specs->items[i]);
+			return 1;
+		}
+	return 0;
+}
+
+static int add_lines(const struct probe_target *t, struct probe_line *v, int nr,
+		     struct strbuf *err)
+{
+	const char **lines = xcalloc(nr, sizeof(*lines));
+	int i, ret;
+
+	for (i = 0; i < nr; i++)
+		lines[i] = v[i].text;
+	ret = probe_defs_add(t->kind, lines, nr, 0, err);
+	free(lines);
+	return ret;
+}
+
+static int do_add(struct probe_opts *po, const struct opt_string_list *specs, int define_only)
+{
+	struct probe_target t;
+	struct probe_dwarf_opts dopts;
+	struct probe_line *v;
+	struct strbuf err = STRBUF_INIT;
+	const struct tk_features *f;
+	int i, ret;
+
+	if (sdt_specs(specs))
+		return TK_EXIT_FAIL;
+	if (target_open(&t, po))
+		return TK_EXIT_FAIL;
+	dwarf_opts_init(&dopts, &t, po->force_regs);
+	if (translate_all(&t, specs, &dopts, &v)) {
+		target_close(&t);
+		return TK_EXIT_FAIL;
+	}
+	if (define_only) {
+		for (i = 0; i < specs->nr; i++)
+			printf("%s\n", v[i].text);
+		ret = TK_EXIT_OK;
+		goto out;
+	}
+	f = tk_features();
+	if (!f->tracefs || !(t.kind == PROBE_KPROBE ? f->kprobe_events : f->uprobe_events)) {
+		error("%s is not available on this kernel", probe_kind_file(t.kind));
+		ret = TK_EXIT_ENV;
+		goto out;
+	}
+	ret = add_lines(&t, v, specs->nr, &err);
+	if (ret && dopts.argn && strstr(err.buf, "$arg")) {
+		/* The kernel is the judge of $argN: fall back to registers. */
+		warning("the kernel refused $argN (%s); using registers",
+			strtok(err.buf, "\n"));
+		lines_release(v, specs->nr);
+		strbuf_reset(&err);
+		dopts.argn = 0;
+		if (translate_all(&t, specs, &dopts, &v)) {
+			target_close(&t);
+			return TK_EXIT_FAIL;
+		}
+		ret = add_lines(&t, v, specs->nr, &err);
+	}
+	if (ret) {
+		error("cannot add probes: %s", err.buf);
+		ret = ret == -EACCES || ret == -EPERM ? TK_EXIT_ENV : TK_EXIT_FAIL;
+		goto out;
+	}
+	printf("Added new event%s:\n", specs->nr > 1 ? "s" : "");
+	for (i = 0; i < specs->nr; i++)
+		printf("  %s:%-20s (on %s)\n", v[i].group, v[i].event, v[i].where);
+	printf("\nYou can now use it in all tools, such as:\n\n\ttracekit record -e %s:%s -- CMD\n",
+	       v[0].group, v[0].event);
+	ret = TK_EXIT_OK;
+out:
+	lines_release(v, specs->nr);
+	strbuf_release(&err);
+	target_close(&t);
+	return ret;
+}
+
+/* Groups `tracekit probe` creates (perf's too): probe, probe_BIN, sdt_PROV. */
+static int own_group(const char *g)
+{
+	return !strcmp(g, "probe") || !strncmp(g, "probe_", 6) || !strncmp(g, "sdt_", 4);
+}
+
+static int do_list(void)
+{
+	struct probe_defs defs;
+	int i, ret = probe_defs_read(&defs);
+
+	if (ret) {
+		error("cannot read probe definitions: %s", strerror(-ret));
+		return TK_EXIT_ENV;
+	}
+	for (i = 0; i < defs.nr; i++) {
+		const struct probe_def *d = &defs.v[i];
+		const char *place = strchr(d->line, ' ');
+		size_t n;
+		char name[160];
+
+		if (!own_group(d->group))
+			continue;
+		place = place ? place + 1 : "";
+		n = strcspn(place, " ");
+		snprintf(name, sizeof(name), "%s:%s", d->group, d->event);
+		printf("  %-30s (on %.*s)\n", name, (int)n, place);
+	}
+	probe_defs_release(&defs);
+	return TK_EXIT_OK;
+}
+
+static int do_del(const struct opt_string_list *globs)
+{
+	struct strbuf deleted = STRBUF_INIT, err = STRBUF_INIT;
+	int i, ret = 0, total = 0;
+
+	for (i = 0; i < globs->nr && ret >= 0; i++) {
+		strbuf_reset(&deleted);
+		ret = probe_defs_del(globs->items[i], &deleted, &err);
+		if (ret > 0) {
+			char *l, *save = NULL;
+
+			total += ret;
+			for (l = strtok_r(deleted.buf, "\n", &save); l;
+			     l = strtok_r(NULL, "\n", &save))
+				printf("Removed event: %s\n", l);
+		}
+	}
+	if (ret < 0)
+		error("%s", err.buf);
+	else if (!total)
+		error("no event matches %s", globs->items[globs->nr - 1]);
+	strbuf_release(&deleted);
+	strbuf_release(&err);
+	return ret < 0 ? (ret == -EACCES ? TK_EXIT_ENV : TK_EXIT_FAIL) :
+	       total ? TK_EXIT_OK : TK_EXIT_FAIL;
+}
+
+static int do_listing(struct probe_opts *po)
+{
+	struct probe_target t;
+	struct probe_spec spec;
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	const char *what = po->vars ? po->vars : po->lines;
+	int ret;
+
+	if (target_open(&t, po))
+		return TK_EXIT_FAIL;
+	if (po->funcs) {
+		ret = probe_dwarf_list_funcs(t.dbg, po->funcs_glob, &out, &err);
+	} else {
+		ret = probe_spec_parse(what, &spec, &err);
+		if (!ret) {
+			ret = po->vars ? probe_dwarf_list_vars(t.dbg, &spec, &out, &err) :
+			      probe_dwarf_list_lines(t.dbg, &spec, &out, &err);
+			probe_spec_release(&spec);
+		}
+	}
+	if (ret)
+		error("%s", err.buf);
+	else
+		fputs(out.buf, stdout);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	target_close(&t);
+	return ret ? TK_EXIT_FAIL : TK_EXIT_OK;
+}
 
 int cmd_probe(int argc, const char **argv)
 {
-	(void)argc;
-	(void)argv;
-	error("not implemented yet (issue #3)");
-	return TK_EXIT_USAGE;
+	struct probe_opts po = { 0 };
+	const struct option options[] = {
+		OPT_GROUP("Target"),
+		OPT_STRING('x', "exec", &po.exec, "PATH",
+			   "user-space executable or library: uprobes"),
+		OPT_STRING('m', "module", &po.module, "MODULE",
+			   "kernel module (.ko path or name) with debug info: kprobes"),
+		OPT_STRING('k', "vmlinux", &po.vmlinux, "VMLINUX",
+			   "kernel image with debug info (default: search the usual places)"),
+		OPT_GROUP("Actions"),
+		OPT_STRING_LIST('a', "add", &po.add, "SPEC",
+				"translate SPEC and add it to tracefs (the default)"),
+		OPT_STRING_LIST('D', "definition", &po.def, "SPEC",
+				"print the tracefs definition of SPEC, add nothing"),
+		OPT_STRING_LIST('d', "del", &po.del, "GROUP:EVENT",
+				"delete the probes matching the glob (EVENT alone: any group)"),
+		OPT_BOOL('l', "list", &po.list,
+			 "list the probes in tracekit's groups (probe, probe_*, sdt_*)"),
+		OPT_STRING('V', "vars", &po.vars, "FUNC",
+			   "list the variables available at a probe point, with types"),
+		OPT_STRING('L', "line", &po.lines, "FUNC",
+			   "list the lines of FUNC, numbered where they can be probed"),
+		{ .type = OPTION_CALLBACK, .short_name = 'F', .long_name = "funcs",
+		  .value = &po, .argh = "GLOB", .callback = funcs_cb,
+		  .flags = PARSE_OPT_OPTARG,
+		  .help = "list the functions with code (matching GLOB)" },
+		OPT_GROUP("Translation"),
+		OPT_BOOL(0, "regs", &po.force_regs,
+			 "kprobes: spell arguments as registers, not $argN"),
+		OPT_END(),
+	};
+	int ret, i, actions;
+	struct strbuf rest = STRBUF_INIT;
+
+	argc = parse_options(argc, argv, options, probe_usage, 0);
+	/* Leftover words form one more spec, as in perf. */
+	for (i = 0; i < argc; i++) {
+		if (i)
+			strbuf_addch(&rest, ' ');
+		strbuf_addstr(&rest, argv[i]);
+	}
+	actions = !!(po.add.nr || po.def.nr || rest.len) + !!po.del.nr + po.list +
+		  !!po.vars + !!po.lines + po.funcs;
+	if (actions != 1) {
+		error(actions ? "give one action at a time" : "no probe spec given");
+		usage_with_options(probe_usage, options);
+	}
+	if (po.list) {
+		ret = do_list();
+	} else if (po.del.nr) {
+		ret = do_del(&po.del);
+	} else if (po.vars || po.lines || po.funcs) {
+		ret = do_listing(&po);
+	} else if (po.def.nr) {
+		if (rest.len)
+			opt_string_list_append(&po.def, rest.buf);
+		ret = do_add(&po, &po.def, 1);
+	} else {
+		if (rest.len)
+			opt_string_list_append(&po.add, rest.buf);
+		ret = do_add(&po, &po.add, 0);
+	}
+	strbuf_release(&rest);
+	opt_string_list_clear(&po.add);
+	opt_string_list_clear(&po.def);
+	opt_string_list_clear(&po.del);
+	return ret;
 }
