@@ -505,7 +505,8 @@ static int frame_base(struct var_ctx *vc, int *reg, Dwarf_Sword *off, struct str
 		size_t ncfa;
 
 		if (vc->dbg->cfi &&
-		    dwarf_cfi_addrframe(vc->dbg->cfi, vc->pc + vc->dbg->cfi_bias, &frame) == 0 &&
+		    dwarf_cfi_addrframe(vc->dbg->cfi, vc->pc + vc->dbg->bias - vc->dbg->cfi_bias,
+					&frame) == 0 &&
 		    dwarf_frame_cfa(frame, &cfa, &ncfa) == 0 && ncfa == 1 &&
 		    !op_reg(&cfa[0], reg, off, &is_breg) && is_breg) {
 			free(frame);
