@@ -27,6 +27,9 @@ struct pkt {
 	struct dev *dev;
 	short s4[4];
 	long big[100];
+	struct stats {
+		int rx, tx;
+	} st;
 };
 
 int g_counter = 7;
@@ -64,7 +67,7 @@ int main(int argc, char **argv)
 	struct inner in = { { 10, -20, 30, 40 }, "eth0" };
 	struct dev dev = { { 0xde, 0xad, 0xbe, 0xef, 0x00, 0x01 }, 1, 5, 10000, 1500,
 			   &in, handler };
-	struct pkt skb = { 100 + argc, &dev, { 1, -2, 3, 4 }, { 0 } };
+	struct pkt skb = { 100 + argc, &dev, { 1, -2, 3, 4 }, { 0 }, { 0, 0 } };
 	long r;
 	int i, ret;
 
