@@ -60,10 +60,6 @@ static const char *const probe_usage[] = {
 	"tracekit probe [-x BINARY | -m MODULE | -k VMLINUX] [-D|-a] SPEC...",
 	"tracekit probe [-x BINARY | -m MODULE | -k VMLINUX] -V FUNC | -L FUNC | -F [GLOB]",
 	"tracekit probe -l | -d EVENT_GLOB",
-	"",
-	"SPEC: [[GROUP:]EVENT=]FUNC[@SRC][:RLINE|+OFFS|%return] [ARG...]",
-	"ARG:  [NAME=]VAR[->FIELD|.FIELD|[IDX]]...[:TYPE] | @GLOBAL... | $retval | $params",
-	"      | a raw fetcharg (%REG, +OFF(...), $stackN, $comm)",
 	NULL
 };
 
@@ -544,7 +540,10 @@ int cmd_probe(int argc, const char **argv)
 {
 	struct probe_opts po = { 0 };
 	const struct option options[] = {
-		OPT_GROUP("Target"),
+		OPT_GROUP("SPEC: [[GROUP:]EVENT=]FUNC[@SRC][:RLINE|+OFFS|%return] [ARG...]\n"
+			  "ARG:  [NAME=]VAR[->FIELD|.FIELD|[IDX]]...[:TYPE] | @GLOBAL[...][:TYPE]\n"
+			  "      | $retval | $params | a raw fetcharg (%REG, +OFF(...), $stackN)\n"
+			  "\nTarget"),
 		OPT_STRING('x', "exec", &po.exec, "PATH",
 			   "user-space executable or library: uprobes"),
 		OPT_STRING('m', "module", &po.module, "MODULE",
@@ -582,6 +581,12 @@ int cmd_probe(int argc, const char **argv)
 		if (i)
 			strbuf_addch(&rest, ' ');
 		strbuf_addstr(&rest, argv[i]);
+	}
+	/* perf takes the filter of -F as a separate word too. */
+	if (po.funcs && !po.funcs_glob && argc == 1) {
+		po.funcs_glob = argv[0];
+		argc = 0;
+		strbuf_reset(&rest);
 	}
 	actions = !!(po.add.nr || po.def.nr || rest.len) + !!po.del.nr + po.list +
 		  !!po.vars + !!po.lines + po.funcs;

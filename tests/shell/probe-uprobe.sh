@@ -35,6 +35,8 @@ check_build() {
 	grep "$group/" "$TRACEFS/uprobe_events" >"$TK_TMP/defs.$opt"
 	cat "$TK_TMP/defs.$opt"
 	assert_eq "-$opt: four definitions" "$(wc -l <"$TK_TMP/defs.$opt")" 4
+	"$TRACEKIT" probe -l >"$TK_TMP/list.$opt" || fail "-$opt: probe -l failed"
+	assert_grep "^  $group:many_args__return +\\(on $bin:0x" "$TK_TMP/list.$opt"
 
 	# A private instance: nothing else's buffer is touched.
 	inst=tkprobe_$$_$opt
