@@ -179,6 +179,8 @@ static int target_open(struct probe_target *t, const struct probe_opts *po)
 	if (!t->dbg) {
 		error("%s", err.buf);
 		strbuf_release(&err);
+		free(t->path);
+		t->path = NULL;
 		return -EINVAL;
 	}
 	if (po->module)

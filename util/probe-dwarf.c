@@ -110,11 +110,29 @@ static int file_matches(Dwarf_Die *die, const char *want)
 	       (fl == wl || f[fl - wl - 1] == '/');
 }
 
+/*
+ * The entry address.  gcc gives split hot/cold functions only
+ * DW_AT_ranges, which libdw 0.188's dwarf_entrypc does not look at: the
+ * first range is the entry (the .cold part comes after).
+ */
+static int func_entry(Dwarf_Die *die, Dwarf_Addr *pc)
+{
+	Dwarf_Addr base, start, end;
+
+	if (dwarf_entrypc(die, pc) == 0)
+		return 0;
+	if (dwarf_ranges(die, 0, &base, &start, &end) > 0) {
+		*pc = start;
+		return 0;
+	}
+	return -ENOENT;
+}
+
 static int has_code(Dwarf_Die *die)
 {
 	Dwarf_Addr pc;
 
-	return dwarf_entrypc(die, &pc) == 0;
+	return func_entry(die, &pc) == 0;
 }
 
 static int func_cb(Dwarf_Die *die, void *arg)
@@ -269,7 +287,7 @@ static int point_address(const struct probe_spec *spec, Dwarf_Die *func,
 	int nr, i, decl = 0, found = 0;
 
 	*skipped = 0;
-	dwarf_entrypc(func, &entry);
+	func_entry(func, &entry);
 	*pc = entry;
 	if (spec->retprobe || (!spec->has_line && !spec->has_offset &&
 			       (!want_vars || !dwarf_diecu(func, &cu, NULL, NULL) ||
@@ -1293,7 +1311,7 @@ int probe_dwarf_resolve(struct probe_debuginfo *dbg, const struct probe_spec *sp
 	ret = find_function(dbg, spec, &func, err);
 	if (ret)
 		return ret;
-	dwarf_entrypc(&func, &vc.entry);
+	func_entry(&func, &vc.entry);
 	ret = point_address(spec, &func, want_vars, &vc.pc, &pp->skipped_prologue, err);
 	if (ret)
 		return ret;
@@ -1378,7 +1396,7 @@ int probe_dwarf_list_vars(struct probe_debuginfo *dbg, const struct probe_spec *
 	ret = find_function(dbg, spec, &func, err);
 	if (ret)
 		return ret;
-	dwarf_entrypc(&func, &vc.entry);
+	func_entry(&func, &vc.entry);
 	ret = point_address(spec, &func, 1, &vc.pc, &skipped, err);
 	if (ret)
 		return ret;
