@@ -66,3 +66,12 @@ for opt in O0 O2; do
 	perf probe -q -x "$bin" -D 'ip_rcv skb->dev->mac' >"$TK_TMP/perf"
 	assert_grep ' mac=\+0\(\+8\([^:]*\)\)$' "$TK_TMP/perf"
 done
+
+# DWARF 4 bitfields: perf counts DW_AT_bit_offset from the wrong end.
+bin=$TK_TMP/tkperf_d4
+gcc -g -gdwarf-4 -O2 -o "$bin" "$src" || fail "gcc -gdwarf-4 failed"
+"$TRACEKIT" probe -x "$bin" -D 'ip_rcv skb->dev->up' >"$TK_TMP/ours" || fail "bitfield"
+perf probe -q -x "$bin" -D 'ip_rcv skb->dev->up' >"$TK_TMP/perf" || fail "perf bitfield"
+cat "$TK_TMP/perf" "$TK_TMP/ours"
+assert_grep ' up=\+4\(\+8\(%di\)\):b1@16/32$' "$TK_TMP/ours"
+assert_grep ' up=\+4\(\+8\(%di\)\):b1@15/32$' "$TK_TMP/perf"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# description: probe: uprobes from DWARF (-O0, -O2) record what the program prints
+# description: probe: uprobes from DWARF (-O0, -O2, DWARF 4) record what the program prints
 # A target with structs, nested pointers, char[16], unsigned char[6],
 # bitfields, long[4], short[4], a function pointer, 9 arguments, a global
 # and a static is probed with `tracekit probe -x -a`; the events, read back
@@ -21,10 +21,12 @@ specs=(
 	'many_args%return $retval'
 )
 
+# check_build NAME GCC-FLAGS...
 check_build() {
 	local opt=$1 bin=$TK_TMP/tkprobe_$1 group=probe_tkprobe_$1 inst ev args=()
 	local s
-	gcc -g -"$opt" -o "$bin" "$src" || fail "gcc -$opt failed"
+	shift
+	gcc -g "$@" -o "$bin" "$src" || fail "gcc $* failed"
 	for s in "${specs[@]}"; do
 		args+=(-a "$(echo $s)")
 	done
@@ -68,5 +70,7 @@ check_build() {
 	fi
 }
 
-check_build O0
-check_build O2
+check_build O0 -O0
+check_build O2 -O2
+# DWARF 4 bitfields: DW_AT_bit_offset, counted from the MSB.
+check_build O2d4 -O2 -gdwarf-4
