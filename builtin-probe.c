@@ -46,6 +46,7 @@ struct probe_target {
 	char *modname;		/* -m: the module's name as the kernel knows it */
 	char *group;		/* default group */
 	struct probe_debuginfo *dbg;
+	struct probe_defs existing;	/* for default names that do not clash */
 };
 
 /* One translated spec, ready to be written. */
@@ -196,6 +197,9 @@ static int target_open(struct probe_target *t, const struct probe_opts *po)
 		strbuf_addstr(&grp, "probe");
 	}
 	t->group = strbuf_detach(&grp, NULL);
+	/* Read once: a lookup per name in eventfs costs more than the DWARF. */
+	if (probe_defs_read(&t->existing))
+		memset(&t->existing, 0, sizeof(t->existing));
 	strbuf_release(&err);
 	return 0;
 }
@@ -203,25 +207,31 @@ static int target_open(struct probe_target *t, const struct probe_opts *po)
 static void target_close(struct probe_target *t)
 {
 	probe_debuginfo_close(t->dbg);
+	probe_defs_release(&t->existing);
 	free(t->path);
 	free(t->modname);
 	free(t->group);
 }
 
-static int line_name_used(const struct probe_line *v, int nr, const char *group,
-			  const char *event)
+static int name_used(const struct probe_target *t, const struct probe_line *v, int nr,
+		     const char *group, const char *event)
 {
 	int i;
 
 	for (i = 0; i < nr; i++)
 		if (!strcmp(v[i].group, group) && !strcmp(v[i].event, event))
 			return 1;
+	for (i = 0; i < t->existing.nr; i++)
+		if (!strcmp(t->existing.v[i].group, group) &&
+		    !strcmp(t->existing.v[i].event, event))
+			return 1;
 	return 0;
 }
 
 /* perf's default: FUNC, FUNC__return, FUNC_L<line>, then _1, _2... on clashes. */
-static char *event_name(const struct probe_spec *spec, const char *group,
-			const struct probe_line *done, int nr, int explicit)
+static char *event_name(const struct probe_target *t, const struct probe_spec *spec,
+			const char *group, const struct probe_line *done, int nr,
+			int explicit)
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t base;
@@ -239,8 +249,7 @@ static char *event_name(const struct probe_spec *spec, const char *group,
 	if (sb.len > 58)
 		strbuf_setlen(&sb, 58);
 	base = sb.len;
-	for (i = 1; probe_event_exists(group, sb.buf) ||
-		    line_name_used(done, nr, group, sb.buf); i++) {
+	for (i = 1; name_used(t, done, nr, group, sb.buf); i++) {
 		strbuf_setlen(&sb, base);
 		strbuf_addf(&sb, "_%d", i);
 	}
@@ -285,7 +294,7 @@ static int translate(const struct probe_target *t, const char *text,
 			spec.func, (unsigned long long)pp.addr);
 	fctx.load_delta = pp.load_delta;
 	out->group = xstrdup(spec.group ? spec.group : t->group);
-	out->event = event_name(&spec, out->group, done, nr, !!spec.event);
+	out->event = event_name(t, &spec, out->group, done, nr, !!spec.event);
 	strbuf_addf(&line, "%c:%s/%s ", pp.retprobe ? 'r' : 'p', out->group, out->event);
 	format_place(t, &pp, &line);
 	for (i = 0; i < pp.nr_args && !ret; i++)

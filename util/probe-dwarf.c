@@ -506,6 +506,8 @@ struct var_ctx {
 	Dwarf_Die *func;
 	Dwarf_Addr pc;
 	Dwarf_Addr entry;
+	Dwarf_Die *scopes;	/* nested scopes at pc, innermost first */
+	int nr_scopes;
 };
 
 static int op_reg(const Dwarf_Op *op, int *reg, Dwarf_Sword *off, int *is_breg)
@@ -997,20 +999,22 @@ static int find_global_in_cu(Dwarf_Die *cu, void *arg)
 static int find_variable(struct var_ctx *vc, const struct probe_arg *arg, Dwarf_Die *out,
 			 struct strbuf *err)
 {
-	Dwarf_Die cu, *scopes = NULL;
 	struct global_search gs = { .name = arg->var };
-	int n, idx;
+	Dwarf_Die cu;
+	int idx;
 
-	if (!arg->global && dwarf_diecu(vc->func, &cu, NULL, NULL)) {
-		n = dwarf_getscopes(&cu, vc->pc, &scopes);
-		if (n > 0) {
-			idx = dwarf_getscopevar(scopes, n, arg->var, 0, NULL, 0, 0, out);
-			free(scopes);
-			if (idx >= 0 && dwarf_hasattr_integrate(out, DW_AT_location))
-				return 0;
-			if (idx >= 0 && dwarf_hasattr_integrate(out, DW_AT_const_value))
-				return 0;
+	if (!arg->global && !vc->scopes && dwarf_diecu(vc->func, &cu, NULL, NULL)) {
+		vc->nr_scopes = dwarf_getscopes(&cu, vc->pc, &vc->scopes);
+		if (vc->nr_scopes <= 0) {
+			vc->nr_scopes = 0;
+			vc->scopes = NULL;
 		}
+	}
+	if (!arg->global && vc->nr_scopes) {
+		idx = dwarf_getscopevar(vc->scopes, vc->nr_scopes, arg->var, 0, NULL, 0, 0, out);
+		if (idx >= 0 && (dwarf_hasattr_integrate(out, DW_AT_location) ||
+				 dwarf_hasattr_integrate(out, DW_AT_const_value)))
+			return 0;
 	}
 	for_each_cu(vc->dbg, find_global_in_cu, &gs);
 	if (gs.found) {
@@ -1338,6 +1342,7 @@ int probe_dwarf_resolve(struct probe_debuginfo *dbg, const struct probe_spec *sp
 		}
 	}
 	ret = resolve_args(&vc, spec, pp, err);
+	free(vc.scopes);
 	if (ret)
 		goto fail;
 	return 0;
