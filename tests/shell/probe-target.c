@@ -52,6 +52,16 @@ __attribute__((noipa)) long many_args(int a1, long a2, int a3, long a4, int a5,
 	return a1 + a2 + a3 + a4 + a5 + a6 + a7 + a8 + a9[0];
 }
 
+__attribute__((noipa)) long sum_vals(const struct inner *in, int n)
+{
+	long total = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		total += in->vals[i] * (i + 1);
+	return total;
+}
+
 static void print_array(const char *name, const unsigned char *v, int n)
 {
 	int i;
@@ -86,6 +96,7 @@ int main(int argc, char **argv)
 		printf("EXPECT ip_rcv__return: ret=%d\n", ret);
 		g_counter++;
 	}
+	printf("EXPECT sum_vals_L7: total=%ld\n", sum_vals(&in, 4));
 	printf("EXPECT many_args: a1=1 a2=-2 a6=6 a7=-7 a8=8 a9=\"ninth\"\n");
 	r = many_args(1, -2, 3, 4, 5, 6, -7, 8, "ninth");
 	printf("EXPECT many_args__return: ret=%ld\n", r);
