@@ -268,83 +268,118 @@ static void format_place(const struct probe_target *t, const struct probe_point 
 	strbuf_addf(sb, "%s+%llu", pp->sym, (unsigned long long)pp->sym_off);
 }
 
+struct line_list {
+	struct probe_line *v;
+	int nr, alloc;
+};
+
+static void lines_release(struct line_list *ll)
+{
+	int i;
+
+	for (i = 0; i < ll->nr; i++) {
+		free(ll->v[i].group);
+		free(ll->v[i].event);
+		free(ll->v[i].text);
+		free(ll->v[i].where);
+	}
+	free(ll->v);
+	memset(ll, 0, sizeof(*ll));
+}
+
+static struct probe_line *line_push(struct line_list *ll)
+{
+	if (ll->nr == ll->alloc) {
+		ll->alloc = ll->alloc ? 2 * ll->alloc : 8;
+		ll->v = xrealloc(ll->v, ll->alloc * sizeof(*ll->v));
+	}
+	memset(&ll->v[ll->nr], 0, sizeof(ll->v[0]));
+	return &ll->v[ll->nr++];
+}
+
+/* One definition line for probe point pp of spec, appended to ll. */
+static int format_line(const struct probe_target *t, const struct probe_spec *spec,
+		       const struct probe_point *pp, const char *group, const char *event,
+		       struct line_list *ll, struct strbuf *err)
+{
+	struct fetch_ctx fctx = { .kind = t->kind, .load_delta = pp->load_delta };
+	struct strbuf line = STRBUF_INIT, where = STRBUF_INIT;
+	struct probe_line *out;
+	int i, ret = 0;
+
+	strbuf_addf(&line, "%c:%s/%s ", pp->retprobe ? 'r' : 'p', group, event);
+	format_place(t, pp, &line);
+	for (i = 0; i < pp->nr_args && !ret; i++)
+		ret = fetch_arg_format(&pp->args[i], &fctx, &line, err);
+	if (ret) {
+		strbuf_release(&line);
+		return ret;
+	}
+	strbuf_addf(&where, "%s%s in %s", spec->func, spec->retprobe ? "%return" : "", t->path);
+	out = line_push(ll);
+	out->group = xstrdup(group);
+	out->event = xstrdup(event);
+	out->text = strbuf_detach(&line, NULL);
+	out->where = strbuf_detach(&where, NULL);
+	return 0;
+}
+
 static int translate(const struct probe_target *t, const char *text,
-		     const struct probe_dwarf_opts *dopts, struct probe_line *done,
-		     int nr, struct probe_line *out)
+		     const struct probe_dwarf_opts *dopts, struct line_list *ll)
 {
 	struct probe_spec spec;
-	struct probe_point pp;
-	struct fetch_ctx fctx = { .kind = t->kind };
-	struct strbuf err = STRBUF_INIT, line = STRBUF_INIT;
-	int i, ret;
+	struct probe_point *pps;
+	struct strbuf err = STRBUF_INIT;
+	char *group = NULL, *event = NULL;
+	int i, nr, ret;
 
 	ret = probe_spec_parse(text, &spec, &err);
 	if (ret) {
 		error("%s", err.buf);
-		goto out_err;
+		goto out;
 	}
-	ret = probe_dwarf_resolve(t->dbg, &spec, dopts, &pp, &err);
+	ret = probe_dwarf_resolve(t->dbg, &spec, dopts, &pps, &nr, &err);
 	if (ret) {
 		error("%s", err.buf);
 		probe_spec_release(&spec);
-		goto out_err;
+		goto out;
 	}
-	if (pp.skipped_prologue)
-		warning("%s is compiled without optimization: probing after its prologue (0x%llx), where its arguments are stored",
-			spec.func, (unsigned long long)pp.addr);
-	fctx.load_delta = pp.load_delta;
-	out->group = xstrdup(spec.group ? spec.group : t->group);
-	out->event = event_name(t, &spec, out->group, done, nr, !!spec.event);
-	strbuf_addf(&line, "%c:%s/%s ", pp.retprobe ? 'r' : 'p', out->group, out->event);
-	format_place(t, &pp, &line);
-	for (i = 0; i < pp.nr_args && !ret; i++)
-		ret = fetch_arg_format(&pp.args[i], &fctx, &line, &err);
-	if (ret) {
-		error("%s", err.buf);
-		free(out->group);
-		free(out->event);
-	} else {
-		struct strbuf where = STRBUF_INIT;
-
-		strbuf_addf(&where, "%s%s in %s", spec.func, spec.retprobe ? "%return" : "",
-			    t->path);
-		out->where = strbuf_detach(&where, NULL);
-		out->text = strbuf_detach(&line, NULL);
+	if (nr > 1 && tk_features()->readme && !tk_features()->multiprobe) {
+		error("%s is inlined %d times: this kernel cannot put several probes on one event",
+		      spec.func, nr);
+		ret = -ENOTSUP;
 	}
-	probe_point_release(&pp);
+	group = xstrdup(spec.group ? spec.group : t->group);
+	event = event_name(t, &spec, group, ll->v, ll->nr, !!spec.event);
+	for (i = 0; i < nr && !ret; i++) {
+		if (pps[i].skipped_prologue)
+			warning("%s is compiled without optimization: probing after its prologue (0x%llx), where its arguments are stored",
+				spec.func, (unsigned long long)pps[i].addr);
+		ret = format_line(t, &spec, &pps[i], group, event, ll, &err);
+		if (ret)
+			error("%s", err.buf);
+	}
+	free(group);
+	free(event);
+	probe_points_release(pps, nr);
 	probe_spec_release(&spec);
-out_err:
+out:
 	strbuf_release(&err);
-	strbuf_release(&line);
 	return ret;
 }
 
-static void lines_release(struct probe_line *v, int nr)
-{
-	int i;
-
-	for (i = 0; i < nr; i++) {
-		free(v[i].group);
-		free(v[i].event);
-		free(v[i].text);
-		free(v[i].where);
-	}
-	free(v);
-}
-
 static int translate_all(const struct probe_target *t, const struct opt_string_list *specs,
-			 const struct probe_dwarf_opts *dopts, struct probe_line **out)
+			 const struct probe_dwarf_opts *dopts, struct line_list *ll)
 {
-	struct probe_line *v = xcalloc(specs->nr, sizeof(*v));
 	int i;
 
+	memset(ll, 0, sizeof(*ll));
 	for (i = 0; i < specs->nr; i++) {
-		if (translate(t, specs->items[i], dopts, v, i, &v[i])) {
-			lines_release(v, i);
+		if (translate(t, specs->items[i], dopts, ll)) {
+			lines_release(ll);
 			return -EINVAL;
 		}
 	}
-	*out = v;
 	return 0;
 }
 
@@ -383,15 +418,15 @@ static int sdt_specs(const struct opt_string_list *specs)
 	return 0;
 }
 
-static int add_lines(const struct probe_target *t, struct probe_line *v, int nr,
+static int add_lines(const struct probe_target *t, const struct line_list *ll,
 		     struct strbuf *err)
 {
-	const char **lines = xcalloc(nr, sizeof(*lines));
+	const char **lines = xcalloc(ll->nr, sizeof(*lines));
 	int i, ret;
 
-	for (i = 0; i < nr; i++)
-		lines[i] = v[i].text;
-	ret = probe_defs_add(t->kind, lines, nr, 0, err);
+	for (i = 0; i < ll->nr; i++)
+		lines[i] = ll->v[i].text;
+	ret = probe_defs_add(t->kind, lines, ll->nr, 0, err);
 	free(lines);
 	return ret;
 }
@@ -400,7 +435,7 @@ static int do_add(struct probe_opts *po, const struct opt_string_list *specs, in
 {
 	struct probe_target t;
 	struct probe_dwarf_opts dopts;
-	struct probe_line *v;
+	struct line_list ll;
 	struct strbuf err = STRBUF_INIT;
 	const struct tk_features *f;
 	int i, ret;
@@ -410,13 +445,13 @@ static int do_add(struct probe_opts *po, const struct opt_string_list *specs, in
 	if (target_open(&t, po))
 		return TK_EXIT_FAIL;
 	dwarf_opts_init(&dopts, &t, po->force_regs);
-	if (translate_all(&t, specs, &dopts, &v)) {
+	if (translate_all(&t, specs, &dopts, &ll)) {
 		target_close(&t);
 		return TK_EXIT_FAIL;
 	}
 	if (define_only) {
-		for (i = 0; i < specs->nr; i++)
-			printf("%s\n", v[i].text);
+		for (i = 0; i < ll.nr; i++)
+			printf("%s\n", ll.v[i].text);
 		ret = TK_EXIT_OK;
 		goto out;
 	}
@@ -426,33 +461,36 @@ static int do_add(struct probe_opts *po, const struct opt_string_list *specs, in
 		ret = TK_EXIT_ENV;
 		goto out;
 	}
-	ret = add_lines(&t, v, specs->nr, &err);
+	ret = add_lines(&t, &ll, &err);
 	if (ret && dopts.argn && strstr(err.buf, "$arg")) {
 		/* The kernel is the judge of $argN: fall back to registers. */
 		warning("the kernel refused $argN (%s); using registers",
 			strtok(err.buf, "\n"));
-		lines_release(v, specs->nr);
+		lines_release(&ll);
 		strbuf_reset(&err);
 		dopts.argn = 0;
-		if (translate_all(&t, specs, &dopts, &v)) {
+		if (translate_all(&t, specs, &dopts, &ll)) {
 			target_close(&t);
 			return TK_EXIT_FAIL;
 		}
-		ret = add_lines(&t, v, specs->nr, &err);
+		ret = add_lines(&t, &ll, &err);
 	}
 	if (ret) {
 		error("cannot add probes: %s", err.buf);
 		ret = ret == -EACCES || ret == -EPERM ? TK_EXIT_ENV : TK_EXIT_FAIL;
 		goto out;
 	}
-	printf("Added new event%s:\n", specs->nr > 1 ? "s" : "");
-	for (i = 0; i < specs->nr; i++)
-		printf("  %s:%-20s (on %s)\n", v[i].group, v[i].event, v[i].where);
-	printf("\nYou can now use it in all tools, such as:\n\n\ttracekit record -e %s:%s -- CMD\n",
-	       v[0].group, v[0].event);
+	printf("Added new event%s:\n", ll.nr > 1 ? "s" : "");
+	for (i = 0; i < ll.nr; i++)
+		if (!i || strcmp(ll.v[i].event, ll.v[i - 1].event) ||
+		    strcmp(ll.v[i].group, ll.v[i - 1].group))
+			printf("  %s:%-20s (on %s)\n", ll.v[i].group, ll.v[i].event,
+			       ll.v[i].where);
+	printf("\nYou can now use it in all tools, such as:\n\n\ttrace-cmd record -e %s:%s CMD\n",
+	       ll.v[0].group, ll.v[0].event);
 	ret = TK_EXIT_OK;
 out:
-	lines_release(v, specs->nr);
+	lines_release(&ll);
 	strbuf_release(&err);
 	target_close(&t);
 	return ret;

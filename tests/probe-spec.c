@@ -159,17 +159,17 @@ static int self_resolve(struct probe_debuginfo *dbg, const char *text, struct st
 	struct fetch_ctx ctx = { .kind = PROBE_UPROBE };
 	struct strbuf err = STRBUF_INIT;
 	struct probe_spec spec;
-	struct probe_point pp;
-	int i, ret;
+	struct probe_point *pps;
+	int i, nr, ret;
 
 	ret = probe_spec_parse(text, &spec, &err);
 	if (!ret)
-		ret = probe_dwarf_resolve(dbg, &spec, &opts, &pp, &err);
+		ret = probe_dwarf_resolve(dbg, &spec, &opts, &pps, &nr, &err);
 	if (!ret) {
-		ctx.load_delta = pp.load_delta;
-		for (i = 0; i < pp.nr_args && !ret; i++)
-			ret = fetch_arg_format(&pp.args[i], &ctx, out, &err);
-		probe_point_release(&pp);
+		ctx.load_delta = pps[0].load_delta;
+		for (i = 0; i < pps[0].nr_args && !ret; i++)
+			ret = fetch_arg_format(&pps[0].args[i], &ctx, out, &err);
+		probe_points_release(pps, nr);
 	}
 	if (ret)
 		fprintf(stderr, "%s: %s\n", text, err.buf);

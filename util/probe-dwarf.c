@@ -92,6 +92,8 @@ struct func_search {
 	const char *file;
 	Dwarf_Die die;
 	int found;
+	Dwarf_Die abstract;	/* an inline-only definition, if that is all there is */
+	int has_abstract;
 };
 
 static int file_matches(Dwarf_Die *die, const char *want)
@@ -140,9 +142,15 @@ static int func_cb(Dwarf_Die *die, void *arg)
 	struct func_search *fs = arg;
 	const char *name = dwarf_diename(die);
 
-	if (!name || strcmp(name, fs->name) || !has_code(die) ||
-	    !file_matches(die, fs->file))
+	if (!name || strcmp(name, fs->name) || !file_matches(die, fs->file))
 		return DWARF_CB_OK;
+	if (!has_code(die)) {
+		if (!fs->has_abstract && dwarf_func_inline(die)) {
+			fs->abstract = *die;
+			fs->has_abstract = 1;
+		}
+		return DWARF_CB_OK;
+	}
 	fs->die = *die;
 	fs->found = 1;
 	return DWARF_CB_ABORT;
@@ -196,16 +204,79 @@ static void find_func_by_symbol(struct probe_debuginfo *dbg, struct func_search 
 	}
 }
 
-static int find_function(struct probe_debuginfo *dbg, const struct probe_spec *spec,
-			 Dwarf_Die *out, struct strbuf *err)
+/*
+ * Where a spec's function runs: its out-of-line body, or, for a function
+ * that exists only inlined, each inlined copy (one probe per site, as perf).
+ */
+struct probe_site {
+	Dwarf_Die target;	/* the subprogram, or the DW_TAG_inlined_subroutine */
+	Dwarf_Die func;		/* the subprogram holding the code: frame base, entry */
+	int inlined;
+};
+
+struct site_list {
+	struct probe_site *v;
+	int nr, alloc;
+};
+
+static void push_site(struct site_list *sl, Dwarf_Die *target, Dwarf_Die *func, int inlined)
+{
+	if (sl->nr == sl->alloc) {
+		sl->alloc = sl->alloc ? 2 * sl->alloc : 4;
+		sl->v = xrealloc(sl->v, sl->alloc * sizeof(*sl->v));
+	}
+	sl->v[sl->nr].target = *target;
+	sl->v[sl->nr].func = *func;
+	sl->v[sl->nr++].inlined = inlined;
+}
+
+struct holder_search {
+	Dwarf_Addr pc;
+	Dwarf_Die die;
+	int found;
+};
+
+static int holder_cb(Dwarf_Die *die, void *arg)
+{
+	struct holder_search *hs = arg;
+
+	if (!has_code(die) || dwarf_haspc(die, hs->pc) != 1)
+		return DWARF_CB_OK;
+	hs->die = *die;
+	hs->found = 1;
+	return DWARF_CB_ABORT;
+}
+
+/*
+ * dwarf_getscopes follows an inlined copy to its abstract definition, so
+ * the subprogram that holds the copy's code is found by address instead.
+ */
+static int inline_instance_cb(Dwarf_Die *inst, void *arg)
+{
+	struct site_list *sl = arg;
+	struct holder_search hs = { 0 };
+	Dwarf_Die cu;
+
+	if (dwarf_tag(inst) != DW_TAG_inlined_subroutine || func_entry(inst, &hs.pc) ||
+	    !dwarf_diecu(inst, &cu, NULL, NULL))
+		return DWARF_CB_OK;
+	dwarf_getfuncs(&cu, holder_cb, &hs, 0);
+	if (hs.found)
+		push_site(sl, inst, &hs.die, 1);
+	return DWARF_CB_OK;
+}
+
+static int find_sites(struct probe_debuginfo *dbg, const struct probe_spec *spec,
+		      struct site_list *sl, struct strbuf *err)
 {
 	struct func_search fs = { .name = spec->func, .file = spec->file };
 	char *dot;
 
+	memset(sl, 0, sizeof(*sl));
 	find_func_by_symbol(dbg, &fs);
 	if (!fs.found)
 		for_each_cu(dbg, find_func_in_cu, &fs);
-	if (!fs.found && (dot = strchr(spec->func, '.'))) {
+	if (!fs.found && !fs.has_abstract && (dot = strchr(spec->func, '.'))) {
 		/* foo.isra.0: DWARF names the clone's source function foo. */
 		char *base = xstrndup(spec->func, dot - spec->func);
 
@@ -213,13 +284,37 @@ static int find_function(struct probe_debuginfo *dbg, const struct probe_spec *s
 		for_each_cu(dbg, find_func_in_cu, &fs);
 		free(base);
 	}
-	if (!fs.found) {
+	if (fs.found) {
+		push_site(sl, &fs.die, &fs.die, 0);
+		return 0;
+	}
+	if (fs.has_abstract)
+		dwarf_func_inline_instances(&fs.abstract, inline_instance_cb, sl);
+	if (!sl->nr) {
 		strbuf_addf(err, "%s: no function '%s'%s%s with code in the debug info",
 			    dbg->path, spec->func, spec->file ? " in " : "",
 			    spec->file ? spec->file : "");
 		return -ENOENT;
 	}
-	*out = fs.die;
+	if (spec->retprobe || spec->has_line || spec->has_offset) {
+		strbuf_addf(err, "%s is only inlined: it has no return, and only its entries can be probed",
+			    spec->func);
+		free(sl->v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int find_function(struct probe_debuginfo *dbg, const struct probe_spec *spec,
+			 Dwarf_Die *out, struct strbuf *err)
+{
+	struct site_list sl;
+	int ret = find_sites(dbg, spec, &sl, err);
+
+	if (ret)
+		return ret;
+	*out = sl.v[0].target;
+	free(sl.v);
 	return 0;
 }
 
@@ -503,9 +598,11 @@ static char *scalar_type(Dwarf_Die *t, const struct probe_dwarf_opts *opts,
 struct var_ctx {
 	struct probe_debuginfo *dbg;
 	const struct probe_dwarf_opts *opts;
-	Dwarf_Die *func;
+	Dwarf_Die *func;	/* holds the code: frame base */
+	Dwarf_Die *target;	/* the function named: parameters, return type */
+	int inlined;
 	Dwarf_Addr pc;
-	Dwarf_Addr entry;
+	Dwarf_Addr entry;	/* of func */
 	Dwarf_Die *scopes;	/* nested scopes at pc, innermost first */
 	int nr_scopes;
 };
@@ -1021,7 +1118,7 @@ static int find_variable(struct var_ctx *vc, const struct probe_arg *arg, Dwarf_
 		*out = gs.die;
 		return 0;
 	}
-	strbuf_addf(err, "'%s': no such variable at %s", arg->var, dwarf_diename(vc->func));
+	strbuf_addf(err, "'%s': no such variable at %s", arg->var, dwarf_diename(vc->target));
 	return -ENOENT;
 }
 
@@ -1032,7 +1129,7 @@ static int param_index(struct var_ctx *vc, Dwarf_Die *var, int *abi_ok)
 	int i = 0;
 
 	*abi_ok = 1;
-	if (dwarf_child(vc->func, &c))
+	if (dwarf_child(vc->target, &c))
 		return 0;
 	do {
 		Dwarf_Die t;
@@ -1071,7 +1168,7 @@ static void use_argn(struct var_ctx *vc, Dwarf_Die *var, const char *sym, struct
 {
 	int abi_ok, k;
 
-	if (!vc->opts->argn || vc->opts->kind != PROBE_KPROBE || vc->pc != vc->entry ||
+	if (!vc->opts->argn || vc->opts->kind != PROBE_KPROBE || vc->pc != vc->entry || vc->inlined ||
 	    strchr(sym, '.') || fa->base != FETCH_REG)
 		return;
 	k = param_index(vc, var, &abi_ok);
@@ -1163,8 +1260,8 @@ static int resolve_retval(struct var_ctx *vc, const struct probe_arg *arg,
 		fa->type = xstrdup(arg->type);
 		return 0;
 	}
-	if (real_type(vc->func, &type)) {
-		strbuf_addf(err, "%s returns void: no $retval", dwarf_diename(vc->func));
+	if (real_type(vc->target, &type)) {
+		strbuf_addf(err, "%s returns void: no $retval", dwarf_diename(vc->target));
 		return -EINVAL;
 	}
 	fa->type = scalar_type(&type, vc->opts, "$retval", err);
@@ -1214,7 +1311,7 @@ static int resolve_params(struct var_ctx *vc, const char *sym, struct probe_poin
 {
 	Dwarf_Die c;
 
-	if (dwarf_child(vc->func, &c))
+	if (dwarf_child(vc->target, &c))
 		return 0;
 	do {
 		struct probe_arg a = { .kind = PROBE_ARG_VAR };
@@ -1297,29 +1394,26 @@ static int resolve_args(struct var_ctx *vc, const struct probe_spec *spec,
 	return ret;
 }
 
-int probe_dwarf_resolve(struct probe_debuginfo *dbg, const struct probe_spec *spec,
-			const struct probe_dwarf_opts *opts, struct probe_point *pp,
-			struct strbuf *err)
+static int resolve_site(struct probe_debuginfo *dbg, const struct probe_spec *spec,
+			const struct probe_dwarf_opts *opts, struct probe_site *site,
+			int want_vars, struct probe_point *pp, struct strbuf *err)
 {
-	struct var_ctx vc = { .dbg = dbg, .opts = opts };
-	Dwarf_Die func;
+	struct var_ctx vc = { .dbg = dbg, .opts = opts, .func = &site->func,
+			      .target = &site->target, .inlined = site->inlined };
 	GElf_Sym sym;
 	GElf_Off off;
 	const char *name;
-	int ret, i, want_vars = 0;
+	int ret;
 
 	memset(pp, 0, sizeof(*pp));
-	for (i = 0; i < spec->nr_args; i++)
-		want_vars |= spec->args[i].kind == PROBE_ARG_VAR ||
-			     spec->args[i].kind == PROBE_ARG_PARAMS;
-	ret = find_function(dbg, spec, &func, err);
+	func_entry(&site->func, &vc.entry);
+	if (site->inlined)
+		ret = func_entry(&site->target, &vc.pc);
+	else
+		ret = point_address(spec, &site->func, want_vars, &vc.pc,
+				    &pp->skipped_prologue, err);
 	if (ret)
 		return ret;
-	func_entry(&func, &vc.entry);
-	ret = point_address(spec, &func, want_vars, &vc.pc, &pp->skipped_prologue, err);
-	if (ret)
-		return ret;
-	vc.func = &func;
 	pp->func = xstrdup(spec->func);
 	pp->addr = vc.pc;
 	pp->retprobe = spec->retprobe;
@@ -1349,6 +1443,47 @@ int probe_dwarf_resolve(struct probe_debuginfo *dbg, const struct probe_spec *sp
 fail:
 	probe_point_release(pp);
 	return ret;
+}
+
+int probe_dwarf_resolve(struct probe_debuginfo *dbg, const struct probe_spec *spec,
+			const struct probe_dwarf_opts *opts, struct probe_point **pps,
+			int *nr, struct strbuf *err)
+{
+	struct site_list sl;
+	int ret, i, want_vars = 0;
+
+	*pps = NULL;
+	*nr = 0;
+	for (i = 0; i < spec->nr_args; i++)
+		want_vars |= spec->args[i].kind == PROBE_ARG_VAR ||
+			     spec->args[i].kind == PROBE_ARG_PARAMS;
+	ret = find_sites(dbg, spec, &sl, err);
+	if (ret)
+		return ret;
+	*pps = xcalloc(sl.nr, sizeof(**pps));
+	for (i = 0; i < sl.nr && !ret; i++) {
+		ret = resolve_site(dbg, spec, opts, &sl.v[i], want_vars, &(*pps)[i], err);
+		if (!ret)
+			(*nr)++;
+		else if (sl.nr > 1)
+			strbuf_addf(err, " (inlined copy %d of %d)", i + 1, sl.nr);
+	}
+	free(sl.v);
+	if (ret) {
+		probe_points_release(*pps, *nr);
+		*pps = NULL;
+		*nr = 0;
+	}
+	return ret;
+}
+
+void probe_points_release(struct probe_point *pps, int nr)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		probe_point_release(&pps[i]);
+	free(pps);
 }
 
 void probe_point_release(struct probe_point *pp)

@@ -47,10 +47,16 @@ struct probe_point {
 struct probe_debuginfo *probe_debuginfo_open(const char *path, struct strbuf *err);
 void probe_debuginfo_close(struct probe_debuginfo *dbg);
 
+/*
+ * The probe points of spec: one, or one per inlined copy of a function
+ * that exists only inlined (they share one event: the kernel's multi-probe
+ * append needs their arguments to have the same names and types).
+ */
 int probe_dwarf_resolve(struct probe_debuginfo *dbg, const struct probe_spec *spec,
-			const struct probe_dwarf_opts *opts, struct probe_point *pp,
-			struct strbuf *err);
+			const struct probe_dwarf_opts *opts, struct probe_point **pps,
+			int *nr, struct strbuf *err);
 void probe_point_release(struct probe_point *pp);
+void probe_points_release(struct probe_point *pps, int nr);
 
 /* -V: variables (with types) available at the spec's probe point. */
 int probe_dwarf_list_vars(struct probe_debuginfo *dbg, const struct probe_spec *spec,

@@ -62,6 +62,12 @@ __attribute__((noipa)) long sum_vals(const struct inner *in, int n)
 	return total;
 }
 
+/* Only ever inlined: probed at each inlined copy. */
+static inline __attribute__((always_inline)) long scale(long x, int k)
+{
+	return x * k + 1;
+}
+
 static void print_array(const char *name, const unsigned char *v, int n)
 {
 	int i;
@@ -97,6 +103,11 @@ int main(int argc, char **argv)
 		g_counter++;
 	}
 	printf("EXPECT sum_vals_L7: total=%ld\n", sum_vals(&in, 4));
+	printf("EXPECT scale: x=%d k=%d\n", argc + 4, 3);
+	fflush(stdout);
+	r = scale(argc + 4, 3);
+	printf("EXPECT scale: x=%ld k=%d\n", r, argc + 1);
+	r = scale(r, argc + 1);
 	printf("EXPECT many_args: a1=1 a2=-2 a6=6 a7=-7 a8=8 a9=\"ninth\"\n");
 	r = many_args(1, -2, 3, 4, 5, 6, -7, 8, "ninth");
 	printf("EXPECT many_args__return: ret=%ld\n", r);

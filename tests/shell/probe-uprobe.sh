@@ -36,7 +36,7 @@ check_build() {
 	assert_grep "$group:ip_rcv__return" "$TK_TMP/add.$opt"
 	grep "$group/" "$TRACEFS/uprobe_events" >"$TK_TMP/defs.$opt"
 	cat "$TK_TMP/defs.$opt"
-	assert_eq "-$opt: definitions" "$(wc -l <"$TK_TMP/defs.$opt")" $((4 + ${#extra[@]}))
+	assert_eq "-$opt: definitions" "$(wc -l <"$TK_TMP/defs.$opt")" "$ndefs"
 	"$TRACEKIT" probe -l >"$TK_TMP/list.$opt" || fail "-$opt: probe -l failed"
 	assert_grep "^  $group:many_args__return +\\(on $bin:0x" "$TK_TMP/list.$opt"
 
@@ -62,11 +62,11 @@ check_build() {
 		cat "$TRACEFS/instances/$inst/trace"
 		fail "-$opt: recorded values differ from the program's"
 	fi
-	assert_eq "-$opt: events" "$(wc -l <"$TK_TMP/got.$opt")" $((6 + ${#extra_ev[@]}))
+	assert_eq "-$opt: events" "$(wc -l <"$TK_TMP/got.$opt")" "$nevents"
 
 	"$TRACEKIT" probe -d "$group:*" >"$TK_TMP/del.$opt" || fail "-$opt: probe -d failed"
 	assert_eq "-$opt: all removed" "$(grep -c '^Removed event' "$TK_TMP/del.$opt")" \
-		$((4 + ${#extra[@]}))
+		$((4 + ${#extra_ev[@]}))
 	if grep -q "$group/" "$TRACEFS/uprobe_events"; then
 		fail "-$opt: probes left behind"
 	fi
@@ -74,13 +74,18 @@ check_build() {
 
 # A local at a line: at -O0 only, where gcc gives "return total" code of
 # its own (at -O2 that line is only the n == 0 path).
-extra=('sum_vals:7 total')
-extra_ev=(sum_vals_L7)
-want_ev="ip_rcv ip_rcv__return many_args many_args__return sum_vals_L7"
+# And an always_inline function: one event, a probe on each inlined copy.
+extra=('sum_vals:7 total' 'scale x k')
+extra_ev=(sum_vals_L7 scale)
+want_ev="ip_rcv ip_rcv__return many_args many_args__return sum_vals_L7 scale"
+ndefs=7		# 4 + sum_vals_L7 + scale at its two inlined copies
+nevents=9	# ip_rcv x2, its return x2, many_args, its return, sum_vals_L7, scale x2
 check_build O0 -O0
 extra=()
 extra_ev=()
 want_ev="ip_rcv ip_rcv__return many_args many_args__return"
+ndefs=4
+nevents=6
 check_build O2 -O2
 # DWARF 4 bitfields: DW_AT_bit_offset, counted from the MSB.
 check_build O2d4 -O2 -gdwarf-4
