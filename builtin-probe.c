@@ -7,6 +7,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,31 +80,50 @@ static void sanitize_name(struct strbuf *sb, const char *s)
 		strbuf_addch(sb, isalnum((unsigned char)*s) ? *s : '_');
 }
 
-/* -m NAME without a path: the .ko under /lib/modules/$(uname -r). */
+/* The kernel treats '-' and '_' in module names alike. */
+static int module_file_matches(const char *base, const char *name)
+{
+	for (; *name; base++, name++)
+		if (*base != *name && !(strchr("-_", *base) && strchr("-_", *name)))
+			return 0;
+	return !strcmp(base, ".ko");
+}
+
+/* Depth-first search of dir for NAME.ko; the path, or NULL. */
+static char *search_module(const char *dir, const char *name, int depth)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char *found = NULL;
+
+	if (!d)
+		return NULL;
+	while (!found && (de = readdir(d))) {
+		struct strbuf path = STRBUF_INIT;
+
+		if (de->d_name[0] == '.')
+			continue;
+		strbuf_addf(&path, "%s/%s", dir, de->d_name);
+		if (de->d_type == DT_DIR && depth < 16)
+			found = search_module(path.buf, name, depth + 1);
+		else if (de->d_type == DT_REG && module_file_matches(de->d_name, name))
+			found = strbuf_detach(&path, NULL);
+		strbuf_release(&path);
+	}
+	closedir(d);
+	return found;
+}
+
+/* -m NAME without a path: NAME.ko under /lib/modules/$(uname -r). */
 static char *find_module_file(const char *name)
 {
 	struct utsname u;
-	struct strbuf cmd = STRBUF_INIT;
-	char line[PATH_MAX];
-	char *found = NULL;
-	FILE *fp;
+	char dir[PATH_MAX], *found;
 
-	if (strchr(name, '/') || strstr(name, ".ko"))
+	if (strchr(name, '/') || strstr(name, ".ko") || uname(&u))
 		return xstrdup(name);
-	if (uname(&u))
-		return xstrdup(name);
-	strbuf_addf(&cmd, "find /lib/modules/%s -name '", u.release);
-	sanitize_name(&cmd, name);
-	strbuf_addstr(&cmd, ".ko' 2>/dev/null");
-	fp = popen(cmd.buf, "r");
-	if (fp) {
-		if (fgets(line, sizeof(line), fp)) {
-			line[strcspn(line, "\n")] = '\0';
-			found = xstrdup(line);
-		}
-		pclose(fp);
-	}
-	strbuf_release(&cmd);
+	snprintf(dir, sizeof(dir), "/lib/modules/%s", u.release);
+	found = search_module(dir, name, 0);
 	return found ? found : xstrdup(name);
 }
 
