@@ -33,7 +33,7 @@ specs=(
 	'probe_def_parse line:string kind def'
 	'fetch_arg_push_deref fa->nr_derefs off'
 	'tk_tracefs_set instance file val restore'
-	'probe_dwarf_resolve dbg spec opts pp err'
+	'probe_dwarf_resolve dbg spec opts pps nr'
 	'strbuf_read_file sb path:string hint'
 	'probe_defs_del glob deleted err'
 	'tk_restore_push_write path value append'
