@@ -1,5 +1,5 @@
 #!/bin/bash
-# description: probe: uprobes from DWARF (-O0, -O2, DWARF 4) record what the program prints
+# description: probe: uprobes from DWARF (-O0, -O2, DWARF 4, no PIE) record what the program prints
 # A target with structs, nested pointers, char[16], unsigned char[6],
 # bitfields, long[4], short[4], a function pointer, 9 arguments, a global
 # and a static is probed with `tracekit probe -x -a`; the events, read back
@@ -89,3 +89,5 @@ nevents=6
 check_build O2 -O2
 # DWARF 4 bitfields: DW_AT_bit_offset, counted from the MSB.
 check_build O2d4 -O2 -gdwarf-4
+# Not PIE: @+N is relative to the segment's p_vaddr - p_offset (0x400000).
+check_build O2np -O2 -no-pie
