@@ -66,7 +66,9 @@ int test_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 	X(probe_file, "probe definitions: add with rollback, list, delete") \
 	X(record_tracedat_write, "record: trace.dat v7 writer, as trace-cmd dump reads it") \
 	X(record_uprobe, "record: uprobe with string and array arguments") \
-	X(record_parse_cpus, "record: --cpus list parser")
+	X(record_parse_cpus, "record: --cpus list parser") \
+	X(probe_spec, "probe: spec parser, fetcharg text, DWARF of this binary") \
+	/* end of list: add suites above this line */
 
 /* Fixture suites for the framework's own self-test, only listed when
  * TRACEKIT_TEST_FIXTURES=1 (tests/shell/test-framework.sh). */

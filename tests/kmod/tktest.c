@@ -26,6 +26,7 @@ struct tktest_obj {
 };
 
 static struct tktest_inner tktest_inner_data = { .name = "inner" };
+static long tktest_static = 42;
 struct tktest_obj tktest_global = { .id = 7, .inner = &tktest_inner_data };
 EXPORT_SYMBOL_GPL(tktest_global);
 
@@ -37,8 +38,16 @@ static void tktest_cb(int n)
 noinline int tktest_poke(struct tktest_obj *obj, long a, int b, short c,
 			 char d, long e, long f, long g)
 {
+	const unsigned char *m = obj->mac;
+	const long *v = obj->inner->vals;
+
 	pr_info("tktest: poke id=%d flags=%u prio=%u a=%ld b=%d c=%d d=%d e=%ld f=%ld g=%ld\n",
 		obj->id, obj->flags, obj->prio, a, b, c, d, e, f, g);
+	/* What a probe on this function records, in the trace's own format. */
+	pr_info("tktest: expect tktest_poke: id=%d a=%ld b=%d c=%d d=%d e=%ld f=%ld g=%ld mac={0x%x,0x%x,0x%x,0x%x,0x%x,0x%x} flags=%u prio=%u vals={%ld,%ld,%ld,%ld} name=\"%s\" cb=%pS gid=%d sv=%ld st=%ld\n",
+		obj->id, a, b, c, d, e, f, g, m[0], m[1], m[2], m[3], m[4], m[5],
+		obj->flags, obj->prio, v[0], v[1], v[2], v[3], obj->inner->name,
+		obj->cb, tktest_global.id, tktest_inner_data.vals[1], tktest_static);
 	if (obj->cb)
 		obj->cb(b);
 	return obj->id + b;
@@ -49,7 +58,7 @@ static ssize_t tktest_write(struct file *file, const char __user *ubuf,
 {
 	char buf[32];
 	long n;
-	int i;
+	int i, ret;
 
 	if (len >= sizeof(buf))
 		return -EINVAL;
@@ -66,8 +75,10 @@ static ssize_t tktest_write(struct file *file, const char __user *ubuf,
 	for (i = 0; i < 4; i++)
 		tktest_inner_data.vals[i] = n * 10 + i;
 	tktest_global.cb = tktest_cb;
-	tktest_poke(&tktest_global, n, (int)-n, (short)(n * 2), 'A' + (n % 26),
-		    n + 5, n + 6, -(n + 7));
+	tktest_static = n * 3;
+	ret = tktest_poke(&tktest_global, n, (int)-n, (short)(n * 2), 'A' + (n % 26),
+			  n + 5, n + 6, -(n + 7));
+	pr_info("tktest: expect tktest_poke__return: ret=%d\n", ret);
 	return len;
 }
 

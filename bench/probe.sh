@@ -1,0 +1,133 @@
+#!/bin/bash
+# bench/probe.sh [TRACEKIT]: `tracekit probe -D` against `perf probe -D`
+# on the same specs and the same binaries with debug info, one process per
+# spec and then all specs in one process, ROUNDS times each; prints both
+# times and the ratio.  Binaries: the tracekit binary itself (~30 CUs),
+# then the same code linked with BIG_CUS (default 600) generated CUs of
+# structs and functions, where the cost of finding a function in the
+# DWARF dominates (perf walks every CU for every spec).
+set -u
+tk=$(realpath "${1:-./tracekit}")
+rounds=${ROUNDS:-5}
+big_cus=${BIG_CUS:-600}
+command -v perf >/dev/null || { echo "bench/probe.sh: perf is not installed" >&2; exit 3; }
+command -v gcc >/dev/null || { echo "bench/probe.sh: gcc is not installed" >&2; exit 3; }
+work=$(mktemp -d /tmp/tkbench.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+specs=(
+	'strbuf_addf sb fmt'
+	'strbuf_add sb data len'
+	'probe_spec_parse text:string spec err'
+	'fetch_arg_format fa ctx out err'
+	'probe_defs_add kind lines nr undo err'
+	'probe_name_valid name:string'
+	'elf_load_segment elf vaddr out'
+	'parse_options argc argv opts'
+	'xmalloc n'
+	'xstrdup s:string'
+	'strbuf_release sb'
+	'strbuf_addstr sb->len sb->alloc s:string'
+	'cmd_probe argc argv'
+	'tk_dynevent_write file:string line:string err'
+	'probe_def_parse line:string kind def'
+	'fetch_arg_push_deref fa->nr_derefs off'
+	'tk_tracefs_set instance file val restore'
+	'probe_dwarf_resolve dbg spec opts pps nr'
+	'strbuf_read_file sb path:string hint'
+	'probe_defs_del glob deleted err'
+	'tk_restore_push_write path value append'
+	'cmd_test argc argv'
+)
+
+# The machine is shared: besides the wall clock, the CPU time (user + sys)
+# of the tool's processes is measured, which other load does not inflate.
+# Each measure prints "WALL_NS CPU_NS".
+now() { date +%s%N; }
+
+# Children's user + sys time of this shell: `times` must not run in a
+# pipe or $(...), whose fork would start from zero.
+cpu_ns() {
+	times >"$work/times"
+	sed -n 2p "$work/times" | awk '{ n = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/);
+		n += (a[1] * 60 + a[2]) * 1e9 } printf "%d\n", n }'
+}
+
+# per_spec TOOL...: every spec in its own process, ROUNDS times.
+per_spec() {
+	(
+		t0=$(now)
+		for ((r = 0; r < rounds; r++)); do
+			for s in "${specs[@]}"; do
+				"$@" -D "$s" >/dev/null 2>&1 ||
+					{ echo "failed: $* -D '$s'" >&2; exit 1; }
+			done
+		done
+		t1=$(now)
+		cpu_ns >"$work/cpu"
+		echo "$((t1 - t0)) $(cat "$work/cpu")"
+	)
+}
+
+# batch TOOL...: all specs in one process, ROUNDS times.
+batch() {
+	(
+		args=()
+		for s in "${specs[@]}"; do
+			args+=(-D "$s")
+		done
+		t0=$(now)
+		for ((r = 0; r < rounds; r++)); do
+			"$@" "${args[@]}" >/dev/null 2>&1 || { echo "failed: $* (batch)" >&2; exit 1; }
+		done
+		t1=$(now)
+		cpu_ns >"$work/cpu"
+		echo "$((t1 - t0)) $(cat "$work/cpu")"
+	)
+}
+
+# report WHAT RUNS "PERF_WALL PERF_CPU" "TK_WALL TK_CPU"
+report() {
+	awk -v what="$1" -v n="$2" -v p="$3" -v t="$4" 'BEGIN {
+		split(p, pp, " "); split(t, tt, " ")
+		printf "%-26s wall: perf %7.1f ms  tracekit %6.1f ms  %5.1fx | cpu: perf %7.1f ms  tracekit %6.1f ms  %5.1fx\n",
+		       what, pp[1] / 1e6 / n, tt[1] / 1e6 / n, pp[1] / tt[1],
+		       pp[2] / 1e6 / n, tt[2] / 1e6 / n, pp[2] / tt[2] }'
+}
+
+run() {
+	local bin=$1 p t
+	echo "binary: $bin ($(stat -c %s "$bin") bytes), ${#specs[@]} specs, $rounds rounds"
+	p=$(per_spec perf probe -q -x "$bin") || exit 1
+	t=$(per_spec "$tk" probe -x "$bin") || exit 1
+	report "one process per spec" "$((rounds * ${#specs[@]}))" "$p" "$t"
+	p=$(batch perf probe -q -x "$bin") || exit 1
+	t=$(batch "$tk" probe -x "$bin") || exit 1
+	report "all specs in one process" "$rounds" "$p" "$t"
+}
+
+# The big binary: tracekit's objects plus generated CUs, linked so that
+# the specs' functions sit among all of them.
+big() {
+	local i objs=$(dirname "$tk")/build/obj
+	[ -d "$objs" ] || { echo "bench/probe.sh: no $objs (run make)" >&2; exit 3; }
+	for ((i = 0; i < big_cus; i++)); do
+		cat >"$work/gen$i.c" <<-GEN
+		struct gen${i}_node { long key; struct gen${i}_node *next; char tag[8]; unsigned f : 3; };
+		static struct gen${i}_node gen${i}_pool[4];
+		long gen${i}_walk(struct gen${i}_node *n, long k);
+		long gen${i}_walk(struct gen${i}_node *n, long k)
+		{ for (; n; n = n->next) if (n->key == k) return n->f; return gen${i}_pool[k & 3].key; }
+		int gen${i}_sum(const int *v, int n);
+		int gen${i}_sum(const int *v, int n) { int s = 0; while (n--) s += v[n]; return s; }
+		GEN
+	done
+	(cd "$work" && ls gen*.c | xargs -P 2 -n 50 gcc -g -O2 -c) || exit 1
+	gcc -o "$work/big" $(ls "$objs"/*.o "$objs"/*/*.o "$objs"/*/*/*.o 2>/dev/null) \
+		"$work"/gen*.o $(sed -n 's/^PKG_LIBS := //p' "$(dirname "$tk")/build/config.mk") -lm ||
+		exit 1
+	echo "$work/big"
+}
+
+run "$tk"
+run "$(big)"

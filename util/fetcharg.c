@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arch/x86/dwarf-regs.h"
+#include "util/fetcharg.h"
+#include "util/probe-spec.h"
+
+int fetch_arg_push_deref(struct fetch_arg *fa, long long off)
+{
+	if (fa->nr_derefs == FETCH_MAX_DEREF)
+		return -E2BIG;
+	fa->deref[fa->nr_derefs++] = off;
+	return 0;
+}
+
+static void add_offset(struct strbuf *sb, long long off)
+{
+	strbuf_addf(sb, "%c%lld", off < 0 ? '-' : '+', off < 0 ? -off : off);
+}
+
+static int format_base(const struct fetch_arg *fa, const struct fetch_ctx *ctx,
+		       struct strbuf *sb, struct strbuf *err)
+{
+	const char *reg;
+
+	switch (fa->base) {
+	case FETCH_REG:
+		reg = x86_dwarf_regname(fa->reg);
+		if (!reg) {
+			strbuf_addf(err, "DWARF register %d has no kernel name", fa->reg);
+			return -EINVAL;
+		}
+		strbuf_addf(sb, "%%%s", reg);
+		return 0;
+	case FETCH_ARGN:
+		strbuf_addf(sb, "$arg%d", fa->argn);
+		return 0;
+	case FETCH_RETVAL:
+		strbuf_addstr(sb, "$retval");
+		return 0;
+	case FETCH_IMM:
+		strbuf_addf(sb, "\\%lld", fa->imm);
+		return 0;
+	case FETCH_RAW:
+		strbuf_addstr(sb, fa->raw);
+		return 0;
+	case FETCH_ADDR:
+		break;
+	}
+	/* The first load from an absolute address is part of the @ form. */
+	if (!fa->nr_derefs) {
+		strbuf_addstr(err, "the address of a variable cannot be fetched, only its value");
+		return -EINVAL;
+	}
+	if (ctx->kind == PROBE_UPROBE) {
+		int64_t n = (int64_t)(fa->addr + fa->deref[0]) - ctx->load_delta;
+
+		if (n < 0) {
+			strbuf_addstr(err, "global lies below the probed segment");
+			return -EINVAL;
+		}
+		strbuf_addf(sb, "@+0x%" PRIx64, (uint64_t)n);
+	} else if (fa->sym) {
+		strbuf_addf(sb, "@%s", fa->sym);
+		add_offset(sb, (long long)(fa->addr - fa->sym_addr) + fa->deref[0]);
+	} else {
+		strbuf_addf(sb, "@0x%" PRIx64, fa->addr + (uint64_t)fa->deref[0]);
+	}
+	return 0;
+}
+
+int fetch_arg_format(const struct fetch_arg *fa, const struct fetch_ctx *ctx,
+		     struct strbuf *out, struct strbuf *err)
+{
+	struct strbuf body = STRBUF_INIT, inner = STRBUF_INIT;
+	int i, first = fa->base == FETCH_ADDR ? 1 : 0, ret;
+
+	if (!probe_arg_name_valid(fa->name)) {
+		strbuf_addf(err, "'%s': invalid argument name", fa->name);
+		return -EINVAL;
+	}
+	ret = format_base(fa, ctx, &inner, err);
+	if (ret)
+		goto out;
+	for (i = first; i < fa->nr_derefs; i++) {
+		strbuf_reset(&body);
+		add_offset(&body, fa->deref[i]);
+		strbuf_addf(&body, "(%s)", inner.buf);
+		strbuf_reset(&inner);
+		strbuf_addstr(&inner, body.buf);
+	}
+	if (fa->type)
+		strbuf_addf(&inner, ":%s", fa->type);
+	if (inner.len > FETCH_MAX_ARGSTR_LEN) {
+		strbuf_addf(err, "'%s': fetch expression '%s' is %zu characters, the kernel takes at most %d",
+			    fa->name, inner.buf, inner.len, FETCH_MAX_ARGSTR_LEN);
+		ret = -E2BIG;
+		goto out;
+	}
+	strbuf_addf(out, " %s=%s", fa->name, inner.buf);
+out:
+	strbuf_release(&body);
+	strbuf_release(&inner);
+	return ret;
+}
+
+void fetch_arg_release(struct fetch_arg *fa)
+{
+	free(fa->name);
+	free(fa->sym);
+	free(fa->raw);
+	free(fa->type);
+	memset(fa, 0, sizeof(*fa));
+}

@@ -1,0 +1,1654 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arch/x86/dwarf-regs.h"
+#include "util/elf-addr.h"
+#include "util/probe-dwarf.h"
+#include "util/usage.h"
+
+/* MAX_ARRAY_LEN in kernel/trace/trace_probe.h. */
+#define MAX_ARRAY_LEN 64
+
+struct probe_debuginfo {
+	char *path;
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Dwarf *dw;
+	Dwarf_Addr bias;	/* module address = DWARF address + bias */
+	Elf *elf;		/* the main file: PT_LOAD and symbols */
+	Dwarf_CFI *cfi;
+	Dwarf_Addr cfi_bias;
+};
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+struct probe_debuginfo *probe_debuginfo_open(const char *path, struct strbuf *err)
+{
+	struct probe_debuginfo *dbg;
+	Dwarf_Addr elf_bias;
+	int fd, e;
+	Elf *probe;
+
+	/* Tell "not ELF" from "no debug info" before libdwfl blurs them. */
+	probe = elf_open_file(path, &fd, &e);
+	if (!probe) {
+		strbuf_addf(err, "%s: %s", path,
+			    e == -EINVAL ? "not an ELF file" : strerror(-e));
+		return NULL;
+	}
+	elf_close_file(probe, fd);
+
+	dbg = xcalloc(1, sizeof(*dbg));
+	dbg->path = xstrdup(path);
+	dbg->dwfl = dwfl_begin(&offline_callbacks);
+	if (!dbg->dwfl)
+		goto dwfl_fail;
+	dbg->mod = dwfl_report_offline(dbg->dwfl, "", path, -1);
+	if (!dbg->mod)
+		goto dwfl_fail;
+	dwfl_report_end(dbg->dwfl, NULL, NULL);
+	dbg->dw = dwfl_module_getdwarf(dbg->mod, &dbg->bias);
+	if (!dbg->dw) {
+		strbuf_addf(err, "%s: no DWARF debug info (stripped, or built without -g)", path);
+		goto fail;
+	}
+	dbg->elf = dwfl_module_getelf(dbg->mod, &elf_bias);
+	dbg->cfi = dwfl_module_dwarf_cfi(dbg->mod, &dbg->cfi_bias);
+	if (!dbg->cfi)
+		dbg->cfi = dwfl_module_eh_cfi(dbg->mod, &dbg->cfi_bias);
+	return dbg;
+dwfl_fail:
+	strbuf_addf(err, "%s: %s", path, dwfl_errmsg(-1));
+fail:
+	probe_debuginfo_close(dbg);
+	return NULL;
+}
+
+void probe_debuginfo_close(struct probe_debuginfo *dbg)
+{
+	if (!dbg)
+		return;
+	if (dbg->dwfl)
+		dwfl_end(dbg->dwfl);
+	free(dbg->path);
+	free(dbg);
+}
+
+/* ---- functions ---- */
+
+struct func_search {
+	const char *name;
+	const char *file;
+	Dwarf_Die die;
+	int found;
+	Dwarf_Die abstract;	/* an inline-only definition, if that is all there is */
+	int has_abstract;
+};
+
+static int file_matches(Dwarf_Die *die, const char *want)
+{
+	const char *f = dwarf_decl_file(die);
+	size_t fl, wl;
+
+	if (!want)
+		return 1;
+	if (!f)
+		return 0;
+	fl = strlen(f);
+	wl = strlen(want);
+	/* "dw.c" matches "/src/dw.c", not "/src/xdw.c". */
+	return fl >= wl && !strcmp(f + fl - wl, want) &&
+	       (fl == wl || f[fl - wl - 1] == '/');
+}
+
+/*
+ * The entry address.  gcc gives split hot/cold functions only
+ * DW_AT_ranges, which libdw 0.188's dwarf_entrypc does not look at: the
+ * first range is the entry (the .cold part comes after).
+ */
+static int func_entry(Dwarf_Die *die, Dwarf_Addr *pc)
+{
+	Dwarf_Addr base, start, end;
+
+	if (dwarf_entrypc(die, pc) == 0)
+		return 0;
+	if (dwarf_ranges(die, 0, &base, &start, &end) > 0) {
+		*pc = start;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static int has_code(Dwarf_Die *die)
+{
+	Dwarf_Addr pc;
+
+	return func_entry(die, &pc) == 0;
+}
+
+static int func_cb(Dwarf_Die *die, void *arg)
+{
+	struct func_search *fs = arg;
+	const char *name = dwarf_diename(die);
+
+	if (!name || strcmp(name, fs->name) || !file_matches(die, fs->file))
+		return DWARF_CB_OK;
+	if (!has_code(die)) {
+		if (!fs->has_abstract && dwarf_func_inline(die)) {
+			fs->abstract = *die;
+			fs->has_abstract = 1;
+		}
+		return DWARF_CB_OK;
+	}
+	fs->die = *die;
+	fs->found = 1;
+	return DWARF_CB_ABORT;
+}
+
+/* Iterates the CUs; cb returns nonzero to stop. */
+static int for_each_cu(struct probe_debuginfo *dbg,
+		       int (*cb)(Dwarf_Die *cu, void *arg), void *arg)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	while (dwarf_nextcu(dbg->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+
+		if (dwarf_offdie(dbg->dw, off + hsize, &cu) && cb(&cu, arg))
+			return 1;
+		off = next;
+	}
+	return 0;
+}
+
+static int find_func_in_cu(Dwarf_Die *cu, void *arg)
+{
+	struct func_search *fs = arg;
+
+	dwarf_getfuncs(cu, func_cb, fs, 0);
+	return fs->found;
+}
+
+/*
+ * The fast path: the ELF symbol gives the address, .debug_aranges its CU,
+ * and only that CU is searched.  perf walks every CU for every spec (gcc's
+ * DWARF 5 has no pubnames), which is most of its time on big binaries.
+ */
+static void find_func_by_symbol(struct probe_debuginfo *dbg, struct func_search *fs)
+{
+	int i, n = dwfl_module_getsymtab(dbg->mod);
+
+	for (i = 1; i < n && !fs->found; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		Dwarf_Die cu;
+		const char *name = dwfl_module_getsym_info(dbg->mod, i, &sym, &addr,
+							   NULL, NULL, NULL);
+
+		if (!name || GELF_ST_TYPE(sym.st_info) != STT_FUNC || strcmp(name, fs->name))
+			continue;
+		if (dwarf_addrdie(dbg->dw, addr - dbg->bias, &cu))
+			find_func_in_cu(&cu, fs);
+	}
+}
+
+/*
+ * Where a spec's function runs: its out-of-line body, or, for a function
+ * that exists only inlined, each inlined copy (one probe per site, as perf).
+ */
+struct probe_site {
+	Dwarf_Die target;	/* the subprogram, or the DW_TAG_inlined_subroutine */
+	Dwarf_Die func;		/* the subprogram holding the code: frame base, entry */
+	int inlined;
+};
+
+struct site_list {
+	struct probe_site *v;
+	int nr, alloc;
+};
+
+static void push_site(struct site_list *sl, Dwarf_Die *target, Dwarf_Die *func, int inlined)
+{
+	if (sl->nr == sl->alloc) {
+		sl->alloc = sl->alloc ? 2 * sl->alloc : 4;
+		sl->v = xrealloc(sl->v, sl->alloc * sizeof(*sl->v));
+	}
+	sl->v[sl->nr].target = *target;
+	sl->v[sl->nr].func = *func;
+	sl->v[sl->nr++].inlined = inlined;
+}
+
+struct holder_search {
+	Dwarf_Addr pc;
+	Dwarf_Die die;
+	int found;
+};
+
+static int holder_cb(Dwarf_Die *die, void *arg)
+{
+	struct holder_search *hs = arg;
+
+	if (!has_code(die) || dwarf_haspc(die, hs->pc) != 1)
+		return DWARF_CB_OK;
+	hs->die = *die;
+	hs->found = 1;
+	return DWARF_CB_ABORT;
+}
+
+/*
+ * dwarf_getscopes follows an inlined copy to its abstract definition, so
+ * the subprogram that holds the copy's code is found by address instead.
+ */
+static int inline_instance_cb(Dwarf_Die *inst, void *arg)
+{
+	struct site_list *sl = arg;
+	struct holder_search hs = { 0 };
+	Dwarf_Die cu;
+
+	if (dwarf_tag(inst) != DW_TAG_inlined_subroutine || func_entry(inst, &hs.pc) ||
+	    !dwarf_diecu(inst, &cu, NULL, NULL))
+		return DWARF_CB_OK;
+	dwarf_getfuncs(&cu, holder_cb, &hs, 0);
+	if (hs.found)
+		push_site(sl, inst, &hs.die, 1);
+	return DWARF_CB_OK;
+}
+
+static int find_sites(struct probe_debuginfo *dbg, const struct probe_spec *spec,
+		      struct site_list *sl, struct strbuf *err)
+{
+	struct func_search fs = { .name = spec->func, .file = spec->file };
+	char *dot;
+
+	memset(sl, 0, sizeof(*sl));
+	find_func_by_symbol(dbg, &fs);
+	if (!fs.found)
+		for_each_cu(dbg, find_func_in_cu, &fs);
+	if (!fs.found && !fs.has_abstract && (dot = strchr(spec->func, '.'))) {
+		/* foo.isra.0: DWARF names the clone's source function foo. */
+		char *base = xstrndup(spec->func, dot - spec->func);
+
+		fs.name = base;
+		for_each_cu(dbg, find_func_in_cu, &fs);
+		free(base);
+	}
+	if (fs.found) {
+		push_site(sl, &fs.die, &fs.die, 0);
+		return 0;
+	}
+	if (fs.has_abstract)
+		dwarf_func_inline_instances(&fs.abstract, inline_instance_cb, sl);
+	if (!sl->nr) {
+		strbuf_addf(err, "%s: no function '%s'%s%s with code in the debug info",
+			    dbg->path, spec->func, spec->file ? " in " : "",
+			    spec->file ? spec->file : "");
+		return -ENOENT;
+	}
+	if (spec->retprobe || spec->has_line || spec->has_offset) {
+		strbuf_addf(err, "%s is only inlined: it has no return, and only its entries can be probed",
+			    spec->func);
+		free(sl->v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int find_function(struct probe_debuginfo *dbg, const struct probe_spec *spec,
+			 Dwarf_Die *out, struct strbuf *err)
+{
+	struct site_list sl;
+	int ret = find_sites(dbg, spec, &sl, err);
+
+	if (ret)
+		return ret;
+	*out = sl.v[0].target;
+	free(sl.v);
+	return 0;
+}
+
+/* gcc records its options in DW_AT_producer; -O0 code needs the prologue skipped. */
+static int cu_optimized(Dwarf_Die *cu)
+{
+	Dwarf_Attribute attr;
+	const char *p = dwarf_formstring(dwarf_attr(cu, DW_AT_producer, &attr));
+	int opt = 0;
+
+	if (!p)
+		return 1;
+	while ((p = strstr(p, " -O"))) {
+		p += 3;
+		opt = *p != '0';
+	}
+	return opt;
+}
+
+/* Line rows of die's CU within [lo, hi). */
+struct line_row {
+	Dwarf_Addr addr;
+	int line;
+};
+
+static int func_rows(Dwarf_Die *func, struct line_row **rows, int *nr)
+{
+	Dwarf_Die cu;
+	Dwarf_Lines *lines;
+	size_t n, i;
+	int alloc = 0;
+
+	*rows = NULL;
+	*nr = 0;
+	if (!dwarf_diecu(func, &cu, NULL, NULL) || dwarf_getsrclines(&cu, &lines, &n))
+		return -ENOENT;
+	for (i = 0; i < n; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Addr a;
+		int ln;
+		bool stmt = true;
+
+		if (dwarf_lineaddr(l, &a) || dwarf_lineno(l, &ln))
+			continue;
+		dwarf_linebeginstatement(l, &stmt);
+		if (!stmt || dwarf_haspc(func, a) != 1)
+			continue;
+		if (*nr == alloc) {
+			alloc = alloc ? 2 * alloc : 32;
+			*rows = xrealloc(*rows, alloc * sizeof(**rows));
+		}
+		(*rows)[*nr].addr = a;
+		(*rows)[(*nr)++].line = ln;
+	}
+	return 0;
+}
+
+static int point_address(const struct probe_spec *spec, Dwarf_Die *func,
+			 int want_vars, Dwarf_Addr *pc, int *skipped,
+			 struct strbuf *err)
+{
+	struct line_row *rows;
+	Dwarf_Addr entry, best = 0;
+	Dwarf_Die cu;
+	int nr, i, decl = 0, found = 0;
+
+	*skipped = 0;
+	func_entry(func, &entry);
+	*pc = entry;
+	if (spec->retprobe || (!spec->has_line && !spec->has_offset &&
+			       (!want_vars || !dwarf_diecu(func, &cu, NULL, NULL) ||
+				cu_optimized(&cu))))
+		return 0;
+	func_rows(func, &rows, &nr);
+	if (spec->has_offset) {
+		*pc = entry + spec->offset;
+		/* uprobes do not check instruction boundaries (SIGILL): we do. */
+		for (i = 0; i < nr && !found; i++)
+			found = rows[i].addr == *pc;
+		free(rows);
+		if (spec->offset && !found) {
+			strbuf_addf(err, "%s+%lu: not at an instruction boundary known from the line table",
+				    spec->func, spec->offset);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (spec->has_line) {
+		dwarf_decl_line(func, &decl);
+		for (i = 0; i < nr; i++)
+			if (rows[i].line == decl + spec->line &&
+			    (!found || rows[i].addr < best)) {
+				best = rows[i].addr;
+				found = 1;
+			}
+		free(rows);
+		if (!found) {
+			strbuf_addf(err, "%s:%d: no code at that line (line %d of the file)",
+				    spec->func, spec->line, decl + spec->line);
+			return -ENOENT;
+		}
+		*pc = best;
+		return 0;
+	}
+	/*
+	 * -O0: arguments live in stack slots the prologue fills, so the
+	 * first row past the entry is where their DWARF locations hold
+	 * (what perf does too).
+	 */
+	for (i = 0; i < nr; i++)
+		if (rows[i].addr > entry && (!found || rows[i].addr < best)) {
+			best = rows[i].addr;
+			found = 1;
+		}
+	free(rows);
+	if (found) {
+		*pc = best;
+		*skipped = 1;
+	}
+	return 0;
+}
+
+/* ---- types ---- */
+
+static int die_type(Dwarf_Die *die, Dwarf_Die *type)
+{
+	Dwarf_Attribute attr;
+
+	if (!dwarf_attr_integrate(die, DW_AT_type, &attr) || !dwarf_formref_die(&attr, type))
+		return -ENOENT;
+	return 0;
+}
+
+/* Type of die with typedefs and qualifiers removed; -ENOENT for void. */
+static int real_type(Dwarf_Die *die, Dwarf_Die *type)
+{
+	Dwarf_Die t;
+
+	if (die_type(die, &t) || dwarf_peel_type(&t, type))
+		return -ENOENT;
+	return 0;
+}
+
+static void type_name(Dwarf_Die *type, struct strbuf *sb);
+
+static void type_name_of(Dwarf_Die *die, struct strbuf *sb)
+{
+	Dwarf_Die t;
+
+	if (die_type(die, &t))
+		strbuf_addstr(sb, "void");
+	else
+		type_name(&t, sb);
+}
+
+static long long array_count(Dwarf_Die *array)
+{
+	Dwarf_Die sub;
+	Dwarf_Attribute attr;
+	Dwarf_Word w;
+
+	if (dwarf_child(array, &sub))
+		return -1;
+	do {
+		if (dwarf_tag(&sub) != DW_TAG_subrange_type)
+			continue;
+		if (dwarf_attr(&sub, DW_AT_count, &attr) && !dwarf_formudata(&attr, &w))
+			return (long long)w;
+		if (dwarf_attr(&sub, DW_AT_upper_bound, &attr) && !dwarf_formudata(&attr, &w))
+			return (long long)w + 1;
+		return -1;
+	} while (dwarf_siblingof(&sub, &sub) == 0);
+	return -1;
+}
+
+static void type_name(Dwarf_Die *type, struct strbuf *sb)
+{
+	const char *name = dwarf_diename(type);
+	long long n;
+
+	switch (dwarf_tag(type)) {
+	case DW_TAG_pointer_type:
+		type_name_of(type, sb);
+		strbuf_addch(sb, '*');
+		return;
+	case DW_TAG_const_type:
+		strbuf_addstr(sb, "const ");
+		type_name_of(type, sb);
+		return;
+	case DW_TAG_volatile_type:
+		strbuf_addstr(sb, "volatile ");
+		type_name_of(type, sb);
+		return;
+	case DW_TAG_array_type:
+		type_name_of(type, sb);
+		n = array_count(type);
+		if (n >= 0)
+			strbuf_addf(sb, "[%lld]", n);
+		else
+			strbuf_addstr(sb, "[]");
+		return;
+	case DW_TAG_structure_type:
+		strbuf_addstr(sb, "struct ");
+		break;
+	case DW_TAG_union_type:
+		strbuf_addstr(sb, "union ");
+		break;
+	case DW_TAG_enumeration_type:
+		strbuf_addstr(sb, "enum ");
+		break;
+	case DW_TAG_subroutine_type:
+		strbuf_addstr(sb, "(function)");
+		return;
+	default:
+		break;
+	}
+	strbuf_addstr(sb, name ? name : "(anon)");
+}
+
+static int is_char_type(Dwarf_Die *t, int *is_unsigned)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word enc;
+	int size = dwarf_bytesize(t);
+
+	if (dwarf_tag(t) != DW_TAG_base_type || size != 1 ||
+	    !dwarf_attr(t, DW_AT_encoding, &attr) || dwarf_formudata(&attr, &enc))
+		return 0;
+	*is_unsigned = enc == DW_ATE_unsigned_char || enc == DW_ATE_unsigned;
+	return enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char;
+}
+
+/* Kernel type for a scalar; NULL with err set when there is none. */
+static char *scalar_type(Dwarf_Die *t, const struct probe_dwarf_opts *opts,
+			 const char *var, struct strbuf *err)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word enc = DW_ATE_unsigned;
+	Dwarf_Die pointee;
+	int size = dwarf_bytesize(t);
+	char c;
+
+	switch (dwarf_tag(t)) {
+	case DW_TAG_pointer_type:
+		if (!real_type(t, &pointee) && dwarf_tag(&pointee) == DW_TAG_subroutine_type &&
+		    opts->symbol && opts->kind == PROBE_KPROBE)
+			return xstrdup("symbol");
+		return xstrdup("x64");
+	case DW_TAG_enumeration_type:
+		c = 'u';
+		break;
+	case DW_TAG_base_type:
+		if (dwarf_attr(t, DW_AT_encoding, &attr))
+			dwarf_formudata(&attr, &enc);
+		c = enc == DW_ATE_signed || enc == DW_ATE_signed_char ? 's' :
+		    enc == DW_ATE_float ? 'x' : 'u';
+		break;
+	default: {
+		struct strbuf tn = STRBUF_INIT;
+
+		type_name(t, &tn);
+		strbuf_addf(err, "'%s' is of type %s, which has no scalar value", var, tn.buf);
+		strbuf_release(&tn);
+		return NULL;
+	}
+	}
+	if (size != 1 && size != 2 && size != 4 && size != 8) {
+		strbuf_addf(err, "'%s' has %d bytes: the kernel fetches 1, 2, 4 or 8", var, size);
+		return NULL;
+	}
+	{
+		char buf[8];
+
+		snprintf(buf, sizeof(buf), "%c%d", c, size * 8);
+		return xstrdup(buf);
+	}
+}
+
+/* ---- locations ---- */
+
+struct var_ctx {
+	struct probe_debuginfo *dbg;
+	const struct probe_dwarf_opts *opts;
+	Dwarf_Die *func;	/* holds the code: frame base */
+	Dwarf_Die *target;	/* the function named: parameters, return type */
+	int inlined;
+	Dwarf_Addr pc;
+	Dwarf_Addr entry;	/* of func */
+	Dwarf_Die *scopes;	/* nested scopes at pc, innermost first */
+	int nr_scopes;
+};
+
+static int op_reg(const Dwarf_Op *op, int *reg, Dwarf_Sword *off, int *is_breg)
+{
+	if (op->atom >= DW_OP_reg0 && op->atom <= DW_OP_reg31) {
+		*reg = op->atom - DW_OP_reg0;
+		*is_breg = 0;
+	} else if (op->atom == DW_OP_regx) {
+		*reg = (int)op->number;
+		*is_breg = 0;
+	} else if (op->atom >= DW_OP_breg0 && op->atom <= DW_OP_breg31) {
+		*reg = op->atom - DW_OP_breg0;
+		*off = (Dwarf_Sword)op->number;
+		*is_breg = 1;
+	} else if (op->atom == DW_OP_bregx) {
+		*reg = (int)op->number;
+		*off = (Dwarf_Sword)op->number2;
+		*is_breg = 1;
+	} else {
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The frame base at pc as "register + offset" (a value, not memory). */
+static int frame_base(struct var_ctx *vc, int *reg, Dwarf_Sword *off, struct strbuf *err)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Op *ops;
+	size_t nops;
+	int is_breg;
+
+	*off = 0;
+	if (!dwarf_attr_integrate(vc->func, DW_AT_frame_base, &attr) ||
+	    dwarf_getlocation_addr(&attr, vc->pc, &ops, &nops, 1) != 1 || nops != 1)
+		goto bad;
+	if (ops[0].atom == DW_OP_call_frame_cfa) {
+		Dwarf_Frame *frame = NULL;
+		Dwarf_Op *cfa;
+		size_t ncfa;
+
+		if (vc->dbg->cfi &&
+		    dwarf_cfi_addrframe(vc->dbg->cfi, vc->pc + vc->dbg->bias - vc->dbg->cfi_bias,
+					&frame) == 0 &&
+		    dwarf_frame_cfa(frame, &cfa, &ncfa) == 0 && ncfa == 1 &&
+		    !op_reg(&cfa[0], reg, off, &is_breg) && is_breg) {
+			free(frame);
+			return 0;
+		}
+		free(frame);
+		/* No CFI (kernel modules): at the entry the CFA is rsp + 8. */
+		if (vc->pc == vc->entry) {
+			*reg = X86_DWARF_REG_SP;
+			*off = 8;
+			return 0;
+		}
+		strbuf_addstr(err, "no call frame information for the frame base at this address");
+		return -EINVAL;
+	}
+	if (!op_reg(&ops[0], reg, off, &is_breg))
+		return 0;
+bad:
+	strbuf_addstr(err, "unsupported frame base");
+	return -EINVAL;
+}
+
+static int location_to_fetch(struct var_ctx *vc, Dwarf_Die *var, const char *name,
+			     struct fetch_arg *fa, struct strbuf *err)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Op *ops;
+	size_t nops;
+	int reg, is_breg, n;
+	Dwarf_Sword off = 0;
+
+	if (dwarf_attr_integrate(var, DW_AT_const_value, &attr)) {
+		Dwarf_Sword v;
+
+		if (!vc->opts->imm || dwarf_formsdata(&attr, &v)) {
+			strbuf_addf(err, "'%s' is a constant the kernel cannot be given here", name);
+			return -EINVAL;
+		}
+		fa->base = FETCH_IMM;
+		fa->imm = v;
+		return 0;
+	}
+	if (!dwarf_attr_integrate(var, DW_AT_location, &attr)) {
+		strbuf_addf(err, "'%s' has no location: optimized out", name);
+		return -ENOENT;
+	}
+	n = dwarf_getlocation_addr(&attr, vc->pc, &ops, &nops, 1);
+	if (n <= 0 || !nops) {
+		strbuf_addf(err, "'%s' is optimized out at this address (no location for pc 0x%" PRIx64 ")",
+			    name, (uint64_t)vc->pc);
+		return -ENOENT;
+	}
+	if (nops == 1 && !op_reg(&ops[0], &reg, &off, &is_breg)) {
+		fa->base = FETCH_REG;
+		fa->reg = reg;
+		if (is_breg)
+			fetch_arg_push_deref(fa, off);
+		return 0;
+	}
+	if (nops == 1 && ops[0].atom == DW_OP_fbreg) {
+		int ret = frame_base(vc, &reg, &off, err);
+
+		if (ret)
+			return ret;
+		fa->base = FETCH_REG;
+		fa->reg = reg;
+		fetch_arg_push_deref(fa, off + (Dwarf_Sword)ops[0].number);
+		return 0;
+	}
+	if (nops == 1 && ops[0].atom == DW_OP_addr) {
+		fa->base = FETCH_ADDR;
+		fa->addr = ops[0].number;
+		fetch_arg_push_deref(fa, 0);
+		return 0;
+	}
+	if (nops == 2 && ops[1].atom == DW_OP_stack_value && vc->opts->imm &&
+	    ((ops[0].atom >= DW_OP_lit0 && ops[0].atom <= DW_OP_lit31) ||
+	     ops[0].atom == DW_OP_constu || ops[0].atom == DW_OP_consts)) {
+		fa->base = FETCH_IMM;
+		fa->imm = ops[0].atom == DW_OP_consts ? (long long)(Dwarf_Sword)ops[0].number :
+			  ops[0].atom == DW_OP_constu ? (long long)ops[0].number :
+			  ops[0].atom - DW_OP_lit0;
+		return 0;
+	}
+	if (ops[0].atom == DW_OP_entry_value || ops[0].atom == DW_OP_GNU_entry_value) {
+		strbuf_addf(err, "'%s' is optimized out here: only its value at function entry is known (DW_OP_entry_value); probe the function entry",
+			    name);
+		return -ENOENT;
+	}
+	if (ops[nops - 1].atom == DW_OP_stack_value) {
+		strbuf_addf(err, "'%s' is computed at this address (DW_OP_stack_value), not stored: fetchargs cannot do arithmetic",
+			    name);
+		return -EINVAL;
+	}
+	if (nops > 1 && ops[1].atom == DW_OP_piece) {
+		strbuf_addf(err, "'%s' is split across registers (DW_OP_piece), which is not supported", name);
+		return -EINVAL;
+	}
+	strbuf_addf(err, "'%s' has an unsupported location (DW_OP 0x%x)", name, ops[0].atom);
+	return -EINVAL;
+}
+
+/* ---- members ---- */
+
+static int member_offset(Dwarf_Die *m, Dwarf_Word *off)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Op *ops;
+	size_t nops;
+
+	*off = 0;
+	if (!dwarf_attr(m, DW_AT_data_member_location, &attr))
+		return 0;	/* union members, and DWARF 5 bitfields */
+	if (!dwarf_formudata(&attr, off))
+		return 0;
+	if (!dwarf_getlocation(&attr, &ops, &nops) && nops == 1 &&
+	    ops[0].atom == DW_OP_plus_uconst) {
+		*off = ops[0].number;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* Finds member name in struct/union su, following anonymous members. */
+static int find_member(Dwarf_Die *su, const char *name, Dwarf_Die *out, Dwarf_Word *off)
+{
+	Dwarf_Die m;
+
+	if (dwarf_child(su, &m))
+		return -ENOENT;
+	do {
+		const char *mn;
+		Dwarf_Word o;
+
+		if (dwarf_tag(&m) != DW_TAG_member)
+			continue;
+		mn = dwarf_diename(&m);
+		if (member_offset(&m, &o))
+			continue;
+		if (mn && !strcmp(mn, name)) {
+			*out = m;
+			*off = o;
+			return 0;
+		}
+		if (!mn) {
+			Dwarf_Die t, inner;
+			Dwarf_Word io;
+
+			if (!real_type(&m, &t) && !find_member(&t, name, &inner, &io)) {
+				*out = inner;
+				*off = o + io;
+				return 0;
+			}
+		}
+	} while (dwarf_siblingof(&m, &m) == 0);
+	return -ENOENT;
+}
+
+static void member_list(Dwarf_Die *su, struct strbuf *sb)
+{
+	Dwarf_Die m;
+	int first = 1;
+
+	if (dwarf_child(su, &m))
+		return;
+	do {
+		const char *mn = dwarf_diename(&m);
+
+		if (dwarf_tag(&m) != DW_TAG_member || !mn)
+			continue;
+		strbuf_addf(sb, "%s%s", first ? "" : ", ", mn);
+		first = 0;
+	} while (dwarf_siblingof(&m, &m) == 0);
+}
+
+/*
+ * Bitfield type for member m (DW_AT_bit_size set): b<width>@<lsb>/<bits>
+ * and the byte offset of its container relative to the member offset.
+ */
+static int bitfield(Dwarf_Die *m, Dwarf_Word member_off, Dwarf_Word *byte_off,
+		    char **type, struct strbuf *err)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word width, bo;
+	Dwarf_Die t;
+	int csize, cbits;
+	long long lsb;
+	char buf[32];
+
+	if (!dwarf_attr(m, DW_AT_bit_size, &attr) || dwarf_formudata(&attr, &width) ||
+	    real_type(m, &t))
+		return -EINVAL;
+	csize = dwarf_bytesize(m);
+	if (csize <= 0)
+		csize = dwarf_bytesize(&t);
+	cbits = csize * 8;
+	if (dwarf_attr(m, DW_AT_data_bit_offset, &attr) && !dwarf_formudata(&attr, &bo)) {
+		/* DWARF 4/5: bits from the start of the struct, little-endian. */
+		*byte_off = (bo / cbits) * csize;
+		lsb = bo % cbits;
+	} else if (dwarf_attr(m, DW_AT_bit_offset, &attr) && !dwarf_formudata(&attr, &bo)) {
+		/* DWARF 2/3: counted from the container's most significant bit. */
+		*byte_off = member_off;
+		lsb = (long long)cbits - (long long)bo - (long long)width;
+	} else {
+		return -EINVAL;
+	}
+	if (lsb < 0 || lsb + (long long)width > cbits) {
+		strbuf_addstr(err, "bitfield straddles its container");
+		return -EINVAL;
+	}
+	snprintf(buf, sizeof(buf), "b%u@%lld/%d", (unsigned)width, lsb, cbits);
+	*type = xstrdup(buf);
+	return 0;
+}
+
+static int need_memory(struct fetch_arg *fa, const char *what, struct strbuf *err)
+{
+	if (fa->nr_derefs)
+		return 0;
+	strbuf_addf(err, "'%s' is held in a register here, so it has no address to offset", what);
+	return -EINVAL;
+}
+
+/*
+ * Applies the field chain to fa (whose value has type *type), leaving in
+ * *type the type of the result and in *bf the bitfield type if the last
+ * member is one.
+ */
+static int apply_fields(const struct probe_arg *arg, struct fetch_arg *fa,
+			Dwarf_Die *type, char **bf, struct strbuf *path,
+			struct strbuf *err)
+{
+	int i;
+
+	for (i = 0; i < arg->nr_fields; i++) {
+		const struct probe_field *f = &arg->fields[i];
+		Dwarf_Die next, m;
+		Dwarf_Word off;
+		int tag = dwarf_tag(type);
+
+		if (*bf) {
+			strbuf_addf(err, "'%s': a bitfield has no members", path->buf);
+			return -EINVAL;
+		}
+		if (f->kind == PROBE_FIELD_INDEX) {
+			Dwarf_Die elem;
+			int esize;
+
+			strbuf_addf(path, "[%ld]", f->index);
+			if ((tag != DW_TAG_array_type && tag != DW_TAG_pointer_type) ||
+			    real_type(type, &elem)) {
+				strbuf_addf(err, "'%s': only arrays and pointers can be indexed", path->buf);
+				return -EINVAL;
+			}
+			esize = dwarf_aggregate_size(&elem, &off) ? -1 : (int)off;
+			if (esize <= 0) {
+				strbuf_addf(err, "'%s': element size unknown", path->buf);
+				return -EINVAL;
+			}
+			if (tag == DW_TAG_array_type) {
+				long long n = array_count(type);
+
+				if (n >= 0 && f->index >= n) {
+					strbuf_addf(err, "'%s': index out of range (%lld elements)",
+						    path->buf, n);
+					return -EINVAL;
+				}
+				if (need_memory(fa, path->buf, err))
+					return -EINVAL;
+				fa->deref[fa->nr_derefs - 1] += f->index * esize;
+			} else if (fetch_arg_push_deref(fa, f->index * esize)) {
+				goto too_deep;
+			}
+			*type = elem;
+			continue;
+		}
+		strbuf_addf(path, "%s%s", f->kind == PROBE_FIELD_ARROW ? "->" : ".", f->name);
+		if (f->kind == PROBE_FIELD_ARROW) {
+			if (tag != DW_TAG_pointer_type || real_type(type, &next) ||
+			    (dwarf_tag(&next) != DW_TAG_structure_type &&
+			     dwarf_tag(&next) != DW_TAG_union_type)) {
+				strbuf_addf(err, "'%s': '->' needs a pointer to a struct or union",
+					    path->buf);
+				return -EINVAL;
+			}
+			if (fetch_arg_push_deref(fa, 0))
+				goto too_deep;
+			*type = next;
+		} else {
+			if (tag == DW_TAG_pointer_type) {
+				strbuf_addf(err, "'%s': a pointer: use '->' for %s", path->buf, f->name);
+				return -EINVAL;
+			}
+			if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type) {
+				strbuf_addf(err, "'%s': '.' needs a struct or union", path->buf);
+				return -EINVAL;
+			}
+			if (need_memory(fa, path->buf, err))
+				return -EINVAL;
+		}
+		if (find_member(type, f->name, &m, &off)) {
+			struct strbuf tn = STRBUF_INIT;
+
+			type_name(type, &tn);
+			strbuf_addf(err, "'%s': %s has no member '%s' (members: ", path->buf,
+				    tn.buf, f->name);
+			member_list(type, err);
+			strbuf_addch(err, ')');
+			strbuf_release(&tn);
+			return -ENOENT;
+		}
+		if (dwarf_hasattr(&m, DW_AT_bit_size)) {
+			Dwarf_Word boff;
+
+			if (bitfield(&m, off, &boff, bf, err))
+				return -EINVAL;
+			off = boff;
+		}
+		fa->deref[fa->nr_derefs - 1] += off;
+		if (real_type(&m, type)) {
+			strbuf_addf(err, "'%s': member without a type", path->buf);
+			return -EINVAL;
+		}
+	}
+	return 0;
+too_deep:
+	strbuf_addf(err, "'%s': more than %d dereferences", path->buf, FETCH_MAX_DEREF);
+	return -E2BIG;
+}
+
+/* Final type: user cast, string, array, bitfield or scalar. */
+static int final_type(struct var_ctx *vc, const struct probe_arg *arg, struct fetch_arg *fa,
+		      Dwarf_Die *type, char *bf, const char *path, struct strbuf *err)
+{
+	const char *str = vc->opts->kind == PROBE_UPROBE && vc->opts->ustring ?
+			  "ustring" : "string";
+	int tag = dwarf_tag(type), uns;
+	Dwarf_Die elem;
+
+	if (bf) {
+		if (arg->type) {
+			strbuf_addf(err, "'%s' is a bitfield: no cast allowed", path);
+			free(bf);
+			return -EINVAL;
+		}
+		fa->type = bf;
+		return 0;
+	}
+	if (arg->type && (!strcmp(arg->type, "string") || !strcmp(arg->type, "ustring"))) {
+		if ((tag != DW_TAG_pointer_type && tag != DW_TAG_array_type) ||
+		    real_type(type, &elem) || !is_char_type(&elem, &uns)) {
+			strbuf_addf(err, "'%s': only char pointers and char arrays can be strings", path);
+			return -EINVAL;
+		}
+		if (tag == DW_TAG_pointer_type) {
+			if (fetch_arg_push_deref(fa, 0))
+				return -E2BIG;
+		} else if (need_memory(fa, path, err)) {
+			return -EINVAL;
+		}
+		fa->type = xstrdup(arg->type);
+		return 0;
+	}
+	if (arg->type) {
+		fa->type = xstrdup(arg->type);
+		return 0;
+	}
+	if (tag == DW_TAG_array_type) {
+		long long n = array_count(type);
+		char *et;
+
+		if (real_type(type, &elem)) {
+			strbuf_addf(err, "'%s': array of void", path);
+			return -EINVAL;
+		}
+		if (need_memory(fa, path, err))
+			return -EINVAL;
+		if (is_char_type(&elem, &uns) && !uns) {
+			fa->type = xstrdup(str);
+			return 0;
+		}
+		if (n <= 0) {
+			strbuf_addf(err, "'%s': array of unknown size: index it", path);
+			return -EINVAL;
+		}
+		if (n > MAX_ARRAY_LEN) {
+			strbuf_addf(err, "'%s' has %lld elements: the kernel fetches at most %d; index it",
+				    path, n, MAX_ARRAY_LEN);
+			return -E2BIG;
+		}
+		et = is_char_type(&elem, &uns) ? xstrdup("x8") : scalar_type(&elem, vc->opts, path, err);
+		if (!et)
+			return -EINVAL;
+		fa->type = xmalloc(strlen(et) + 24);
+		sprintf(fa->type, "%s[%lld]", et, n);
+		free(et);
+		return 0;
+	}
+	if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type) {
+		struct strbuf tn = STRBUF_INIT;
+
+		type_name(type, &tn);
+		strbuf_addf(err, "'%s' is a %s: choose a member (", path, tn.buf);
+		member_list(type, err);
+		strbuf_addch(err, ')');
+		strbuf_release(&tn);
+		return -EINVAL;
+	}
+	fa->type = scalar_type(type, vc->opts, path, err);
+	return fa->type ? 0 : -EINVAL;
+}
+
+/* ---- variables ---- */
+
+struct global_search {
+	const char *name;
+	Dwarf_Die die;
+	int found;
+};
+
+static int find_global_in_cu(Dwarf_Die *cu, void *arg)
+{
+	struct global_search *gs = arg;
+	Dwarf_Die d;
+
+	if (dwarf_child(cu, &d))
+		return 0;
+	do {
+		const char *n;
+
+		if (dwarf_tag(&d) != DW_TAG_variable || !dwarf_hasattr(&d, DW_AT_location))
+			continue;
+		n = dwarf_diename(&d);
+		if (n && !strcmp(n, gs->name)) {
+			gs->die = d;
+			gs->found = 1;
+			return 1;
+		}
+	} while (dwarf_siblingof(&d, &d) == 0);
+	return 0;
+}
+
+/* A variable visible at pc, else a global anywhere (with a location). */
+static int find_variable(struct var_ctx *vc, const struct probe_arg *arg, Dwarf_Die *out,
+			 struct strbuf *err)
+{
+	struct global_search gs = { .name = arg->var };
+	Dwarf_Die cu;
+	int idx;
+
+	if (!arg->global && !vc->scopes && dwarf_diecu(vc->func, &cu, NULL, NULL)) {
+		vc->nr_scopes = dwarf_getscopes(&cu, vc->pc, &vc->scopes);
+		if (vc->nr_scopes <= 0) {
+			vc->nr_scopes = 0;
+			vc->scopes = NULL;
+		}
+	}
+	if (!arg->global && vc->nr_scopes) {
+		idx = dwarf_getscopevar(vc->scopes, vc->nr_scopes, arg->var, 0, NULL, 0, 0, out);
+		if (idx >= 0 && (dwarf_hasattr_integrate(out, DW_AT_location) ||
+				 dwarf_hasattr_integrate(out, DW_AT_const_value)))
+			return 0;
+	}
+	for_each_cu(vc->dbg, find_global_in_cu, &gs);
+	if (gs.found) {
+		*out = gs.die;
+		return 0;
+	}
+	strbuf_addf(err, "'%s': no such variable at %s", arg->var, dwarf_diename(vc->target));
+	return -ENOENT;
+}
+
+/* 1-based parameter position of var in the function, 0 if not a parameter. */
+static int param_index(struct var_ctx *vc, Dwarf_Die *var, int *abi_ok)
+{
+	Dwarf_Die c;
+	int i = 0;
+
+	*abi_ok = 1;
+	if (dwarf_child(vc->target, &c))
+		return 0;
+	do {
+		Dwarf_Die t;
+		int tag;
+
+		if (dwarf_tag(&c) != DW_TAG_formal_parameter)
+			continue;
+		i++;
+		if (c.addr == var->addr)
+			return i;
+		/* A float or aggregate before us shifts the register slots. */
+		if (real_type(&c, &t))
+			*abi_ok = 0;
+		tag = dwarf_tag(&t);
+		if ((tag != DW_TAG_base_type && tag != DW_TAG_pointer_type &&
+		     tag != DW_TAG_enumeration_type) || dwarf_bytesize(&t) > 8)
+			*abi_ok = 0;
+		if (tag == DW_TAG_base_type) {
+			Dwarf_Attribute a;
+			Dwarf_Word enc;
+
+			if (dwarf_attr(&t, DW_AT_encoding, &a) && !dwarf_formudata(&a, &enc) &&
+			    enc == DW_ATE_float)
+				*abi_ok = 0;
+		}
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return 0;
+}
+
+/*
+ * kprobes take $argN at a function's entry.  Use it where the DWARF
+ * location at the entry IS the ABI slot: the DWARF decides, the ABI only
+ * renames (clones like .isra break the convention, and then disagree).
+ */
+static void use_argn(struct var_ctx *vc, Dwarf_Die *var, const char *sym, struct fetch_arg *fa)
+{
+	int abi_ok, k;
+
+	if (!vc->opts->argn || vc->opts->kind != PROBE_KPROBE || vc->pc != vc->entry || vc->inlined ||
+	    strchr(sym, '.') || fa->base != FETCH_REG)
+		return;
+	k = param_index(vc, var, &abi_ok);
+	if (!k || !abi_ok)
+		return;
+	if (k <= X86_ABI_NR_REG_ARGS && fa->reg == x86_abi_arg_dwarf_reg(k)) {
+		fa->base = FETCH_ARGN;
+		fa->argn = k;
+	} else if (k > X86_ABI_NR_REG_ARGS && fa->reg == X86_DWARF_REG_SP &&
+		   fa->nr_derefs && fa->deref[0] == 8LL * (k - X86_ABI_NR_REG_ARGS)) {
+		fa->base = FETCH_ARGN;
+		fa->argn = k;
+		memmove(fa->deref, fa->deref + 1, (fa->nr_derefs - 1) * sizeof(fa->deref[0]));
+		fa->nr_derefs--;
+	}
+}
+
+/* kprobes spell globals @SYM+OFF: name the symbol holding the address. */
+static void global_symbol(struct var_ctx *vc, struct fetch_arg *fa)
+{
+	GElf_Sym sym;
+	GElf_Off off;
+	const char *name;
+
+	if (fa->base != FETCH_ADDR || vc->opts->kind != PROBE_KPROBE)
+		return;
+	name = dwfl_module_addrinfo(vc->dbg->mod, fa->addr + vc->dbg->bias, &off, &sym,
+				    NULL, NULL, NULL);
+	if (name) {
+		fa->sym = xstrdup(name);
+		fa->sym_addr = fa->addr - off;
+	}
+}
+
+static char *default_arg_name(const struct probe_arg *arg)
+{
+	int i;
+
+	for (i = arg->nr_fields - 1; i >= 0; i--)
+		if (arg->fields[i].kind != PROBE_FIELD_INDEX)
+			return xstrdup(arg->fields[i].name);
+	return xstrdup(arg->var);
+}
+
+static int resolve_var(struct var_ctx *vc, const struct probe_arg *arg, const char *sym,
+		       struct fetch_arg *fa, struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT;
+	Dwarf_Die var, type;
+	char *bf = NULL;
+	int ret;
+
+	strbuf_addf(&path, "%s%s", arg->global ? "@" : "", arg->var);
+	ret = find_variable(vc, arg, &var, err);
+	if (ret)
+		goto out;
+	ret = location_to_fetch(vc, &var, path.buf, fa, err);
+	if (ret)
+		goto out;
+	if (real_type(&var, &type)) {
+		strbuf_addf(err, "'%s' has no type", path.buf);
+		ret = -EINVAL;
+		goto out;
+	}
+	use_argn(vc, &var, sym, fa);
+	global_symbol(vc, fa);
+	if (fa->base == FETCH_IMM && arg->nr_fields) {
+		strbuf_addf(err, "'%s' is a constant here: it has no fields", path.buf);
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = apply_fields(arg, fa, &type, &bf, &path, err);
+	if (!ret)
+		ret = final_type(vc, arg, fa, &type, bf, path.buf, err);
+	else
+		free(bf);
+out:
+	strbuf_release(&path);
+	return ret;
+}
+
+static int resolve_retval(struct var_ctx *vc, const struct probe_arg *arg,
+			  struct fetch_arg *fa, struct strbuf *err)
+{
+	Dwarf_Die type;
+
+	fa->base = FETCH_RETVAL;
+	if (arg->type) {
+		fa->type = xstrdup(arg->type);
+		return 0;
+	}
+	if (real_type(vc->target, &type)) {
+		strbuf_addf(err, "%s returns void: no $retval", dwarf_diename(vc->target));
+		return -EINVAL;
+	}
+	fa->type = scalar_type(&type, vc->opts, "$retval", err);
+	return fa->type ? 0 : -EINVAL;
+}
+
+static void push_fetch(struct probe_point *pp, int *alloc, struct fetch_arg *fa)
+{
+	if (pp->nr_args == *alloc) {
+		*alloc = *alloc ? 2 * *alloc : 8;
+		pp->args = xrealloc(pp->args, *alloc * sizeof(*pp->args));
+	}
+	pp->args[pp->nr_args++] = *fa;
+}
+
+static int name_taken(const struct probe_point *pp, const char *name)
+{
+	int i;
+
+	for (i = 0; i < pp->nr_args; i++)
+		if (!strcmp(pp->args[i].name, name))
+			return 1;
+	return 0;
+}
+
+/* Default names collide (obj->id, @g.id): make them unique, kernel-sized. */
+static void unique_name(const struct probe_point *pp, struct fetch_arg *fa)
+{
+	char buf[32];
+	int i;
+
+	if (strlen(fa->name) > 31)
+		fa->name[31] = '\0';
+	if (!name_taken(pp, fa->name))
+		return;
+	for (i = 1; i < 1000; i++) {
+		snprintf(buf, sizeof(buf), "%.27s_%d", fa->name, i);
+		if (!name_taken(pp, buf))
+			break;
+	}
+	free(fa->name);
+	fa->name = xstrdup(buf);
+}
+
+static int resolve_params(struct var_ctx *vc, const char *sym, struct probe_point *pp,
+			  int *alloc, struct strbuf *err)
+{
+	Dwarf_Die c;
+
+	if (dwarf_child(vc->target, &c))
+		return 0;
+	do {
+		struct probe_arg a = { .kind = PROBE_ARG_VAR };
+		struct fetch_arg fa = { 0 };
+		struct strbuf ignore = STRBUF_INIT;
+		const char *n = dwarf_diename(&c);
+
+		if (dwarf_tag(&c) != DW_TAG_formal_parameter || !n)
+			continue;
+		a.var = (char *)n;
+		/* Like perf: parameters that cannot be fetched here are left out. */
+		if (resolve_var(vc, &a, sym, &fa, &ignore)) {
+			fetch_arg_release(&fa);
+			strbuf_release(&ignore);
+			continue;
+		}
+		strbuf_release(&ignore);
+		fa.name = xstrdup(n);
+		unique_name(pp, &fa);
+		push_fetch(pp, alloc, &fa);
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return 0;
+}
+
+static int resolve_args(struct var_ctx *vc, const struct probe_spec *spec,
+			struct probe_point *pp, struct strbuf *err)
+{
+	int i, alloc = 0, ret = 0;
+
+	for (i = 0; i < spec->nr_args && !ret; i++) {
+		const struct probe_arg *a = &spec->args[i];
+		struct fetch_arg fa = { 0 };
+
+		switch (a->kind) {
+		case PROBE_ARG_PARAMS:
+			ret = resolve_params(vc, pp->sym, pp, &alloc, err);
+			continue;
+		case PROBE_ARG_RETVAL:
+			if (!spec->retprobe) {
+				strbuf_addstr(err, "$retval needs FUNC%return");
+				ret = -EINVAL;
+				continue;
+			}
+			ret = resolve_retval(vc, a, &fa, err);
+			fa.name = xstrdup(a->name ? a->name : "ret");
+			break;
+		case PROBE_ARG_RAW:
+			fa.base = FETCH_RAW;
+			fa.raw = xstrdup(a->var);
+			fa.type = a->type ? xstrdup(a->type) : NULL;
+			fa.name = a->name ? xstrdup(a->name) : NULL;
+			if (!fa.name) {
+				fa.name = xmalloc(16);
+				snprintf(fa.name, 16, "arg%d", i + 1);
+			}
+			break;
+		case PROBE_ARG_VAR:
+			if (spec->retprobe) {
+				strbuf_addf(err, "'%s': a return probe sees only $retval", a->var);
+				ret = -EINVAL;
+				continue;
+			}
+			ret = resolve_var(vc, a, pp->sym, &fa, err);
+			fa.name = a->name ? xstrdup(a->name) : default_arg_name(a);
+			break;
+		}
+		if (ret) {
+			fetch_arg_release(&fa);
+			continue;
+		}
+		if (a->name && name_taken(pp, fa.name)) {
+			strbuf_addf(err, "argument name '%s' used twice", fa.name);
+			fetch_arg_release(&fa);
+			ret = -EINVAL;
+			continue;
+		}
+		unique_name(pp, &fa);
+		push_fetch(pp, &alloc, &fa);
+	}
+	return ret;
+}
+
+static int resolve_site(struct probe_debuginfo *dbg, const struct probe_spec *spec,
+			const struct probe_dwarf_opts *opts, struct probe_site *site,
+			int want_vars, struct probe_point *pp, struct strbuf *err)
+{
+	struct var_ctx vc = { .dbg = dbg, .opts = opts, .func = &site->func,
+			      .target = &site->target, .inlined = site->inlined };
+	GElf_Sym sym;
+	GElf_Off off;
+	const char *name;
+	int ret;
+
+	memset(pp, 0, sizeof(*pp));
+	func_entry(&site->func, &vc.entry);
+	if (site->inlined)
+		ret = func_entry(&site->target, &vc.pc);
+	else
+		ret = point_address(spec, &site->func, want_vars, &vc.pc,
+				    &pp->skipped_prologue, err);
+	if (ret)
+		return ret;
+	pp->func = xstrdup(spec->func);
+	pp->addr = vc.pc;
+	pp->retprobe = spec->retprobe;
+	name = dwfl_module_addrinfo(dbg->mod, vc.pc + dbg->bias, &off, &sym, NULL, NULL, NULL);
+	if (!name) {
+		strbuf_addf(err, "%s: no symbol covers %s at 0x%" PRIx64, dbg->path,
+			    spec->func, (uint64_t)vc.pc);
+		ret = -ENOENT;
+		goto fail;
+	}
+	pp->sym = xstrdup(name);
+	pp->sym_off = off;
+	if (opts->kind == PROBE_UPROBE) {
+		if (elf_vaddr_to_offset(dbg->elf, vc.pc, &pp->file_off) ||
+		    elf_load_delta(dbg->elf, vc.pc, &pp->load_delta)) {
+			strbuf_addf(err, "%s: 0x%" PRIx64 " is in no loadable segment", dbg->path,
+				    (uint64_t)vc.pc);
+			ret = -ENOENT;
+			goto fail;
+		}
+	}
+	ret = resolve_args(&vc, spec, pp, err);
+	free(vc.scopes);
+	if (ret)
+		goto fail;
+	return 0;
+fail:
+	probe_point_release(pp);
+	return ret;
+}
+
+int probe_dwarf_resolve(struct probe_debuginfo *dbg, const struct probe_spec *spec,
+			const struct probe_dwarf_opts *opts, struct probe_point **pps,
+			int *nr, struct strbuf *err)
+{
+	struct site_list sl;
+	int ret, i, want_vars = 0;
+
+	*pps = NULL;
+	*nr = 0;
+	for (i = 0; i < spec->nr_args; i++)
+		want_vars |= spec->args[i].kind == PROBE_ARG_VAR ||
+			     spec->args[i].kind == PROBE_ARG_PARAMS;
+	ret = find_sites(dbg, spec, &sl, err);
+	if (ret)
+		return ret;
+	*pps = xcalloc(sl.nr, sizeof(**pps));
+	for (i = 0; i < sl.nr && !ret; i++) {
+		ret = resolve_site(dbg, spec, opts, &sl.v[i], want_vars, &(*pps)[i], err);
+		if (!ret)
+			(*nr)++;
+		else if (sl.nr > 1)
+			strbuf_addf(err, " (inlined copy %d of %d)", i + 1, sl.nr);
+	}
+	free(sl.v);
+	if (ret) {
+		probe_points_release(*pps, *nr);
+		*pps = NULL;
+		*nr = 0;
+	}
+	return ret;
+}
+
+void probe_points_release(struct probe_point *pps, int nr)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		probe_point_release(&pps[i]);
+	free(pps);
+}
+
+void probe_point_release(struct probe_point *pp)
+{
+	int i;
+
+	for (i = 0; i < pp->nr_args; i++)
+		fetch_arg_release(&pp->args[i]);
+	free(pp->args);
+	free(pp->func);
+	free(pp->sym);
+	memset(pp, 0, sizeof(*pp));
+}
+
+/* ---- listings ---- */
+
+static void list_scope_vars(struct var_ctx *vc, Dwarf_Die *scope, struct strbuf *out)
+{
+	Dwarf_Die c;
+
+	if (dwarf_child(scope, &c))
+		return;
+	do {
+		int tag = dwarf_tag(&c);
+		const char *n = dwarf_diename(&c);
+		Dwarf_Attribute attr;
+		Dwarf_Op *ops;
+		size_t nops;
+
+		if ((tag != DW_TAG_formal_parameter && tag != DW_TAG_variable) || !n)
+			continue;
+		if (!dwarf_hasattr_integrate(&c, DW_AT_const_value) &&
+		    (!dwarf_attr_integrate(&c, DW_AT_location, &attr) ||
+		     dwarf_getlocation_addr(&attr, vc->pc, &ops, &nops, 1) <= 0 || !nops))
+			continue;
+		strbuf_addstr(out, "\t\t");
+		type_name_of(&c, out);
+		strbuf_addf(out, "\t%s\n", n);
+	} while (dwarf_siblingof(&c, &c) == 0);
+}
+
+int probe_dwarf_list_vars(struct probe_debuginfo *dbg, const struct probe_spec *spec,
+			  struct strbuf *out, struct strbuf *err)
+{
+	struct probe_dwarf_opts opts = { .kind = PROBE_UPROBE };
+	struct var_ctx vc = { .dbg = dbg, .opts = &opts };
+	Dwarf_Die func, cu, *scopes = NULL;
+	int ret, skipped, n, i;
+
+	ret = find_function(dbg, spec, &func, err);
+	if (ret)
+		return ret;
+	func_entry(&func, &vc.entry);
+	ret = point_address(spec, &func, 1, &vc.pc, &skipped, err);
+	if (ret)
+		return ret;
+	vc.func = &func;
+	strbuf_addf(out, "Available variables at %s\n        @<%s+%" PRIu64 ">\n",
+		    spec->func, spec->func, (uint64_t)(vc.pc - vc.entry));
+	dwarf_diecu(&func, &cu, NULL, NULL);
+	n = dwarf_getscopes(&cu, vc.pc, &scopes);
+	/* Innermost scope first, up to the function itself. */
+	for (i = 0; i < n; i++) {
+		list_scope_vars(&vc, &scopes[i], out);
+		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
+			break;
+	}
+	free(scopes);
+	return 0;
+}
+
+int probe_dwarf_list_lines(struct probe_debuginfo *dbg, const struct probe_spec *spec,
+			   struct strbuf *out, struct strbuf *err)
+{
+	struct line_row *rows;
+	Dwarf_Die func;
+	const char *file;
+	int nr, i, decl = 0, first, last, ret;
+	char *line = NULL;
+	size_t cap = 0;
+	FILE *src;
+
+	ret = find_function(dbg, spec, &func, err);
+	if (ret)
+		return ret;
+	dwarf_decl_line(&func, &decl);
+	file = dwarf_decl_file(&func);
+	func_rows(&func, &rows, &nr);
+	first = decl;
+	last = decl;
+	for (i = 0; i < nr; i++)
+		if (rows[i].line > last)
+			last = rows[i].line;
+	strbuf_addf(out, "<%s@%s:%d>\n", spec->func, file ? file : "?", 0);
+	src = file ? fopen(file, "re") : NULL;
+	for (i = 1; src && i < first && getline(&line, &cap, src) > 0; i++)
+		;
+	for (i = first; i <= last; i++) {
+		int probeable = 0, j;
+		ssize_t len = src ? getline(&line, &cap, src) : -1;
+
+		for (j = 0; j < nr && !probeable; j++)
+			probeable = rows[j].line == i;
+		if (probeable)
+			strbuf_addf(out, "%7d  ", i - decl);
+		else
+			strbuf_addstr(out, "         ");
+		if (len > 0)
+			strbuf_add(out, line, len);
+		else
+			strbuf_addch(out, '\n');
+	}
+	if (src)
+		fclose(src);
+	free(line);
+	free(rows);
+	return 0;
+}
+
+struct func_list {
+	const char *glob;
+	char **names;
+	int nr, alloc;
+};
+
+static int list_func_cb(Dwarf_Die *die, void *arg)
+{
+	struct func_list *fl = arg;
+	const char *name = dwarf_diename(die);
+
+	if (!name || !has_code(die) || (fl->glob && fnmatch(fl->glob, name, 0)))
+		return DWARF_CB_OK;
+	if (fl->nr == fl->alloc) {
+		fl->alloc = fl->alloc ? 2 * fl->alloc : 64;
+		fl->names = xrealloc(fl->names, fl->alloc * sizeof(*fl->names));
+	}
+	fl->names[fl->nr++] = xstrdup(name);
+	return DWARF_CB_OK;
+}
+
+static int list_funcs_in_cu(Dwarf_Die *cu, void *arg)
+{
+	dwarf_getfuncs(cu, list_func_cb, arg, 0);
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int probe_dwarf_list_funcs(struct probe_debuginfo *dbg, const char *glob,
+			   struct strbuf *out, struct strbuf *err)
+{
+	struct func_list fl = { .glob = glob };
+	int i;
+
+	for_each_cu(dbg, list_funcs_in_cu, &fl);
+	qsort(fl.names, fl.nr, sizeof(*fl.names), cmp_str);
+	for (i = 0; i < fl.nr; i++) {
+		if (!i || strcmp(fl.names[i], fl.names[i - 1]))
+			strbuf_addf(out, "%s\n", fl.names[i]);
+	}
+	for (i = 0; i < fl.nr; i++)
+		free(fl.names[i]);
+	free(fl.names);
+	return 0;
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef TK_PROBE_DWARF_H
+#define TK_PROBE_DWARF_H
+
+#include <stdint.h>
+
+#include "util/fetcharg.h"
+#include "util/probe-file.h"
+#include "util/probe-spec.h"
+#include "util/strbuf.h"
+
+/*
+ * DWARF side of `tracekit probe`: a probe spec becomes a probe address and
+ * one fetch chain per argument, from the location expressions (location
+ * lists by pc, frame base through the CFI), the types (sizes, signedness,
+ * arrays, bitfields in both DWARF 2-4 and DWARF 4-5 encodings) and the
+ * member chains.  libdw's offline Dwfl opens executables, DSOs and kernel
+ * modules (whose ET_REL debug sections need its relocation).
+ */
+
+struct probe_debuginfo;
+
+/* What the running kernel accepts, decided by the caller (tk_features). */
+struct probe_dwarf_opts {
+	enum probe_kind kind;
+	unsigned argn:1;	/* kprobes: $argN at function entry */
+	unsigned ustring:1;	/* uprobes: ustring type */
+	unsigned symbol:1;	/* kprobes: symbol type for code pointers */
+	unsigned imm:1;		/* \IMM for constants */
+};
+
+/* One resolved probe. */
+struct probe_point {
+	char *func;		/* the function as the spec named it */
+	char *sym;		/* the ELF symbol holding addr (clones: foo.isra.0) */
+	uint64_t sym_off;	/* addr - symbol */
+	uint64_t addr;		/* link-time address of the probe */
+	uint64_t file_off;	/* uprobes: file offset of addr */
+	int64_t load_delta;	/* uprobes: p_vaddr - p_offset of its segment */
+	int retprobe;
+	int skipped_prologue;
+	struct fetch_arg *args;
+	int nr_args;
+};
+
+/* Opens PATH; NULL with err = "PATH: why" (not ELF, no debug info...). */
+struct probe_debuginfo *probe_debuginfo_open(const char *path, struct strbuf *err);
+void probe_debuginfo_close(struct probe_debuginfo *dbg);
+
+/*
+ * The probe points of spec: one, or one per inlined copy of a function
+ * that exists only inlined (they share one event: the kernel's multi-probe
+ * append needs their arguments to have the same names and types).
+ */
+int probe_dwarf_resolve(struct probe_debuginfo *dbg, const struct probe_spec *spec,
+			const struct probe_dwarf_opts *opts, struct probe_point **pps,
+			int *nr, struct strbuf *err);
+void probe_point_release(struct probe_point *pp);
+void probe_points_release(struct probe_point *pps, int nr);
+
+/* -V: variables (with types) available at the spec's probe point. */
+int probe_dwarf_list_vars(struct probe_debuginfo *dbg, const struct probe_spec *spec,
+			  struct strbuf *out, struct strbuf *err);
+/* -L: the function's lines, numbered relative to its first line where probe-able. */
+int probe_dwarf_list_lines(struct probe_debuginfo *dbg, const struct probe_spec *spec,
+			   struct strbuf *out, struct strbuf *err);
+/* -F: functions with code whose name matches glob (NULL: all), one a line, sorted. */
+int probe_dwarf_list_funcs(struct probe_debuginfo *dbg, const char *glob,
+			   struct strbuf *out, struct strbuf *err);
+
+#endif

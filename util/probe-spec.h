@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef TK_PROBE_SPEC_H
+#define TK_PROBE_SPEC_H
+
+#include "util/strbuf.h"
+
+/*
+ * perf-probe compatible probe specifications:
+ *
+ *   [[GROUP:]EVENT=]FUNC[@SRC][:RLINE|+OFFS|%return] [ARG...]
+ *   ARG: [NAME=]VAR[->FIELD|.FIELD|[IDX]]...[:TYPE] | @GLOBAL[...] |
+ *        $retval | $params | a raw fetcharg (%REG, +OFF(...), $stackN...)
+ *
+ * Parsing is purely textual; probe-dwarf gives the names their meaning.
+ */
+
+enum probe_field_kind {
+	PROBE_FIELD_MEMBER,	/* .name */
+	PROBE_FIELD_ARROW,	/* ->name */
+	PROBE_FIELD_INDEX,	/* [index] */
+};
+
+struct probe_field {
+	enum probe_field_kind kind;
+	char *name;
+	long index;
+};
+
+enum probe_arg_kind {
+	PROBE_ARG_VAR,		/* a local, parameter or (with @) a global */
+	PROBE_ARG_RETVAL,	/* $retval */
+	PROBE_ARG_PARAMS,	/* $params: every parameter */
+	PROBE_ARG_RAW,		/* a kernel fetcharg, passed through */
+};
+
+struct probe_arg {
+	enum probe_arg_kind kind;
+	char *name;		/* NAME= given by the user, or NULL */
+	char *var;		/* VAR without fields; raw text for RAW */
+	int global;		/* written as @VAR */
+	struct probe_field *fields;
+	int nr_fields;
+	char *type;		/* :TYPE, or NULL */
+};
+
+struct probe_spec {
+	char *group;		/* NULL: the default group */
+	char *event;		/* NULL: derived from the function */
+	char *func;
+	char *file;		/* @SRC, or NULL */
+	int line;		/* relative to the function's first line */
+	int has_line;
+	unsigned long offset;
+	int has_offset;
+	int retprobe;
+	struct probe_arg *args;
+	int nr_args;
+};
+
+/* 0, or -EINVAL with err = "<token>: <why>". */
+int probe_spec_parse(const char *text, struct probe_spec *spec, struct strbuf *err);
+void probe_spec_release(struct probe_spec *spec);
+
+/* 1 for an SDT spec ("sdt_PROV:NAME", "%[sdt_]PROV:NAME"), handled by probe-sdt. */
+int probe_spec_is_sdt(const char *text);
+
+/* The kernel's rule for fetcharg names: a C identifier, at most 31 chars. */
+int probe_arg_name_valid(const char *name);
+
+#endif
