@@ -174,6 +174,10 @@ static int parse_memory(const char *s, size_t len, struct sdt_arg *arg, struct s
 		return parse_rip(s, pre, arg, why);
 	arg->op = SDT_OP_MEM;
 	if (pre && parse_number(s, pre, &arg->disp, NULL)) {
+		if (isdigit((unsigned char)s[0]) || s[0] == '+' || s[0] == '-') {
+			strbuf_addf(why, "bad displacement '%.*s'", (int)pre, s);
+			return -EINVAL;
+		}
 		strbuf_addf(why, "symbol '%.*s' relative to %%%s cannot be fetched",
 			    (int)pre, s, arg->reg->name);
 		return -EOPNOTSUPP;
