@@ -280,9 +280,10 @@ int cmd_probe(int argc, const char **argv)
 		return probe_sdt_list(exec, list.filter ? list.filter : argc ? argv[0] : NULL);
 	}
 	if (list.set) {
-		if (argc)
-			die_code(TK_EXIT_USAGE, "-l takes no arguments besides its filter");
-		return probe_list(list.filter);
+		/* perf's "-l GLOB": the filter may also be the next word. */
+		if (argc > 1 || (argc && list.filter))
+			die_code(TK_EXIT_USAGE, "-l takes one GROUP:EVENT filter");
+		return probe_list(list.filter ? list.filter : argc ? argv[0] : NULL);
 	}
 	if (dels.nr) {
 		if (argc || def || add)
