@@ -48,7 +48,7 @@ static int probe_sdt_list(const char *exec, const char *filter)
 	struct sdt_markers ms;
 	char *pglob = NULL, *nglob = NULL;
 	struct strbuf err = STRBUF_INIT;
-	int i, j;
+	int i, j, shown = 0;
 
 	if (filter && sdt_spec_parse(filter, &pglob, &nglob, &err) != 1)
 		die_code(TK_EXIT_USAGE, "%s", err.len ? err.buf :
@@ -61,6 +61,7 @@ static int probe_sdt_list(const char *exec, const char *filter)
 
 		if (pglob && !sdt_marker_matches(m, pglob, nglob))
 			continue;
+		shown++;
 		strbuf_reset(&err);
 		if (sdt_marker_event(&ms, i, &group, &event, &err))
 			strbuf_addf(&group, "(%s)", err.buf);
@@ -83,6 +84,9 @@ static int probe_sdt_list(const char *exec, const char *filter)
 		strbuf_release(&args);
 		strbuf_release(&warn);
 	}
+	if (!shown)
+		warning("%s: no SDT marker%s%s", exec, filter ? " matches " : "",
+			filter ? filter : " (no .note.stapsdt)");
 	sdt_markers_release(&ms);
 	free(pglob);
 	free(nglob);

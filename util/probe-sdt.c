@@ -536,12 +536,18 @@ int sdt_markers_from_elf(Elf *elf, const char *path, struct sdt_markers *ms,
 	struct elf_ctx ctx = { elf, path };
 	Elf_Scn *scn = NULL;
 	GElf_Ehdr eh;
-	size_t shstrndx;
+	size_t shstrndx, shnum;
 	int ret = 0;
 
 	memset(ms, 0, sizeof(*ms));
 	if (!gelf_getehdr(elf, &eh) || (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)) {
 		strbuf_addf(err, "%s: not an ELF executable or shared object", path);
+		return -EINVAL;
+	}
+	/* libelf reports no sections when their headers lie past the end. */
+	if (eh.e_shoff && eh.e_shnum && (elf_getshdrnum(elf, &shnum) || !shnum)) {
+		strbuf_addf(err, "%s: section headers at 0x%llx are unreadable (truncated file?)",
+			    path, (unsigned long long)eh.e_shoff);
 		return -EINVAL;
 	}
 	if (elf_getshdrstrndx(elf, &shstrndx)) {
