@@ -115,8 +115,8 @@ static int probe_sdt_add(const char *exec, const char *spec, const char *const *
 	int i, nlines = 0, ret, ref_ctr;
 
 	if (sdt_spec_parse(spec, &pglob, &nglob, &err) != 1)
-		die_code(TK_EXIT_USAGE, "%s", err.len ? err.buf :
-			 "not an SDT event: write sdt_PROVIDER:NAME or %PROVIDER:NAME");
+		die_code(TK_EXIT_USAGE, "%s%s", err.len ? err.buf : spec, err.len ? "" :
+			 ": not an SDT event: write [%]sdt_PROVIDER:NAME or %PROVIDER:NAME");
 	for (i = 0; i < nargs; i++)
 		if (sdt_user_arg_parse(args[i], &ua[i], &err))
 			die_code(TK_EXIT_USAGE, "%s", err.buf);
