@@ -84,6 +84,17 @@ assert_eq "both sites traced" "$got" "tick=0 tick=1 tick=2 tick_1=-1 tick_1=-2 t
 "$TRACEKIT" probe -d 'sdt_tkapp:tick*' >"$TK_TMP/del"
 assert_eq "both deleted" "$(grep -c '^Removed event' "$TK_TMP/del")" 2
 
+# Hand-written operands: %ah is the second byte (perf reads the first),
+# a double arrives as its bits, a constant as itself.
+on_exit "'$TRACEKIT' probe -d 'sdt_tkasm:*' || :"
+"$TRACEKIT" probe -x "$d/sdtasm" sdt_tkasm:regs >/dev/null
+trace_run "$d/sdtasm" "$d/sdtasm" 1 sdt_tkasm/regs
+sed -n 's/^args: //p' "$TK_TMP/run.out" >"$TK_TMP/want"
+grep ' regs: (0x[0-9a-f]*) ' "$TK_TMP/trace" | sed 's/.*) //' >"$TK_TMP/got"
+echo "program: $(cat "$TK_TMP/want")"; echo "kernel:  $(cat "$TK_TMP/got")"
+cmp -s "$TK_TMP/want" "$TK_TMP/got" || fail "tkasm:regs: recorded arguments differ"
+"$TRACEKIT" probe -d 'sdt_tkasm:*' >/dev/null
+
 # All or nothing: a request the kernel refuses leaves nothing behind.
 expect_fail "$TRACEKIT" probe -x "$d/sdtprog" 'sdt_tkapp:req' 'arg1:nosuchtype'
 assert_grep 'Unknown type|nosuchtype' "$TK_TMP/out"

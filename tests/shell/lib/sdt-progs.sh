@@ -5,7 +5,9 @@
 # prints "sema=VALUE", and when it is set prints the arguments it passes
 # to the marker the way the kernel's trace prints them, then fires it.
 # tkapp:tick has two sites (work and main).  libtksdt.so has the same for
-# tklib:ev, its semaphore in the library, called by uselib N.
+# tklib:ev, its semaphore in the library, called by uselib N.  sdtasm
+# fires tkasm:regs with operands written by hand, as gcc would not pick
+# them: the high byte %ah, a double in %rdx, a negative constant.
 
 need_sdt_build() {
 	need_cmd gcc
@@ -90,6 +92,27 @@ int main(int argc, char **argv)
 	return 0;
 }
 USE
+	cat >"$d/asm.c" <<'ASM'
+#include <sys/sdt.h>
+#include <stdio.h>
+
+__asm__(".text\n.globl tk_regs\n.type tk_regs,@function\ntk_regs:\n"
+	"movl $0xabcd, %eax\n"
+	"movq $-5, %r8\n"
+	"movabsq $0x3ff8000000000000, %rdx\n"
+	"movq $-77, %rcx\n"
+	STAP_PROBE_ASM(tkasm, regs, 1@%ah -2@%r8w 1@%al 8f@%rdx -4@$-9 -1@%cl)
+	"ret\n.size tk_regs, .-tk_regs\n");
+void tk_regs(void);
+
+int main(void)
+{
+	printf("args: arg1=171 arg2=-5 arg3=205 arg4=0x3ff8000000000000 arg5=-9 arg6=-77\n");
+	tk_regs();
+	return 0;
+}
+ASM
+	gcc -O2 -o "$d/sdtasm" "$d/asm.c" || fail "cannot build asm.c"
 	gcc -O2 -g -o "$d/sdtprog" "$d/prog.c" || fail "cannot build prog.c"
 	gcc -O2 -g -no-pie -o "$d/sdtprog_nopie" "$d/prog.c" || fail "cannot build prog.c -no-pie"
 	gcc -O2 -g -shared -fPIC -o "$d/libtksdt.so" "$d/lib.c" || fail "cannot build lib.c"
