@@ -108,6 +108,7 @@ static int probe_sdt_add(const char *exec, const char *spec, const char *const *
 {
 	struct strbuf err = STRBUF_INIT, warn = STRBUF_INIT, names = STRBUF_INIT;
 	struct strbuf first = STRBUF_INIT;
+	struct probe_defs defs = { 0 };
 	struct sdt_user_arg *ua = xcalloc(nargs ? nargs : 1, sizeof(*ua));
 	char *pglob = NULL, *nglob = NULL, *path;
 	const char **lines = NULL;
@@ -128,6 +129,12 @@ static int probe_sdt_add(const char *exec, const char *spec, const char *const *
 		die_code(TK_EXIT_ENV, "uprobe_events: not available (tracefs not mounted, "
 			 "not root, or a kernel without CONFIG_UPROBE_EVENTS)");
 	ref_ctr = tk_features()->ref_ctr;
+	if (!define_only) {
+		ret = probe_defs_read(&defs);
+		if (ret)
+			die_code(tracefs_error_code(ret), "cannot read probe definitions: %s",
+				 strerror(-ret));
+	}
 	lines = xcalloc(ms.nr ? ms.nr : 1, sizeof(*lines));
 	for (i = 0; i < ms.nr; i++) {
 		struct strbuf group = STRBUF_INIT, event = STRBUF_INIT, def = STRBUF_INIT;
@@ -141,6 +148,11 @@ static int probe_sdt_add(const char *exec, const char *spec, const char *const *
 		if (!define_only && probe_event_exists(group.buf, event.buf))
 			die("event %s:%s already exists (remove it with -d %s:%s)",
 			    group.buf, event.buf, group.buf, event.buf);
+		if (!define_only && sdt_ref_ctr_conflict(&defs, path, &ms.v[i], ref_ctr, &err))
+			die("%s probes %s:0x%llx without semaphore offset 0x%llx (or with "
+			    "another): the kernel allows one per place, remove it first", err.buf,
+			    path, (unsigned long long)ms.v[i].pc_off,
+			    (unsigned long long)ms.v[i].sema_off);
 		if (!nlines)
 			strbuf_addf(&first, "%s/%s", group.buf, event.buf);
 		strbuf_addf(&names, "  %s:%s (on %s:0x%llx)\n", group.buf, event.buf,
@@ -170,6 +182,7 @@ static int probe_sdt_add(const char *exec, const char *spec, const char *const *
 		sdt_user_arg_release(&ua[i]);
 	free(ua);
 	sdt_markers_release(&ms);
+	probe_defs_release(&defs);
 	free(path);
 	free(pglob);
 	free(nglob);

@@ -317,6 +317,45 @@ static int fake_read(const struct fake_elf *f, struct sdt_markers *ms, struct st
 
 #define MARKER_STRS STRS("app\0req\0-4@%eax -8@g_total(%rip) 8@(%rax,%rbx,8) 8@%rsi\0")
 
+struct conflict_case {
+	const char *line;
+	int ref_ctr;
+	int conflict;
+};
+
+static const struct conflict_case conflict_cases[] = {
+	{ "p:g/e /x/fake.so:0x0000000000001010 arg1=%ax", 1, 1 },
+	{ "p:g/e /x/fake.so:0x0000000000001010(0x2002) arg1=%ax", 1, 0 },
+	{ "p:g/e /x/fake.so:0x0000000000001010(0x2004)", 1, 1 },
+	{ "p:g/e /x/fake.so:0x0000000000001010(0x2002)", 0, 1 },
+	{ "p:g/e /x/fake.so:0x0000000000001010", 0, 0 },
+	{ "p:g/e /x/fake.so:0x0000000000001014", 1, 0 },
+	{ "p:g/e /x/other.so:0x0000000000001010", 1, 0 },
+};
+
+/* Another probe at the marker's place must carry the same ref_ctr. */
+static int test_conflicts(const struct sdt_marker *m)
+{
+	struct strbuf who = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < sizeof(conflict_cases) / sizeof(conflict_cases[0]); i++) {
+		const struct conflict_case *c = &conflict_cases[i];
+		struct probe_def d;
+		struct probe_defs defs = { &d, 1, 1 };
+
+		TEST_ASSERT_EQUAL("parse", probe_def_parse(c->line, PROBE_UPROBE, &d), 0);
+		TEST_ASSERT_EQUAL(c->line, sdt_ref_ctr_conflict(&defs, "/x/fake.so", m,
+								c->ref_ctr, &who), c->conflict);
+		if (c->conflict)
+			TEST_ASSERT_STR("names it", who.buf, "g:e");
+		strbuf_reset(&who);
+		free(d.group), free(d.event), free(d.line);
+	}
+	strbuf_release(&who);
+	return TEST_OK;
+}
+
 static int test_fake_good(uint64_t shift)
 {
 	unsigned char d[128];
@@ -366,6 +405,8 @@ static int test_fake_good(uint64_t shift)
 	TEST_ASSERT_EQUAL("refused", sdt_marker_definition(m, "/x", "g", "e", 1, ua, 1, &def, &warn, &err), -EINVAL);
 	TEST_ASSERT_VAL("names it", strstr(err.buf, "arg9"));
 	sdt_user_arg_release(&ua[0]);
+	if (test_conflicts(m))
+		return TEST_FAIL;
 	sdt_markers_release(&ms);
 	strbuf_release(&err), strbuf_release(&def), strbuf_release(&warn);
 	strbuf_release(&g), strbuf_release(&e);

@@ -801,3 +801,39 @@ int sdt_marker_definition(const struct sdt_marker *m, const char *path,
 			    m->provider, m->name);
 	return sdt_marker_fetchargs(m, ua, nua, def, warn, err);
 }
+
+int sdt_ref_ctr_conflict(const struct probe_defs *defs, const char *path,
+			 const struct sdt_marker *m, int ref_ctr, struct strbuf *who)
+{
+	int i;
+
+	for (i = 0; i < defs->nr; i++) {
+		const struct probe_def *d = &defs->v[i];
+		const char *place = strchr(d->line, ' '), *colon, *paren;
+		unsigned long long off, ref = 0;
+		int has_ref, want_ref = m->has_sema && ref_ctr;
+		size_t plen;
+		char *end;
+
+		if (d->kind != PROBE_UPROBE || !place)
+			continue;
+		place++;
+		plen = strcspn(place, " ");
+		colon = memrchr(place, ':', plen);
+		if (!colon || (size_t)(colon - place) != strlen(path) ||
+		    strncmp(place, path, colon - place))
+			continue;
+		off = strtoull(colon + 1, &end, 0);
+		if (off != m->pc_off)
+			continue;
+		paren = memchr(colon, '(', place + plen - colon);
+		has_ref = paren != NULL;
+		if (has_ref)
+			ref = strtoull(paren + 1, NULL, 0);
+		if (has_ref == want_ref && (!has_ref || ref == m->sema_off))
+			continue;
+		strbuf_addf(who, "%s:%s", d->group, d->event);
+		return 1;
+	}
+	return 0;
+}

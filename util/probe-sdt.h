@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/probe-file.h"
 #include "util/strbuf.h"
 
 struct sdt_reg;
@@ -168,5 +169,14 @@ int sdt_marker_definition(const struct sdt_marker *m, const char *path,
 			  const char *group, const char *event, int ref_ctr,
 			  const struct sdt_user_arg *ua, int nua,
 			  struct strbuf *def, struct strbuf *warn, struct strbuf *err);
+
+/*
+ * 1 when a uprobe in defs sits at m's place in path with another (or no)
+ * ref_ctr_offset than the definition we would write: the kernel refuses
+ * ours with a bare EINVAL then ("Reference counter offset mismatch" in
+ * dmesg only).  who gets its GROUP:EVENT.
+ */
+int sdt_ref_ctr_conflict(const struct probe_defs *defs, const char *path,
+			 const struct sdt_marker *m, int ref_ctr, struct strbuf *who);
 
 #endif

@@ -95,6 +95,16 @@ echo "program: $(cat "$TK_TMP/want")"; echo "kernel:  $(cat "$TK_TMP/got")"
 cmp -s "$TK_TMP/want" "$TK_TMP/got" || fail "tkasm:regs: recorded arguments differ"
 "$TRACEKIT" probe -d 'sdt_tkasm:*' >/dev/null
 
+# A probe at the same place without the semaphore: the kernel would
+# refuse ours with a bare EINVAL; we name the culprit instead.
+off=$("$TRACEKIT" probe -x "$d/sdtprog" -D sdt_tkapp:req | sed -n 's/.*:0x\([0-9a-f]*\)(0x.*/\1/p')
+[ -n "$off" ] || fail "no offset for sdt_tkapp:req"
+on_exit "echo '-:tktest_sdtc/plain' >> '$TRACEFS/uprobe_events' 2>/dev/null || :"
+echo "p:tktest_sdtc/plain $d/sdtprog:0x$off" >>"$TRACEFS/uprobe_events"
+expect_fail "$TRACEKIT" probe -x "$d/sdtprog" sdt_tkapp:req
+assert_grep "tktest_sdtc:plain probes $d/sdtprog:0x$off without semaphore offset" "$TK_TMP/out"
+echo '-:tktest_sdtc/plain' >>"$TRACEFS/uprobe_events"
+
 # All or nothing: a request the kernel refuses leaves nothing behind.
 expect_fail "$TRACEKIT" probe -x "$d/sdtprog" 'sdt_tkapp:req' 'arg1:nosuchtype'
 assert_grep 'Unknown type|nosuchtype' "$TK_TMP/out"
