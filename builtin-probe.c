@@ -99,6 +99,58 @@ static int tracefs_error_code(int ret)
 	return ret == -EACCES || ret == -EPERM || ret == -ENOENT ? TK_EXIT_ENV : TK_EXIT_FAIL;
 }
 
+/* What one add request selects: markers by glob, argument requests. */
+struct sdt_request {
+	char *provider, *name;
+	struct sdt_user_arg *ua;
+	int nua;
+	int ref_ctr;
+	const struct probe_defs *defs;	/* NULL with -D: nothing is written */
+};
+
+/*
+ * The definition of every marker site the request selects, in lines;
+ * "  GROUP:EVENT (on PATH:0xOFF)" for each in names, the first GROUP/EVENT
+ * in first.  Dies on a request that cannot be met.
+ */
+static int collect_definitions(const struct sdt_markers *ms, const char *path,
+			       const struct sdt_request *rq, const char **lines,
+			       struct strbuf *names, struct strbuf *first,
+			       struct strbuf *warn)
+{
+	struct strbuf err = STRBUF_INIT;
+	int i, n = 0;
+
+	for (i = 0; i < ms->nr; i++) {
+		const struct sdt_marker *m = &ms->v[i];
+		struct strbuf group = STRBUF_INIT, event = STRBUF_INIT, def = STRBUF_INIT;
+
+		if (!sdt_marker_matches(m, rq->provider, rq->name))
+			continue;
+		if (sdt_marker_event(ms, i, &group, &event, &err) ||
+		    sdt_marker_definition(m, path, group.buf, event.buf, rq->ref_ctr,
+					  rq->ua, rq->nua, &def, warn, &err))
+			die("%s", err.buf);
+		if (rq->defs && probe_event_exists(group.buf, event.buf))
+			die("event %s:%s already exists (remove it with -d %s:%s)",
+			    group.buf, event.buf, group.buf, event.buf);
+		if (rq->defs && sdt_ref_ctr_conflict(rq->defs, path, m, rq->ref_ctr, &err))
+			die("%s probes %s:0x%llx without semaphore offset 0x%llx (or with "
+			    "another): the kernel allows one per place, remove it first",
+			    err.buf, path, (unsigned long long)m->pc_off,
+			    (unsigned long long)m->sema_off);
+		if (!n)
+			strbuf_addf(first, "%s/%s", group.buf, event.buf);
+		strbuf_addf(names, "  %s:%s (on %s:0x%llx)\n", group.buf, event.buf,
+			    path, (unsigned long long)m->pc_off);
+		lines[n++] = strbuf_detach(&def, NULL);
+		strbuf_release(&group);
+		strbuf_release(&event);
+	}
+	strbuf_release(&err);
+	return n;
+}
+
 /*
  * Defines (or with define_only prints) one event per marker site that
  * spec selects, with the user's argument requests applied to each.
@@ -108,84 +160,61 @@ static int probe_sdt_add(const char *exec, const char *spec, const char *const *
 {
 	struct strbuf err = STRBUF_INIT, warn = STRBUF_INIT, names = STRBUF_INIT;
 	struct strbuf first = STRBUF_INIT;
+	struct sdt_request rq = { .nua = nargs };
 	struct probe_defs defs = { 0 };
-	struct sdt_user_arg *ua = xcalloc(nargs ? nargs : 1, sizeof(*ua));
-	char *pglob = NULL, *nglob = NULL, *path;
-	const char **lines = NULL;
 	struct sdt_markers ms;
-	int i, nlines = 0, ret, ref_ctr;
+	const char **lines;
+	char *path;
+	int i, n, ret;
 
-	if (sdt_spec_parse(spec, &pglob, &nglob, &err) != 1)
+	if (sdt_spec_parse(spec, &rq.provider, &rq.name, &err) != 1)
 		die_code(TK_EXIT_USAGE, "%s%s", err.len ? err.buf : spec, err.len ? "" :
 			 ": not an SDT event: write [%]sdt_PROVIDER:NAME or %PROVIDER:NAME");
+	rq.ua = xcalloc(nargs ? nargs : 1, sizeof(*rq.ua));
 	for (i = 0; i < nargs; i++)
-		if (sdt_user_arg_parse(args[i], &ua[i], &err))
+		if (sdt_user_arg_parse(args[i], &rq.ua[i], &err))
 			die_code(TK_EXIT_USAGE, "%s", err.buf);
 	path = realpath(exec, NULL);
 	if (!path)
 		die_code(TK_EXIT_ENV, "%s: %s", exec, strerror(errno));
 	read_markers(path, &ms);
-	if (!define_only && !tk_features()->uprobe_events)
-		die_code(TK_EXIT_ENV, "uprobe_events: not available (tracefs not mounted, "
-			 "not root, or a kernel without CONFIG_UPROBE_EVENTS)");
-	ref_ctr = tk_features()->ref_ctr;
+	rq.ref_ctr = tk_features()->ref_ctr;
 	if (!define_only) {
+		if (!tk_features()->uprobe_events)
+			die_code(TK_EXIT_ENV, "uprobe_events: not available (tracefs not "
+				 "mounted, not root, or no CONFIG_UPROBE_EVENTS)");
 		ret = probe_defs_read(&defs);
 		if (ret)
 			die_code(tracefs_error_code(ret), "cannot read probe definitions: %s",
 				 strerror(-ret));
+		rq.defs = &defs;
 	}
 	lines = xcalloc(ms.nr ? ms.nr : 1, sizeof(*lines));
-	for (i = 0; i < ms.nr; i++) {
-		struct strbuf group = STRBUF_INIT, event = STRBUF_INIT, def = STRBUF_INIT;
-
-		if (!sdt_marker_matches(&ms.v[i], pglob, nglob))
-			continue;
-		if (sdt_marker_event(&ms, i, &group, &event, &err) ||
-		    sdt_marker_definition(&ms.v[i], path, group.buf, event.buf, ref_ctr,
-					  ua, nargs, &def, &warn, &err))
-			die("%s", err.buf);
-		if (!define_only && probe_event_exists(group.buf, event.buf))
-			die("event %s:%s already exists (remove it with -d %s:%s)",
-			    group.buf, event.buf, group.buf, event.buf);
-		if (!define_only && sdt_ref_ctr_conflict(&defs, path, &ms.v[i], ref_ctr, &err))
-			die("%s probes %s:0x%llx without semaphore offset 0x%llx (or with "
-			    "another): the kernel allows one per place, remove it first", err.buf,
-			    path, (unsigned long long)ms.v[i].pc_off,
-			    (unsigned long long)ms.v[i].sema_off);
-		if (!nlines)
-			strbuf_addf(&first, "%s/%s", group.buf, event.buf);
-		strbuf_addf(&names, "  %s:%s (on %s:0x%llx)\n", group.buf, event.buf,
-			    path, (unsigned long long)ms.v[i].pc_off);
-		lines[nlines++] = strbuf_detach(&def, NULL);
-		strbuf_release(&group);
-		strbuf_release(&event);
-	}
-	if (!nlines)
+	n = collect_definitions(&ms, path, &rq, lines, &names, &first, &warn);
+	if (!n)
 		die("no SDT marker in %s matches %s", path, spec);
 	print_warnings(&warn);
-	ret = 0;
 	if (define_only) {
-		for (i = 0; i < nlines; i++)
+		for (i = 0; i < n; i++)
 			printf("%s\n", lines[i]);
 	} else {
-		ret = probe_defs_add(PROBE_UPROBE, lines, nlines, 0, &err);
+		ret = probe_defs_add(PROBE_UPROBE, lines, n, 0, &err);
 		if (ret)
 			die_code(tracefs_error_code(ret), "%s", err.buf);
 		printf("Added new event%s:\n%s\nEnable with: echo 1 > %s/events/%s/enable\n",
-		       nlines > 1 ? "s" : "", names.buf, tk_tracefs_dir(), first.buf);
+		       n > 1 ? "s" : "", names.buf, tk_tracefs_dir(), first.buf);
 	}
-	for (i = 0; i < nlines; i++)
+	for (i = 0; i < n; i++)
 		free((char *)lines[i]);
 	free(lines);
 	for (i = 0; i < nargs; i++)
-		sdt_user_arg_release(&ua[i]);
-	free(ua);
+		sdt_user_arg_release(&rq.ua[i]);
+	free(rq.ua);
+	free(rq.provider);
+	free(rq.name);
 	sdt_markers_release(&ms);
 	probe_defs_release(&defs);
 	free(path);
-	free(pglob);
-	free(nglob);
 	strbuf_release(&err);
 	strbuf_release(&warn);
 	strbuf_release(&names);
