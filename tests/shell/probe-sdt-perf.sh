@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/sdt-progs.sh"
 
-need_cmd perf
+need_cmd perf readelf
 need_sdt_build
 build_sdt_progs
 set -e
@@ -74,4 +74,15 @@ compare "$d/sdtasm" sdt_tkasm:regs arg1 arg4
 assert_grep ' arg1=%ax:u8 ' "$TK_TMP/perf"
 assert_grep ' arg1=%ax:b8@8/64 .* arg4=%dx:x64 arg5=\\-9:s32 ' "$TK_TMP/ours"
 compare "$d/sdtprog_nopie" '%sdt_tkapp:tick'
+
+# Real-world markers where the host has them: libpython's (with
+# semaphores) and libstdc++'s.
+for lib in /usr/lib/x86_64-linux-gnu/libpython3.*.so.1.0 \
+	   /usr/lib/x86_64-linux-gnu/libstdc++.so.6; do
+	[ -f "$lib" ] && readelf -n "$lib" 2>/dev/null | grep -q 'Provider:' || continue
+	perf buildid-cache --add "$lib"
+	for p in $(readelf -n "$lib" | sed -n 's/ *Provider: //p' | sort -u); do
+		compare "$(readlink -f "$lib")" "sdt_$p:*"
+	done
+done
 exit 0
