@@ -182,6 +182,14 @@ static int test_user_args(void)
 		TEST_ASSERT_VAL("names the text", strstr(err.buf, bad[i]));
 		strbuf_reset(&err);
 	}
+	{
+		char prov[] = "my-app", name[] = "req.start";
+		struct sdt_marker mm = { .provider = prov, .name = name };
+
+		TEST_ASSERT_VAL("as the note spells it", sdt_marker_matches(&mm, "my-app", "req.start"));
+		TEST_ASSERT_VAL("as the event spells it", sdt_marker_matches(&mm, "my_app", "req_*"));
+		TEST_ASSERT_VAL("no match", !sdt_marker_matches(&mm, "my_app", "start"));
+	}
 	TEST_ASSERT_EQUAL("sdt_a:b", sdt_spec_parse("sdt_a:b", &p, &n, &err), 1);
 	TEST_ASSERT_VAL("parts", !strcmp(p, "a") && !strcmp(n, "b"));
 	free(p), free(n);
@@ -381,6 +389,8 @@ static int test_fake_good(uint64_t shift)
 	TEST_ASSERT_STR("arg2 rip", m->argv[1].fetch, "@+0x4010");
 	TEST_ASSERT_VAL("arg3 SIB left out", !m->argv[2].fetch && strstr(m->argv[2].why, "index"));
 
+	TEST_ASSERT_VAL("glob matches", sdt_marker_matches(m, "a*", "r?q"));
+	TEST_ASSERT_VAL("other name", !sdt_marker_matches(m, "app", "req_x"));
 	TEST_ASSERT_EQUAL("event", sdt_marker_event(&ms, 1, &g, &e, &err), 0);
 	TEST_ASSERT_STR("group", g.buf, "sdt_app");
 	TEST_ASSERT_STR("second site suffixed", e.buf, "req_1");

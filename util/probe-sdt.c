@@ -673,15 +673,29 @@ int sdt_spec_parse(const char *spec, char **provider, char **name, struct strbuf
 	return 1;
 }
 
-int sdt_marker_matches(const struct sdt_marker *m, const char *provider, const char *name)
-{
-	return !fnmatch(provider, m->provider, 0) && !fnmatch(name, m->name, 0);
-}
-
 static void add_sanitized(struct strbuf *sb, const char *s)
 {
 	for (; *s; s++)
 		strbuf_addch(sb, isalnum((unsigned char)*s) ? *s : '_');
+}
+
+/* The glob may name the marker as the note spells it or as the event does. */
+static int part_matches(const char *glob, const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ok = !fnmatch(glob, s, 0);
+
+	if (!ok) {
+		add_sanitized(&sb, s);
+		ok = !fnmatch(glob, sb.buf, 0);
+		strbuf_release(&sb);
+	}
+	return ok;
+}
+
+int sdt_marker_matches(const struct sdt_marker *m, const char *provider, const char *name)
+{
+	return part_matches(provider, m->provider) && part_matches(name, m->name);
 }
 
 int sdt_marker_event(const struct sdt_markers *ms, int i, struct strbuf *group,
