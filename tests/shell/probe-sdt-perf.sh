@@ -73,6 +73,9 @@ perf buildid-cache --add "$d/sdtasm"
 compare "$d/sdtasm" sdt_tkasm:regs arg1 arg4
 assert_grep ' arg1=%ax:u8 ' "$TK_TMP/perf"
 assert_grep ' arg1=%ax:b8@8/64 .* arg4=%dx:x64 arg5=\\-9:s32 ' "$TK_TMP/ours"
+# perf drops the SIB arguments too and takes the double for an integer.
+compare "$d/sdtasm" sdt_tkasm:sib arg3
+assert_grep ' arg3=%[a-z0-9]+:x64$' "$TK_TMP/ours"
 compare "$d/sdtprog_nopie" '%sdt_tkapp:tick'
 
 # Real-world markers where the host has them: libpython's (with

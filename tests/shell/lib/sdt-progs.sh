@@ -7,7 +7,8 @@
 # tkapp:tick has two sites (work and main).  libtksdt.so has the same for
 # tklib:ev, its semaphore in the library, called by uselib N.  sdtasm
 # fires tkasm:regs with operands written by hand, as gcc would not pick
-# them: the high byte %ah, a double in %rdx, a negative constant.
+# them: the high byte %ah, a double in %rdx, a negative constant; and
+# tkasm:sib, whose array elements gcc passes as (%rdi,%rsi,8).
 
 need_sdt_build() {
 	need_cmd gcc
@@ -105,11 +106,21 @@ __asm__(".text\n.globl tk_regs\n.type tk_regs,@function\ntk_regs:\n"
 	"ret\n.size tk_regs, .-tk_regs\n");
 void tk_regs(void);
 
-int main(void)
+/* gcc writes arr[i] as base+index*scale operands: no fetcharg for them. */
+__attribute__((noipa)) static long sib(long *arr, long i, double d)
 {
+	STAP_PROBE3(tkasm, sib, arr[i], arr[i + 1], d);
+	return arr[i];
+}
+
+int main(int argc, char **argv)
+{
+	long a[4] = { 1, 2, 3, 4 };
+
 	printf("args: arg1=171 arg2=-5 arg3=205 arg4=0x3ff8000000000000 arg5=-9 arg6=-77\n");
 	tk_regs();
-	return 0;
+	printf("sib: arg1=2 arg2=3 arg3=0x3ff8000000000000\n");
+	return (int)sib(a, argc - 1, 1.5) - 2;
 }
 ASM
 	gcc -O2 -o "$d/sdtasm" "$d/asm.c" || fail "cannot build asm.c"
