@@ -130,6 +130,9 @@ static size_t make_desc(unsigned char *d, int w, int msb, uint64_t pc, uint64_t 
 
 #define STRS(s) s, sizeof(s) - 1
 
+/* Little-endian ELFCLASS64 descriptors of test_decode(). */
+#define DECODE64(len) sdt_note_decode(d, len, ELFCLASS64, ELFDATA2LSB, &n, &why)
+
 static int test_decode(void)
 {
 	unsigned char d[128];
@@ -138,24 +141,25 @@ static int test_decode(void)
 	size_t len;
 
 	len = make_desc(d, 8, 0, 0x1234, 0x2000, 0x4040, STRS("app\0req\0-4@%eax\0"));
-	TEST_ASSERT_EQUAL("good", sdt_note_decode(d, len, ELFCLASS64, ELFDATA2LSB, &n, &why), 0);
+	TEST_ASSERT_EQUAL("good", DECODE64(len), 0);
 	TEST_ASSERT_EQUAL("pc", n.pc, 0x1234);
 	TEST_ASSERT_EQUAL("sema", n.sema, 0x4040);
 	TEST_ASSERT_STR("provider", n.provider, "app");
 	TEST_ASSERT_STR("name", n.name, "req");
 	TEST_ASSERT_STR("args", n.args, "-4@%eax");
-	TEST_ASSERT_EQUAL("truncated args", sdt_note_decode(d, len - 1, ELFCLASS64, ELFDATA2LSB, &n, &why), -EINVAL);
+	TEST_ASSERT_EQUAL("truncated args", DECODE64(len - 1), -EINVAL);
 	TEST_ASSERT_VAL("names the string", strstr(why.buf, "argument"));
 	strbuf_reset(&why);
-	TEST_ASSERT_EQUAL("short", sdt_note_decode(d, 20, ELFCLASS64, ELFDATA2LSB, &n, &why), -EINVAL);
+	TEST_ASSERT_EQUAL("short", DECODE64(20), -EINVAL);
 	TEST_ASSERT_VAL("says short", strstr(why.buf, "shorter"));
-	TEST_ASSERT_EQUAL("no strings", sdt_note_decode(d, 24, ELFCLASS64, ELFDATA2LSB, &n, &why), -EINVAL);
+	TEST_ASSERT_EQUAL("no strings", DECODE64(24), -EINVAL);
 	len = make_desc(d, 8, 0, 1, 2, 3, STRS("app"));
-	TEST_ASSERT_EQUAL("provider without NUL", sdt_note_decode(d, len, ELFCLASS64, ELFDATA2LSB, &n, &why), -EINVAL);
+	TEST_ASSERT_EQUAL("provider without NUL", DECODE64(len), -EINVAL);
 	len = make_desc(d, 8, 0, 1, 2, 3, STRS("\0req\0\0"));
-	TEST_ASSERT_EQUAL("empty provider", sdt_note_decode(d, len, ELFCLASS64, ELFDATA2LSB, &n, &why), -EINVAL);
+	TEST_ASSERT_EQUAL("empty provider", DECODE64(len), -EINVAL);
 	len = make_desc(d, 4, 1, 0x08048000, 0x0804a000, 0, STRS("p\0n\0\0"));
-	TEST_ASSERT_EQUAL("32-bit big endian", sdt_note_decode(d, len, ELFCLASS32, ELFDATA2MSB, &n, &why), 0);
+	TEST_ASSERT_EQUAL("32-bit big endian",
+			  sdt_note_decode(d, len, ELFCLASS32, ELFDATA2MSB, &n, &why), 0);
 	TEST_ASSERT_EQUAL("32-bit pc", n.pc, 0x08048000);
 	TEST_ASSERT_EQUAL("32-bit base", n.base, 0x0804a000);
 	TEST_ASSERT_STR("empty args", n.args, "");
@@ -409,10 +413,12 @@ static int test_fake_good(uint64_t shift)
 	sdt_user_arg_release(&ua[0]);
 	strbuf_reset(&def);
 	TEST_ASSERT_EQUAL("string of an int", sdt_user_arg_parse("arg1:string", &ua[0], &err), 0);
-	TEST_ASSERT_EQUAL("refused", sdt_marker_definition(m, "/x", "g", "e", 1, ua, 1, &def, &warn, &err), -EINVAL);
+	TEST_ASSERT_EQUAL("refused", sdt_marker_definition(m, "/x", "g", "e", 1, ua, 1,
+							   &def, &warn, &err), -EINVAL);
 	sdt_user_arg_release(&ua[0]);
 	TEST_ASSERT_EQUAL("missing arg", sdt_user_arg_parse("arg9", &ua[0], &err), 0);
-	TEST_ASSERT_EQUAL("refused", sdt_marker_definition(m, "/x", "g", "e", 1, ua, 1, &def, &warn, &err), -EINVAL);
+	TEST_ASSERT_EQUAL("refused", sdt_marker_definition(m, "/x", "g", "e", 1, ua, 1,
+							   &def, &warn, &err), -EINVAL);
 	TEST_ASSERT_VAL("names it", strstr(err.buf, "arg9"));
 	sdt_user_arg_release(&ua[0]);
 	if (test_conflicts(m))

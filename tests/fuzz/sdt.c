@@ -16,6 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static void fuzz_elf(const uint8_t *data, size_t size)
 {
 	struct strbuf err = STRBUF_INIT;
+	struct sdt_user_arg ua;
 	struct sdt_markers ms;
 	char *copy = malloc(size);
 	Elf *elf;
@@ -23,6 +24,8 @@ static void fuzz_elf(const uint8_t *data, size_t size)
 
 	if (!copy)
 		return;
+	if (sdt_user_arg_parse("p=arg1:string", &ua, &err))
+		abort();
 	memcpy(copy, data, size);
 	elf_version(EV_CURRENT);
 	elf = elf_memory(copy, size);
@@ -33,7 +36,7 @@ static void fuzz_elf(const uint8_t *data, size_t size)
 
 			if (!sdt_marker_event(&ms, i, &g, &e, &err))
 				sdt_marker_definition(&ms.v[i], "/fuzz", g.buf, e.buf, i & 1,
-						      NULL, 0, &def, &warn, &err);
+						      &ua, i & 2 ? 1 : 0, &def, &warn, &err);
 			strbuf_release(&g);
 			strbuf_release(&e);
 			strbuf_release(&def);
@@ -44,6 +47,7 @@ static void fuzz_elf(const uint8_t *data, size_t size)
 	if (elf)
 		elf_end(elf);
 	free(copy);
+	sdt_user_arg_release(&ua);
 	strbuf_release(&err);
 }
 
