@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <dirent.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 #include "util/parse-options.h"
 #include "util/probe-dwarf.h"
 #include "util/probe-file.h"
+#include "util/probe-sdt.h"
 #include "util/probe-spec.h"
 #include "util/strbuf.h"
 #include "util/tracefs.h"
@@ -38,6 +40,7 @@ struct probe_opts {
 	int funcs;
 	const char *funcs_glob;
 	int force_regs;
+	int sdt;
 };
 
 /* The binary being probed and how its probes are spelled. */
@@ -61,7 +64,9 @@ struct probe_line {
 static const char *const probe_usage[] = {
 	"tracekit probe [-x BINARY | -m MODULE | -k VMLINUX] [-D|-a] SPEC...",
 	"tracekit probe [-x BINARY | -m MODULE | -k VMLINUX] -V FUNC | -L FUNC | -F [GLOB]",
-	"tracekit probe -l | -d EVENT_GLOB",
+	"tracekit probe -x BINARY [-D|-a] [%]sdt_PROVIDER:NAME [[NAME=]argN[:TYPE]...]",
+	"tracekit probe -x BINARY --sdt [sdt_PROVIDER:NAME]",
+	"tracekit probe -l [GROUP:EVENT] | -d GROUP:EVENT",
 	NULL
 };
 
@@ -425,17 +430,242 @@ static void dwarf_opts_init(struct probe_dwarf_opts *o, const struct probe_targe
 	}
 }
 
-/* SDT specs belong to util/probe-sdt; this build has no reader for them. */
-static int sdt_specs(const struct opt_string_list *specs)
+/* ---- SDT markers (util/probe-sdt): .note.stapsdt, no DWARF needed ---- */
+
+static void print_warnings(const struct strbuf *warn)
 {
-	int i;
+	const char *p = warn->buf, *nl;
+
+	for (; *p; p = nl + 1) {
+		nl = strchrnul(p, '\n');
+		warning("%.*s", (int)(nl - p), p);
+		if (!*nl)
+			break;
+	}
+}
+
+static void read_markers(const char *exec, struct sdt_markers *ms)
+{
+	struct strbuf err = STRBUF_INIT;
+	int ret = sdt_markers_read(exec, ms, &err);
+
+	if (ret)
+		die_code(ret == -EACCES || ret == -ENOENT ? TK_EXIT_ENV : TK_EXIT_FAIL,
+			 "%s", err.buf);
+	strbuf_release(&err);
+}
+
+/* --sdt: the markers of exec whose sdt_PROVIDER:NAME matches filter. */
+static int probe_sdt_list(const char *exec, const char *filter)
+{
+	struct sdt_markers ms;
+	char *pglob = NULL, *nglob = NULL;
+	struct strbuf err = STRBUF_INIT;
+	int i, j, shown = 0;
+
+	if (filter && sdt_spec_parse(filter, &pglob, &nglob, &err) != 1)
+		die_code(TK_EXIT_USAGE, "%s", err.len ? err.buf :
+			 "--sdt filters by sdt_PROVIDER:NAME (globs allowed)");
+	read_markers(exec, &ms);
+	for (i = 0; i < ms.nr; i++) {
+		const struct sdt_marker *m = &ms.v[i];
+		struct strbuf group = STRBUF_INIT, event = STRBUF_INIT;
+		struct strbuf args = STRBUF_INIT, warn = STRBUF_INIT;
+
+		if (pglob && !sdt_marker_matches(m, pglob, nglob))
+			continue;
+		shown++;
+		strbuf_reset(&err);
+		if (sdt_marker_event(&ms, i, &group, &event, &err))
+			strbuf_addf(&group, "(%s)", err.buf);
+		sdt_marker_fetchargs(m, NULL, 0, &args, &warn, &err);
+		printf("%s:%s  provider %s  name %s  offset 0x%llx  semaphore ",
+		       group.buf, event.buf, m->provider, m->name,
+		       (unsigned long long)m->pc_off);
+		if (m->has_sema)
+			printf("0x%llx\n", (unsigned long long)m->sema_off);
+		else
+			printf("none\n");
+		printf("  arguments: %s\n", m->args);
+		printf("  fetchargs:%s\n", args.len ? args.buf : " (none)");
+		for (j = 0; j < m->argc; j++)
+			if (!m->argv[j].fetch)
+				printf("  left out:  arg%d (%s): %s\n", j + 1,
+				       m->argv[j].text, m->argv[j].why);
+		strbuf_release(&group);
+		strbuf_release(&event);
+		strbuf_release(&args);
+		strbuf_release(&warn);
+	}
+	if (!shown)
+		warning("%s: no SDT marker%s%s", exec, filter ? " matches " : "",
+			filter ? filter : " (no .note.stapsdt)");
+	sdt_markers_release(&ms);
+	free(pglob);
+	free(nglob);
+	strbuf_release(&err);
+	return TK_EXIT_OK;
+}
+
+static int tracefs_error_code(int ret)
+{
+	return ret == -EACCES || ret == -EPERM || ret == -ENOENT ? TK_EXIT_ENV : TK_EXIT_FAIL;
+}
+
+/* What one add request selects: markers by glob, argument requests. */
+struct sdt_request {
+	char *provider, *name;
+	struct sdt_user_arg *ua;
+	int nua;
+	int ref_ctr;
+	const struct probe_defs *defs;	/* NULL with -D: nothing is written */
+};
+
+/*
+ * The definition of every marker site the request selects, in lines;
+ * "  GROUP:EVENT (on PATH:0xOFF)" for each in names, the first GROUP/EVENT
+ * in first.  Dies on a request that cannot be met.
+ */
+static int collect_definitions(const struct sdt_markers *ms, const char *path,
+			       const struct sdt_request *rq, const char **lines,
+			       struct strbuf *names, struct strbuf *first,
+			       struct strbuf *warn)
+{
+	struct strbuf err = STRBUF_INIT;
+	int i, n = 0;
+
+	for (i = 0; i < ms->nr; i++) {
+		const struct sdt_marker *m = &ms->v[i];
+		struct strbuf group = STRBUF_INIT, event = STRBUF_INIT, def = STRBUF_INIT;
+
+		if (!sdt_marker_matches(m, rq->provider, rq->name))
+			continue;
+		if (sdt_marker_event(ms, i, &group, &event, &err) ||
+		    sdt_marker_definition(m, path, group.buf, event.buf, rq->ref_ctr,
+					  rq->ua, rq->nua, &def, warn, &err))
+			die("%s", err.buf);
+		if (rq->defs && probe_event_exists(group.buf, event.buf))
+			die("event %s:%s already exists (remove it with -d %s:%s)",
+			    group.buf, event.buf, group.buf, event.buf);
+		if (rq->defs && sdt_ref_ctr_conflict(rq->defs, path, m, rq->ref_ctr, &err))
+			die("%s probes %s:0x%llx without semaphore offset 0x%llx (or with "
+			    "another): the kernel allows one per place, remove it first",
+			    err.buf, path, (unsigned long long)m->pc_off,
+			    (unsigned long long)m->sema_off);
+		if (!n)
+			strbuf_addf(first, "%s:%s", group.buf, event.buf);
+		strbuf_addf(names, "  %s:%s (on %s:0x%llx)\n", group.buf, event.buf,
+			    path, (unsigned long long)m->pc_off);
+		lines[n++] = strbuf_detach(&def, NULL);
+		strbuf_release(&group);
+		strbuf_release(&event);
+	}
+	strbuf_release(&err);
+	return n;
+}
+
+/*
+ * Defines (or with define_only prints) one event per marker site that
+ * spec selects, with the user's argument requests applied to each.
+ */
+static int probe_sdt_add(const char *exec, const char *spec, const char *const *args,
+			 int nargs, int define_only)
+{
+	struct strbuf err = STRBUF_INIT, warn = STRBUF_INIT, names = STRBUF_INIT;
+	struct strbuf first = STRBUF_INIT;
+	struct sdt_request rq = { .nua = nargs };
+	struct probe_defs defs = { 0 };
+	struct sdt_markers ms;
+	const char **lines;
+	char *path;
+	int i, n, ret;
+
+	if (sdt_spec_parse(spec, &rq.provider, &rq.name, &err) != 1)
+		die_code(TK_EXIT_USAGE, "%s%s", err.len ? err.buf : spec, err.len ? "" :
+			 ": not an SDT event: write [%]sdt_PROVIDER:NAME or %PROVIDER:NAME");
+	rq.ua = xcalloc(nargs ? nargs : 1, sizeof(*rq.ua));
+	for (i = 0; i < nargs; i++)
+		if (sdt_user_arg_parse(args[i], &rq.ua[i], &err))
+			die_code(TK_EXIT_USAGE, "%s", err.buf);
+	path = realpath(exec, NULL);
+	if (!path)
+		die_code(TK_EXIT_ENV, "%s: %s", exec, strerror(errno));
+	read_markers(path, &ms);
+	rq.ref_ctr = tk_features()->ref_ctr;
+	if (!define_only) {
+		if (!tk_features()->uprobe_events)
+			die_code(TK_EXIT_ENV, "uprobe_events: not available (tracefs not "
+				 "mounted, not root, or no CONFIG_UPROBE_EVENTS)");
+		ret = probe_defs_read(&defs);
+		if (ret)
+			die_code(tracefs_error_code(ret), "cannot read probe definitions: %s",
+				 strerror(-ret));
+		rq.defs = &defs;
+	}
+	lines = xcalloc(ms.nr ? ms.nr : 1, sizeof(*lines));
+	n = collect_definitions(&ms, path, &rq, lines, &names, &first, &warn);
+	if (!n)
+		die("no SDT marker in %s matches %s", path, spec);
+	print_warnings(&warn);
+	if (define_only) {
+		for (i = 0; i < n; i++)
+			printf("%s\n", lines[i]);
+	} else {
+		ret = probe_defs_add(PROBE_UPROBE, lines, n, 0, &err);
+		if (ret)
+			die_code(tracefs_error_code(ret), "%s", err.buf);
+		printf("Added new event%s:\n%s\nYou can now record it:\n\n"
+		       "\ttracekit record -e %s -- COMMAND\n",
+		       n > 1 ? "s" : "", names.buf, first.buf);
+	}
+	for (i = 0; i < n; i++)
+		free((char *)lines[i]);
+	free(lines);
+	for (i = 0; i < nargs; i++)
+		sdt_user_arg_release(&rq.ua[i]);
+	free(rq.ua);
+	free(rq.provider);
+	free(rq.name);
+	sdt_markers_release(&ms);
+	probe_defs_release(&defs);
+	free(path);
+	strbuf_release(&err);
+	strbuf_release(&warn);
+	strbuf_release(&names);
+	strbuf_release(&first);
+	return TK_EXIT_OK;
+}
+
+/*
+ * SDT specs ("sdt_P:N", "%P:N") and DWARF specs take different paths; one
+ * command line holds one kind.  Returns -1 when specs are not SDT.
+ */
+static int sdt_specs(const struct probe_opts *po, const struct opt_string_list *specs,
+		     int define_only)
+{
+	int i, nsdt = 0, ret = TK_EXIT_OK;
 
 	for (i = 0; i < specs->nr; i++)
-		if (probe_spec_is_sdt(specs->items[i])) {
-			error("'%s': SDT markers are not supported by this build", specs->items[i]);
-			return 1;
-		}
-	return 0;
+		nsdt += probe_spec_is_sdt(specs->items[i]);
+	if (!nsdt)
+		return -1;
+	if (nsdt != specs->nr)
+		die_code(TK_EXIT_USAGE, "SDT and DWARF specs cannot be mixed in one command");
+	if (!po->exec)
+		die_code(TK_EXIT_USAGE, "%s: SDT events need -x BIN", specs->items[0]);
+	for (i = 0; i < specs->nr && ret == TK_EXIT_OK; i++) {
+		struct opt_string_list words = { 0 };
+		char *copy = xstrdup(specs->items[i]), *tok, *save = NULL;
+
+		/* perf's form: the event and its arguments in one word or several. */
+		for (tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save))
+			opt_string_list_append(&words, tok);
+		ret = probe_sdt_add(po->exec, words.items[0], words.items + 1,
+				    words.nr - 1, define_only);
+		opt_string_list_clear(&words);
+		free(copy);
+	}
+	return ret;
 }
 
 static int add_lines(const struct probe_target *t, const struct line_list *ll,
@@ -460,8 +690,9 @@ static int do_add(struct probe_opts *po, const struct opt_string_list *specs, in
 	const struct tk_features *f;
 	int i, ret;
 
-	if (sdt_specs(specs))
-		return TK_EXIT_FAIL;
+	ret = sdt_specs(po, specs, define_only);
+	if (ret >= 0)
+		return ret;
 	if (target_open(&t, po))
 		return TK_EXIT_FAIL;
 	dwarf_opts_init(&dopts, &t, po->force_regs);
@@ -506,7 +737,7 @@ static int do_add(struct probe_opts *po, const struct opt_string_list *specs, in
 		    strcmp(ll.v[i].group, ll.v[i - 1].group))
 			printf("  %s:%-20s (on %s)\n", ll.v[i].group, ll.v[i].event,
 			       ll.v[i].where);
-	printf("\nYou can now use it in all tools, such as:\n\n\ttrace-cmd record -e %s:%s CMD\n",
+	printf("\nYou can now record it:\n\n\ttracekit record -e %s:%s -- COMMAND\n",
 	       ll.v[0].group, ll.v[0].event);
 	ret = TK_EXIT_OK;
 out:
@@ -522,7 +753,7 @@ static int own_group(const char *g)
 	return !strcmp(g, "probe") || !strncmp(g, "probe_", 6) || !strncmp(g, "sdt_", 4);
 }
 
-static int do_list(void)
+static int do_list(const char *filter)
 {
 	struct probe_defs defs;
 	int i, ret = probe_defs_read(&defs);
@@ -534,15 +765,15 @@ static int do_list(void)
 	for (i = 0; i < defs.nr; i++) {
 		const struct probe_def *d = &defs.v[i];
 		const char *place = strchr(d->line, ' ');
-		size_t n;
 		char name[160];
 
 		if (!own_group(d->group))
 			continue;
-		place = place ? place + 1 : "";
-		n = strcspn(place, " ");
 		snprintf(name, sizeof(name), "%s:%s", d->group, d->event);
-		printf("  %-30s (on %.*s)\n", name, (int)n, place);
+		if (filter && fnmatch(filter, strchr(filter, ':') ? name : d->event, 0))
+			continue;
+		/* The place and the fetchargs, as tracefs lists them. */
+		printf("  %-30s (on %s)\n", name, place ? place + 1 : "?");
 	}
 	probe_defs_release(&defs);
 	return TK_EXIT_OK;
@@ -627,7 +858,11 @@ int cmd_probe(int argc, const char **argv)
 		OPT_STRING_LIST('d', "del", &po.del, "GROUP:EVENT",
 				"delete the probes matching the glob (EVENT alone: any group)"),
 		OPT_BOOL('l', "list", &po.list,
-			 "list the probes in tracekit's groups (probe, probe_*, sdt_*)"),
+			 "list the probes in tracekit's groups (probe, probe_*, sdt_*), "
+			 "or those matching a following GROUP:EVENT glob"),
+		OPT_BOOL(0, "sdt", &po.sdt,
+			 "list the SDT markers of -x: offsets, semaphore, arguments, "
+			 "fetchargs (optionally matching sdt_PROVIDER:NAME)"),
 		OPT_STRING('V', "vars", &po.vars, "FUNC",
 			   "list the variables available at a probe point, with types"),
 		OPT_STRING('L', "line", &po.lines, "FUNC",
@@ -643,6 +878,7 @@ int cmd_probe(int argc, const char **argv)
 	};
 	int ret, i, actions;
 	struct strbuf rest = STRBUF_INIT;
+	const char *list_glob = NULL;
 
 	argc = parse_options(argc, argv, options, probe_usage, 0);
 	/* Leftover words form one more spec, as in perf. */
@@ -651,7 +887,21 @@ int cmd_probe(int argc, const char **argv)
 			strbuf_addch(&rest, ' ');
 		strbuf_addstr(&rest, argv[i]);
 	}
-	/* perf takes the filter of -F as a separate word too. */
+	if (po.sdt) {
+		if (!po.exec)
+			die_code(TK_EXIT_USAGE, "--sdt needs -x BIN");
+		if (argc > 1)
+			die_code(TK_EXIT_USAGE, "--sdt takes one sdt_PROVIDER:NAME filter");
+		ret = probe_sdt_list(po.exec, argc ? argv[0] : NULL);
+		strbuf_release(&rest);
+		return ret;
+	}
+	/* perf takes the filter of -l and -F as a separate word too. */
+	if (po.list && argc == 1) {
+		list_glob = argv[0];
+		argc = 0;
+		strbuf_reset(&rest);
+	}
 	if (po.funcs && !po.funcs_glob && argc == 1) {
 		po.funcs_glob = argv[0];
 		argc = 0;
@@ -664,7 +914,7 @@ int cmd_probe(int argc, const char **argv)
 		usage_with_options(probe_usage, options);
 	}
 	if (po.list) {
-		ret = do_list();
+		ret = do_list(list_glob);
 	} else if (po.del.nr) {
 		ret = do_del(&po.del);
 	} else if (po.vars || po.lines || po.funcs) {

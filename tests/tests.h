@@ -68,6 +68,7 @@ int test_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 	X(record_uprobe, "record: uprobe with string and array arguments") \
 	X(record_parse_cpus, "record: --cpus list parser") \
 	X(probe_spec, "probe: spec parser, fetcharg text, DWARF of this binary") \
+	X(probe_sdt, "probe: SDT notes, x86-64 argument grammar, semaphores") \
 	/* end of list: add suites above this line */
 
 /* Fixture suites for the framework's own self-test, only listed when
