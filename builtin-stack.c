@@ -107,6 +107,8 @@ static void location_text(const struct stack_entry *e, struct strbuf *sb)
 		strbuf_addf(sb, " [%s]", e->module);
 }
 
+#define FILTER_SHOWN 4
+
 static void print_text(const struct stack_report *r)
 {
 	struct strbuf loc = STRBUF_INIT;
@@ -114,10 +116,13 @@ static void print_text(const struct stack_report *r)
 
 	printf("Stack tracer: %s, ", r->enabled ? "running" : "stopped");
 	if (!r->filter.nr)
-		printf("checking all functions\n");
-	for (i = 0; i < r->filter.nr; i++)
-		printf("%s%s%s", i ? ", " : "filter: ", r->filter.v[i],
-		       i + 1 == r->filter.nr ? "\n" : "");
+		printf("checking all functions");
+	/* A glob can select hundreds: name a few, --json lists them all. */
+	for (i = 0; i < r->filter.nr && i < FILTER_SHOWN; i++)
+		printf("%s%s", i ? ", " : "filter: ", r->filter.v[i]);
+	if (r->filter.nr > FILTER_SHOWN)
+		printf(", ... (%d functions)", r->filter.nr);
+	putchar('\n');
 	/* After a reset the kernel keeps listing the old rows: stale. */
 	if (!r->max) {
 		printf("No maximum recorded%s.\n", r->enabled ? " yet" :
@@ -231,9 +236,10 @@ static void apply_filter(const struct stack_opts *o, int keep)
 		return;
 	split_filters(&o->filter, &funcs);
 	ret = stack_tracer_set_filter(funcs.items, funcs.nr, keep, &refused);
-	if (ret == -EINVAL && refused.len)
-		die("--filter %s: not a function the stack tracer can trace "
-		    "(see available_filter_functions)", refused.buf);
+	if (ret && refused.len)
+		die("--filter %s: %s", refused.buf, ret == -EINVAL ?
+		    "not a function the stack tracer can trace (see available_filter_functions)" :
+		    strerror(-ret));
 	if (ret)
 		die_errno(ret, "writing stack_trace_filter");
 	while (funcs.nr)
@@ -263,6 +269,32 @@ static void reset_max(void)
  * SIGINT and SIGQUIT from the terminal go to the command; tracekit
  * waits for it and then shows and restores, as time(1) and perf stat do.
  */
+/*
+ * A command that is not there is reported before the tracer is turned
+ * on: hooking every function only to fail to exec is slow for nothing.
+ */
+static int command_exists(const char *cmd)
+{
+	const char *path = getenv("PATH"), *p;
+	struct strbuf sb = STRBUF_INIT;
+	int found = 0;
+
+	if (strchr(cmd, '/'))
+		return access(cmd, F_OK) == 0;
+	for (p = path ? path : "/usr/bin:/bin"; !found; p++) {
+		size_t n = strcspn(p, ":");
+
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%.*s/%s", (int)n, n ? p : ".", cmd);
+		found = access(sb.buf, X_OK) == 0;
+		p += n;
+		if (!*p)
+			break;
+	}
+	strbuf_release(&sb);
+	return found;
+}
+
 static int run_command(const char **argv)
 {
 	struct sigaction ign, old_int, old_quit;
@@ -317,6 +349,9 @@ static int measure_command(const char **argv, const struct stack_opts *o)
 	struct stack_report r;
 	int status;
 
+	if (!command_exists(argv[0]))
+		die_code(127, "cannot run '%s': %s", argv[0],
+			 strchr(argv[0], '/') ? strerror(ENOENT) : "command not found");
 	apply_filter(o, 0);
 	reset_max();
 	set_enabled(1, 0);

@@ -326,23 +326,74 @@ int stack_tracer_filter(struct stack_filter *f)
 }
 
 /*
- * The filter lists a module function as "func [mod]", which the filter
- * does not accept back; "func:mod:mod" selects exactly that function.
+ * The filter lists a module function as "func [mod]".  Written back, the
+ * bare name is what works: "func:mod:mod" is refused with ENODEV by
+ * stack_trace_filter (its ops belong to no trace_array).
  */
-static void filter_restore_text(const struct stack_filter *f, struct strbuf *out)
+static char *filter_input_name(const char *listed)
 {
+	return xstrndup(listed, strcspn(listed, " "));
+}
+
+/*
+ * The filter takes one name per write(): a write of "a\nb\n" returns 2
+ * and applies "a" only, and a name without its newline is applied at
+ * close, where a refusal reaches nobody.  So each name is written on its
+ * own, newline included: the first truncating, the others appending.
+ * Returns 0, or -errno with *failed the index of the refused name.
+ */
+static int write_filter(const char *const *names, int nr, int *failed)
+{
+	struct strbuf line = STRBUF_INIT;
+	int i, ret = 0;
+
+	if (!nr)
+		ret = tk_tracefs_write(NULL, "stack_trace_filter", "");
+	for (i = 0; i < nr && !ret; i++) {
+		strbuf_reset(&line);
+		strbuf_addf(&line, "%s\n", names[i]);
+		ret = i ? tk_tracefs_append(NULL, "stack_trace_filter", line.buf) :
+			  tk_tracefs_write(NULL, "stack_trace_filter", line.buf);
+		*failed = i;
+	}
+	strbuf_release(&line);
+	return ret;
+}
+
+/*
+ * The undo of a filter change, in the same one-name-per-write form:
+ * the registry replays newest first, so the appends are pushed before
+ * the truncating write of the first name.
+ */
+static int push_filter_undo(const char *path, char **names, int nr)
+{
+	struct strbuf line = STRBUF_INIT;
+	int i, ret = 0;
+
+	if (!nr)
+		return tk_restore_push_write(path, "", 0);
+	for (i = nr - 1; i >= 0 && !ret; i--) {
+		strbuf_reset(&line);
+		strbuf_addf(&line, "%s\n", names[i]);
+		ret = tk_restore_push_write(path, line.buf, i > 0);
+	}
+	strbuf_release(&line);
+	return ret;
+}
+
+static void forget_filter_undo(const char *path, char **names, int nr)
+{
+	struct strbuf line = STRBUF_INIT;
 	int i;
 
-	for (i = 0; i < f->nr; i++) {
-		const char *s = f->v[i], *br = strstr(s, " [");
-		size_t len = strlen(s);
-
-		if (br && len > 0 && s[len - 1] == ']')
-			strbuf_addf(out, "%.*s:mod:%.*s\n", (int)(br - s), s,
-				    (int)(s + len - 1 - (br + 2)), br + 2);
-		else
-			strbuf_addf(out, "%s\n", s);
+	if (!nr)
+		tk_restore_forget(path, "");
+	for (i = 0; i < nr; i++) {
+		strbuf_reset(&line);
+		strbuf_addf(&line, "%s\n", names[i]);
+		tk_restore_forget(path, line.buf);
 	}
+	strbuf_release(&line);
 }
 
 static int write_sysctl(const char *val)
@@ -393,35 +444,32 @@ int stack_tracer_set_filter(const char *const *funcs, int nr, int keep,
 			    struct strbuf *err)
 {
 	struct stack_filter old;
-	struct strbuf restore = STRBUF_INIT, val = STRBUF_INIT, path = STRBUF_INIT;
-	int i, ret = stack_tracer_filter(&old);
+	struct strbuf path = STRBUF_INIT;
+	char **prev;
+	int i, failed = 0, ret = stack_tracer_filter(&old);
 
 	if (ret)
 		return ret;
-	filter_restore_text(&old, &restore);
-	for (i = 0; i < nr; i++)
-		strbuf_addf(&val, "%s\n", funcs[i]);
+	prev = xcalloc(old.nr + 1, sizeof(*prev));
+	for (i = 0; i < old.nr; i++)
+		prev[i] = filter_input_name(old.v[i]);
 	tracefs_file(&path, "stack_trace_filter");
-	ret = tk_restore_push_write(path.buf, restore.buf, 0);
+	ret = push_filter_undo(path.buf, prev, old.nr);
 	if (ret)
 		goto out;
-	ret = tk_tracefs_write(NULL, "stack_trace_filter", val.buf);
+	ret = write_filter(funcs, nr, &failed);
 	if (ret) {
-		/* Find the name the kernel refuses, then undo the attempts. */
-		for (i = 0; i < nr && err; i++) {
-			if (tk_tracefs_write(NULL, "stack_trace_filter", funcs[i]) < 0) {
-				strbuf_addstr(err, funcs[i]);
-				break;
-			}
-		}
-		tk_tracefs_write(NULL, "stack_trace_filter", restore.buf);
+		if (err && nr)
+			strbuf_addstr(err, funcs[failed]);
+		write_filter((const char *const *)prev, old.nr, &failed);
 	}
 	if (ret || keep)
-		tk_restore_forget(path.buf, restore.buf);
+		forget_filter_undo(path.buf, prev, old.nr);
 out:
+	for (i = 0; i < old.nr; i++)
+		free(prev[i]);
+	free(prev);
 	stack_filter_release(&old);
-	strbuf_release(&restore);
-	strbuf_release(&val);
 	strbuf_release(&path);
 	return ret;
 }

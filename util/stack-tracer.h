@@ -80,7 +80,7 @@ void stack_filter_release(struct stack_filter *f);
 int stack_tracer_set_enabled(int on, int keep);
 int stack_tracer_reset(void);
 /*
- * Sets the filter to funcs (ftrace globs; "func:mod:MODULE" too); nr = 0
+ * Sets the filter to funcs (names or ftrace globs); nr = 0
  * checks all functions again.  All or nothing: the kernel applies the
  * names before a refused one (and an O_TRUNC write that fails leaves
  * "all functions"), so on failure the previous filter is written back
