@@ -416,18 +416,21 @@ int cmd_stack(int argc, const char **argv)
 	strbuf_release(&why);
 	tk_restore_install();
 
-	if (argc > 0)
-		return measure_command(argv, &o);
-	if (action) {
+	if (argc > 0) {
+		ret = measure_command(argv, &o);
+	} else if (action) {
 		apply_filter(&o, 1);
 		if (o.reset)
 			reset_max();
 		if (o.start || o.stop)
 			set_enabled(o.start, 1);
-		return TK_EXIT_OK;
+		ret = TK_EXIT_OK;
+	} else {
+		read_report(&r);
+		print_report(&r, &o, NULL);
+		release_report(&r);
+		ret = TK_EXIT_OK;
 	}
-	read_report(&r);
-	print_report(&r, &o, NULL);
-	release_report(&r);
-	return TK_EXIT_OK;
+	opt_string_list_clear(&o.filter);
+	return ret;
 }
