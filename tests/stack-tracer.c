@@ -2,13 +2,14 @@
 /*
  * The stack_trace table parser, fed tables the Debian 6.1 kernel printed
  * in the VM (tests/data/stack_trace-6.1-*.txt, captured with cat), and
- * malformed variants of them.
+ * malformed variants of them; and THREAD_SIZE as found on this kernel.
  */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "tests/tests.h"
@@ -215,11 +216,31 @@ static int malformed(void)
 	return TEST_OK;
 }
 
+/* x86-64: 16 KiB, 32 KiB with KASAN; from BTF whenever the kernel has it. */
+static int thread_size(void)
+{
+	const char *source;
+	unsigned long ts = stack_tracer_thread_size(&source);
+	unsigned long page = sysconf(_SC_PAGESIZE);
+	struct utsname u;
+
+	TEST_ASSERT_VAL("uname", uname(&u) == 0);
+	fprintf(stderr, "THREAD_SIZE %lu (%s)\n", ts, source);
+	if (strcmp(u.machine, "x86_64")) {
+		TEST_ASSERT_EQUAL("unknown off x86-64", ts, 0);
+		return TEST_OK;
+	}
+	TEST_ASSERT_VAL("PAGE_SIZE << 2 or << 3", ts == page << 2 || ts == page << 3);
+	if (access("/sys/kernel/btf/vmlinux", R_OK) == 0)
+		TEST_ASSERT_VAL("read from BTF", strstr(source, "BTF"));
+	return TEST_OK;
+}
+
 int test__stack_tracer(void)
 {
 	if (full_stack() != TEST_OK || module_frames() != TEST_OK ||
 	    after_reset() != TEST_OK || other_locations() != TEST_OK ||
-	    malformed() != TEST_OK)
+	    malformed() != TEST_OK || thread_size() != TEST_OK)
 		return TEST_FAIL;
 	return TEST_OK;
 }

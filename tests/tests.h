@@ -64,7 +64,7 @@ int test_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 	X(hostcap, "host capabilities")					\
 	X(tracefs_restore, "tracefs restore-on-exit registry")	\
 	X(probe_file, "probe definitions: add with rollback, list, delete")	\
-	X(stack_tracer, "stack tracer: stack_trace table parser (6.1 captures)")
+	X(stack_tracer, "stack tracer: stack_trace parser (6.1 captures), THREAD_SIZE")
 
 /* Fixture suites for the framework's own self-test, only listed when
  * TRACEKIT_TEST_FIXTURES=1 (tests/shell/test-framework.sh). */

@@ -90,8 +90,9 @@ int stack_tracer_set_filter(const char *const *funcs, int nr, int keep,
 			    struct strbuf *err);
 
 /*
- * The kernel's THREAD_SIZE in bytes, 0 when unknown for this
- * architecture; source says where the value comes from.
+ * The kernel's THREAD_SIZE in bytes (x86-64: from BTF, the kernel config
+ * or the default), 0 when unknown for this architecture; source says
+ * where the value comes from.
  */
 unsigned long stack_tracer_thread_size(const char **source);
 
