@@ -315,8 +315,8 @@ static int run_command(const char **argv)
 		close(pfd[0]);
 		execvp(argv[0], (char *const *)argv);
 		child_errno = errno;
-		if (write(pfd[1], &child_errno, sizeof(child_errno)) < 0)
-			_exit(127);
+		while (write(pfd[1], &child_errno, sizeof(child_errno)) < 0 && errno == EINTR)
+			;
 		_exit(127);
 	}
 	close(pfd[1]);
