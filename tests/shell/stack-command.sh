@@ -70,3 +70,9 @@ rc=0
 "$TRACEKIT" stack -- no-such-command-tk >"$TK_TMP/out" 2>"$TK_TMP/err" || rc=$?
 assert_eq "exit status for an unknown command" "$rc" 127
 assert_grep "^tracekit stack: cannot run 'no-such-command-tk': command not found$" "$TK_TMP/err"
+# There but not executable: found by the lookup, refused by exec.
+rc=0
+"$TRACEKIT" stack -- "$TK_TMP/err" >"$TK_TMP/out" 2>"$TK_TMP/err2" || rc=$?
+assert_eq "exit status for a file exec refuses" "$rc" 127
+assert_grep "^tracekit stack: cannot run '$TK_TMP/err': Permission denied$" "$TK_TMP/err2"
+assert_state "after a refused exec" 0 "$(cat "$T/stack_trace_filter")"
