@@ -69,6 +69,7 @@ int test_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 	X(record_parse_cpus, "record: --cpus list parser") \
 	X(probe_spec, "probe: spec parser, fetcharg text, DWARF of this binary") \
 	X(probe_sdt, "probe: SDT notes, x86-64 argument grammar, semaphores") \
+	X(stack_tracer, "stack tracer: stack_trace parser (6.1 captures), THREAD_SIZE") \
 	/* end of list: add suites above this line */
 
 /* Fixture suites for the framework's own self-test, only listed when

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The stack_trace table parser, fed tables the Debian 6.1 kernel printed
+ * in the VM (tests/data/stack_trace-6.1-*.txt, captured with cat), and
+ * malformed variants of them; and THREAD_SIZE as found on this kernel.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "tests/tests.h"
+#include "util/stack-tracer.h"
+#include "util/strbuf.h"
+
+#ifndef TRACEKIT_SRCDIR
+#define TRACEKIT_SRCDIR "."
+#endif
+
+/* tests/data beside the binary (the VM, an install) or in the source tree. */
+static int read_fixture(const char *name, struct strbuf *out)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	struct strbuf path = STRBUF_INIT;
+	char *slash;
+	long ret = -ENOENT;
+
+	if (n > 0) {
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash)
+			*slash = '\0';
+		strbuf_addf(&path, "%s/tests/data/%s", exe, name);
+		ret = strbuf_read_file(out, path.buf, 0);
+	}
+	if (ret < 0) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/tests/data/%s", TRACEKIT_SRCDIR, name);
+		ret = strbuf_read_file(out, path.buf, 0);
+	}
+	if (ret < 0)
+		fprintf(stderr, "cannot read fixture %s: %s\n", name, strerror(-ret));
+	strbuf_release(&path);
+	return ret < 0 ? -1 : 0;
+}
+
+/* The kernel's invariants: depth falls, each size is the step to the next. */
+static int check_invariants(const struct stack_trace *st)
+{
+	unsigned long sum = 0;
+	int i;
+
+	TEST_ASSERT_EQUAL("rows as announced by the header", st->nr, st->header_entries);
+	for (i = 0; i < st->nr; i++) {
+		const struct stack_entry *e = &st->v[i];
+		unsigned long next = i + 1 < st->nr ? st->v[i + 1].depth : 0;
+
+		TEST_ASSERT_EQUAL("index", e->index, i);
+		TEST_ASSERT_VAL("depth strictly decreasing", e->depth > next);
+		TEST_ASSERT_EQUAL("size is the step to the next depth", e->size,
+				  e->depth - next);
+		TEST_ASSERT_VAL("every frame has a symbol", e->symbol && e->length);
+		sum += e->size;
+	}
+	TEST_ASSERT_EQUAL("sizes sum to the deepest depth", sum, st->v[0].depth);
+	return TEST_OK;
+}
+
+static int full_stack(void)
+{
+	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
+	struct stack_trace st;
+	const struct stack_entry *e;
+
+	TEST_ASSERT_VAL("fixture", !read_fixture("stack_trace-6.1-execve.txt", &text));
+	TEST_ASSERT_EQUAL("parse", stack_trace_parse(text.buf, &st, &err), 0);
+	TEST_ASSERT_EQUAL("entries", st.nr, 16);
+	TEST_ASSERT_VAL("no disabled note while a maximum is shown", !st.disabled_note);
+	if (check_invariants(&st) != TEST_OK)
+		return TEST_FAIL;
+	/* stack_max_size read 2280 when this table was captured. */
+	TEST_ASSERT_EQUAL("deepest", st.v[0].depth, 2280);
+	e = &st.v[12];
+	TEST_ASSERT_STR("symbol with a compiler suffix", e->symbol,
+			"do_execveat_common.isra.0");
+	TEST_ASSERT_EQUAL("offset", e->offset, 0x1ad);
+	TEST_ASSERT_EQUAL("length", e->length, 0x220);
+	TEST_ASSERT_VAL("vmlinux has no module", !e->module);
+	TEST_ASSERT_STR("location kept as printed", e->location,
+			"do_execveat_common.isra.0+0x1ad/0x220");
+	TEST_ASSERT_STR("outermost frame", st.v[15].symbol,
+			"entry_SYSCALL_64_after_hwframe");
+	stack_trace_release(&st);
+	strbuf_release(&text);
+	strbuf_release(&err);
+	return TEST_OK;
+}
+
+static int module_frames(void)
+{
+	struct strbuf text = STRBUF_INIT;
+	struct stack_trace st;
+
+	TEST_ASSERT_VAL("fixture", !read_fixture("stack_trace-6.1-tktest.txt", &text));
+	TEST_ASSERT_EQUAL("parse", stack_trace_parse(text.buf, &st, NULL), 0);
+	TEST_ASSERT_EQUAL("entries", st.nr, 7);
+	if (check_invariants(&st) != TEST_OK)
+		return TEST_FAIL;
+	TEST_ASSERT_STR("filtered function first", st.v[0].symbol, "tktest_poke");
+	TEST_ASSERT_STR("its module", st.v[0].module, "tktest");
+	TEST_ASSERT_EQUAL("fentry offset", st.v[0].offset, 5);
+	TEST_ASSERT_STR(".cold part", st.v[1].symbol, "tktest_write.cold");
+	TEST_ASSERT_STR("module of .cold", st.v[1].module, "tktest");
+	TEST_ASSERT_VAL("caller in vmlinux", !st.v[2].module);
+	TEST_ASSERT_STR("caller", st.v[2].symbol, "proc_reg_write");
+	stack_trace_release(&st);
+	strbuf_release(&text);
+	return TEST_OK;
+}
+
+/* After a reset with the tracer off the kernel prints the note and the old rows. */
+static int after_reset(void)
+{
+	struct strbuf text = STRBUF_INIT;
+	struct stack_trace st;
+
+	TEST_ASSERT_VAL("fixture", !read_fixture("stack_trace-6.1-reset.txt", &text));
+	TEST_ASSERT_EQUAL("parse", stack_trace_parse(text.buf, &st, NULL), 0);
+	TEST_ASSERT_VAL("disabled note seen", st.disabled_note);
+	TEST_ASSERT_EQUAL("stale rows still listed", st.nr, 16);
+	stack_trace_release(&st);
+	strbuf_release(&text);
+	return TEST_OK;
+}
+
+static const char header[] =
+	"        Depth    Size   Location    (1 entries)\n"
+	"        -----    ----   --------\n";
+
+static int parse_one(const char *row, struct stack_trace *st, struct strbuf *err)
+{
+	struct strbuf text = STRBUF_INIT;
+	int ret;
+
+	strbuf_addf(&text, "%s%s\n", header, row);
+	strbuf_reset(err);
+	ret = stack_trace_parse(text.buf, st, err);
+	strbuf_release(&text);
+	return ret;
+}
+
+static int other_locations(void)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct stack_trace st;
+
+	TEST_ASSERT_EQUAL("bare address", parse_one("  0)      176     176   0xffffffffc0a01234",
+						    &st, &err), 0);
+	TEST_ASSERT_VAL("no symbol", !st.v[0].symbol);
+	TEST_ASSERT_VAL("address", st.v[0].address == 0xffffffffc0a01234ULL);
+	stack_trace_release(&st);
+	TEST_ASSERT_EQUAL("module with build id",
+			  parse_one("  0)      176     176   f+0x1/0x2 [mod 0123abcdef]", &st, &err), 0);
+	TEST_ASSERT_STR("module name without the build id", st.v[0].module, "mod");
+	stack_trace_release(&st);
+	return TEST_OK;
+}
+
+static int expect_error(const char *text, const char *want)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct stack_trace st;
+
+	TEST_ASSERT_EQUAL(text, stack_trace_parse(text, &st, &err), -EINVAL);
+	if (!strstr(err.buf, want)) {
+		fprintf(stderr, "error \"%s\" lacks \"%s\"\n", err.buf, want);
+		return TEST_FAIL;
+	}
+	TEST_ASSERT_EQUAL("nothing kept on error", st.nr, 0);
+	strbuf_release(&err);
+	return TEST_OK;
+}
+
+static int malformed(void)
+{
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		{ "", "line 0: truncated" },
+		{ "Depth Size Location\n", "line 1: expected the \"Depth" },
+		{ "        Depth    Size   Location    (1 entries)\n", "truncated" },
+		{ "        Depth    Size   Location    (1 entries)\nxx\n", "line 2" },
+		{ "        Depth    Size   Location    (1 entries)\n"
+		  "        -----    ----   --------\n"
+		  "  0)     2280      48\n", "line 3: expected \"N) DEPTH" },
+		{ "        Depth    Size   Location    (1 entries)\n"
+		  "        -----    ----   --------\n"
+		  "  0)     2280      48   f+0x5\n", "line 3" },
+		{ "        Depth    Size   Location    (1 entries)\n"
+		  "        -----    ----   --------\n"
+		  "  0)     2280      48   f+0x5/0x40 [mod\n", "line 3" },
+		{ "        Depth    Size   Location    (2 entries)\n"
+		  "        -----    ----   --------\n"
+		  "  0)     2280      48   f+0x5/0x40\n"
+		  "  2)     2232     248   g+0x5/0x40\n", "line 4: entry out of sequence" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (expect_error(cases[i].text, cases[i].want) != TEST_OK)
+			return TEST_FAIL;
+	return TEST_OK;
+}
+
+/* x86-64: 16 KiB, 32 KiB with KASAN; from BTF whenever the kernel has it. */
+static int thread_size(void)
+{
+	const char *source;
+	unsigned long ts = stack_tracer_thread_size(&source);
+	unsigned long page = sysconf(_SC_PAGESIZE);
+	struct utsname u;
+
+	TEST_ASSERT_VAL("uname", uname(&u) == 0);
+	fprintf(stderr, "THREAD_SIZE %lu (%s)\n", ts, source);
+	if (strcmp(u.machine, "x86_64")) {
+		TEST_ASSERT_EQUAL("unknown off x86-64", ts, 0);
+		return TEST_OK;
+	}
+	TEST_ASSERT_VAL("PAGE_SIZE << 2 or << 3", ts == page << 2 || ts == page << 3);
+	if (access("/sys/kernel/btf/vmlinux", R_OK) == 0)
+		TEST_ASSERT_VAL("read from BTF", strstr(source, "BTF"));
+	return TEST_OK;
+}
+
+int test__stack_tracer(void)
+{
+	if (full_stack() != TEST_OK || module_frames() != TEST_OK ||
+	    after_reset() != TEST_OK || other_locations() != TEST_OK ||
+	    malformed() != TEST_OK || thread_size() != TEST_OK)
+		return TEST_FAIL;
+	return TEST_OK;
+}

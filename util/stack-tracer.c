@@ -1,0 +1,609 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "util/stack-tracer.h"
+#include "util/tracefs.h"
+#include "util/usage.h"
+
+/* ---- the stack_trace table ---- */
+
+/*
+ * t_show() in kernel/trace/trace_stack.c prints
+ *   "        Depth    Size   Location    (%d entries)\n"
+ *   "        -----    ----   --------\n"
+ * then, when the tracer is off and the maximum is 0, a block of '#'
+ * lines, then one "%3ld) %8d   %5d   %pS\n" row per entry.  A reset does
+ * not clear the rows: they stay until the next maximum replaces them.
+ */
+static int parse_header(const char *line, struct stack_trace *st)
+{
+	int n, used = 0;
+
+	if (sscanf(line, " Depth Size Location (%d entries)%n", &n, &used) != 1 ||
+	    line[used] || n < 0)
+		return 0;
+	st->header_entries = n;
+	return 1;
+}
+
+static int is_separator(const char *line)
+{
+	char a[8], b[8], c[12];
+	int used = 0;
+
+	return sscanf(line, " %7s %7s %11s%n", a, b, c, &used) == 3 && !line[used] &&
+	       !strcmp(a, "-----") && !strcmp(b, "----") && !strcmp(c, "--------");
+}
+
+static int parse_hex(const char *s, const char *end, unsigned long long *v)
+{
+	char *e;
+
+	if (end - s < 3 || s[0] != '0' || s[1] != 'x' || !isxdigit((unsigned char)s[2]))
+		return -1;
+	errno = 0;
+	*v = strtoull(s + 2, &e, 16);
+	return errno || e != end ? -1 : 0;
+}
+
+/*
+ * %pS: "sym+0xoff/0xlen", then " [module]" for a module symbol (with a
+ * build id after the name on kernels with CONFIG_STACKTRACE_BUILD_ID),
+ * or a bare "0x..." address when kallsyms has no symbol for it.
+ */
+static int parse_location(const char *loc, struct stack_entry *e)
+{
+	const char *end = loc + strlen(loc), *bracket = strchr(loc, '[');
+	const char *plus, *slash;
+	unsigned long long off, len;
+
+	if (bracket) {
+		const char *close = strchr(bracket, ']');
+		size_t n;
+
+		if (!close || close[1] || bracket == loc || bracket[-1] != ' ')
+			return -1;
+		n = strcspn(bracket + 1, " ]");
+		if (!n)
+			return -1;
+		e->module = xstrndup(bracket + 1, n);
+		end = bracket - 1;
+	}
+	plus = memchr(loc, '+', end - loc);
+	if (!plus) {
+		if (parse_hex(loc, end, &e->address) == 0)
+			return 0;
+		e->symbol = xstrndup(loc, end - loc);
+		return strcspn(e->symbol, " \t") == strlen(e->symbol) && *e->symbol ? 0 : -1;
+	}
+	slash = memchr(plus, '/', end - plus);
+	if (plus == loc || !slash || parse_hex(plus + 1, slash, &off) ||
+	    parse_hex(slash + 1, end, &len))
+		return -1;
+	e->symbol = xstrndup(loc, plus - loc);
+	e->offset = off;
+	e->length = len;
+	return 0;
+}
+
+static int parse_row(const char *line, struct stack_entry *e)
+{
+	unsigned int idx;
+	unsigned long depth, size;
+	int loc = 0;
+
+	memset(e, 0, sizeof(*e));
+	if (sscanf(line, " %u) %lu %lu %n", &idx, &depth, &size, &loc) != 3 || !loc ||
+	    !line[loc])
+		return -1;
+	e->index = idx;
+	e->depth = depth;
+	e->size = size;
+	e->location = xstrdup(line + loc);
+	return parse_location(e->location, e);
+}
+
+static void entry_release(struct stack_entry *e)
+{
+	free(e->location);
+	free(e->symbol);
+	free(e->module);
+}
+
+void stack_trace_release(struct stack_trace *st)
+{
+	int i;
+
+	for (i = 0; i < st->nr; i++)
+		entry_release(&st->v[i]);
+	free(st->v);
+	memset(st, 0, sizeof(*st));
+}
+
+int stack_trace_parse(const char *text, struct stack_trace *st, struct strbuf *err)
+{
+	const char *p = text;
+	int lineno = 0, seen_header = 0, seen_sep = 0;
+
+	memset(st, 0, sizeof(*st));
+	st->header_entries = -1;
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+		char *line = xstrndup(p, n);
+		struct stack_entry e;
+		const char *why = NULL;
+
+		lineno++;
+		p += n + (p[n] == '\n');
+		if (!seen_header) {
+			if (!parse_header(line, st))
+				why = "expected the \"Depth Size Location (N entries)\" header";
+			seen_header = 1;
+		} else if (!seen_sep) {
+			if (!is_separator(line))
+				why = "expected the \"----- ---- --------\" line";
+			seen_sep = 1;
+		} else if (line[0] == '#') {
+			if (strstr(line, "Stack tracer disabled"))
+				st->disabled_note = 1;
+		} else if (parse_row(line, &e) < 0) {
+			entry_release(&e);
+			why = "expected \"N) DEPTH SIZE LOCATION\"";
+		} else if (e.index != (unsigned int)st->nr) {
+			entry_release(&e);
+			why = "entry out of sequence";
+		} else {
+			if (st->nr == st->alloc) {
+				st->alloc = st->alloc ? 2 * st->alloc : 32;
+				st->v = xrealloc(st->v, st->alloc * sizeof(*st->v));
+			}
+			st->v[st->nr++] = e;
+		}
+		if (why) {
+			if (err)
+				strbuf_addf(err, "line %d: %s: \"%s\"", lineno, why, line);
+			free(line);
+			stack_trace_release(st);
+			return -EINVAL;
+		}
+		free(line);
+	}
+	if (!seen_sep) {
+		if (err)
+			strbuf_addf(err, "line %d: truncated before the table", lineno);
+		stack_trace_release(st);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---- the live interface ---- */
+
+static int read_long(const char *path, long *v)
+{
+	struct strbuf sb = STRBUF_INIT;
+	long n = strbuf_read_file(&sb, path, 0);
+	char *end;
+	int ret = 0;
+
+	if (n < 0) {
+		ret = (int)n;
+		goto out;
+	}
+	errno = 0;
+	*v = strtol(sb.buf, &end, 10);
+	if (errno || end == sb.buf || (*end && *end != '\n'))
+		ret = -EINVAL;
+out:
+	strbuf_release(&sb);
+	return ret;
+}
+
+static void tracefs_file(struct strbuf *sb, const char *file)
+{
+	strbuf_reset(sb);
+	tk_tracefs_path(sb, NULL, file);
+}
+
+int stack_tracer_check(struct strbuf *why)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct utsname u;
+	int fd, ret = 0;
+
+	if (!tk_tracefs_dir()) {
+		strbuf_addstr(why, "tracefs is not mounted "
+			      "(mount -t tracefs nodev /sys/kernel/tracing)");
+		return -ENOENT;
+	}
+	if (access(STACK_TRACER_SYSCTL, F_OK) < 0) {
+		uname(&u);
+		strbuf_addf(why, "the stack tracer is not available: kernel %s has no %s "
+			    "(built without CONFIG_STACK_TRACER)", u.release,
+			    STACK_TRACER_SYSCTL);
+		return -ENOENT;
+	}
+	tracefs_file(&path, "stack_trace");
+	if (access(path.buf, F_OK) < 0) {
+		strbuf_addf(why, "the stack tracer is not available: no %s", path.buf);
+		ret = -ENOENT;
+		goto out;
+	}
+	/* tracefs files are root's; lockdown refuses even root (EPERM). */
+	fd = open(path.buf, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		strbuf_addf(why, "not permitted to read %s: %s%s", path.buf,
+			    strerror(errno), geteuid() ? " (run as root)" : "");
+		goto out;
+	}
+	close(fd);
+out:
+	strbuf_release(&path);
+	return ret;
+}
+
+int stack_tracer_enabled(int *val)
+{
+	long v;
+	int ret = read_long(STACK_TRACER_SYSCTL, &v);
+
+	if (!ret)
+		*val = (int)v;
+	return ret;
+}
+
+int stack_tracer_max_size(unsigned long *bytes)
+{
+	struct strbuf path = STRBUF_INIT;
+	long v;
+	int ret;
+
+	tracefs_file(&path, "stack_max_size");
+	ret = read_long(path.buf, &v);
+	if (!ret)
+		*bytes = v;
+	strbuf_release(&path);
+	return ret;
+}
+
+int stack_tracer_read(struct stack_trace *st, struct strbuf *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	long n = tk_tracefs_read(NULL, "stack_trace", &sb);
+	int ret;
+
+	if (n < 0) {
+		memset(st, 0, sizeof(*st));
+		strbuf_release(&sb);
+		return (int)n;
+	}
+	ret = stack_trace_parse(sb.buf, st, err);
+	strbuf_release(&sb);
+	return ret;
+}
+
+void stack_filter_release(struct stack_filter *f)
+{
+	int i;
+
+	for (i = 0; i < f->nr; i++)
+		free(f->v[i]);
+	free(f->v);
+	memset(f, 0, sizeof(*f));
+}
+
+int stack_tracer_filter(struct stack_filter *f)
+{
+	struct strbuf sb = STRBUF_INIT;
+	long n = tk_tracefs_read(NULL, "stack_trace_filter", &sb);
+	char *line, *save = NULL;
+
+	memset(f, 0, sizeof(*f));
+	if (n < 0) {
+		strbuf_release(&sb);
+		return (int)n;
+	}
+	/* An empty filter reads "#### all functions enabled ####". */
+	for (line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] == '#' || !line[0])
+			continue;
+		if (f->nr == f->alloc) {
+			f->alloc = f->alloc ? 2 * f->alloc : 8;
+			f->v = xrealloc(f->v, f->alloc * sizeof(*f->v));
+		}
+		f->v[f->nr++] = xstrdup(line);
+	}
+	strbuf_release(&sb);
+	return 0;
+}
+
+/*
+ * The filter lists a module function as "func [mod]".  Written back, the
+ * bare name is what works: "func:mod:mod" is refused with ENODEV by
+ * stack_trace_filter (its ops belong to no trace_array).
+ */
+static char *filter_input_name(const char *listed)
+{
+	return xstrndup(listed, strcspn(listed, " "));
+}
+
+/*
+ * The filter takes one name per write(): a write of "a\nb\n" returns 2
+ * and applies "a" only, and a name without its newline is applied at
+ * close, where a refusal reaches nobody.  So each name is written on its
+ * own, newline included: the first truncating, the others appending.
+ * Returns 0, or -errno with *failed the index of the refused name.
+ */
+static int write_filter(const char *const *names, int nr, int *failed)
+{
+	struct strbuf line = STRBUF_INIT;
+	int i, ret = 0;
+
+	if (!nr)
+		ret = tk_tracefs_write(NULL, "stack_trace_filter", "");
+	for (i = 0; i < nr && !ret; i++) {
+		strbuf_reset(&line);
+		strbuf_addf(&line, "%s\n", names[i]);
+		ret = i ? tk_tracefs_append(NULL, "stack_trace_filter", line.buf) :
+			  tk_tracefs_write(NULL, "stack_trace_filter", line.buf);
+		*failed = i;
+	}
+	strbuf_release(&line);
+	return ret;
+}
+
+/*
+ * The undo of a filter change, in the same one-name-per-write form:
+ * the registry replays newest first, so the appends are pushed before
+ * the truncating write of the first name.
+ */
+static int push_filter_undo(const char *path, char **names, int nr)
+{
+	struct strbuf line = STRBUF_INIT;
+	int i, ret = 0;
+
+	if (!nr)
+		return tk_restore_push_write(path, "", 0);
+	for (i = nr - 1; i >= 0 && !ret; i--) {
+		strbuf_reset(&line);
+		strbuf_addf(&line, "%s\n", names[i]);
+		ret = tk_restore_push_write(path, line.buf, i > 0);
+	}
+	strbuf_release(&line);
+	return ret;
+}
+
+static void forget_filter_undo(const char *path, char **names, int nr)
+{
+	struct strbuf line = STRBUF_INIT;
+	int i;
+
+	if (!nr)
+		tk_restore_forget(path, "");
+	for (i = 0; i < nr; i++) {
+		strbuf_reset(&line);
+		strbuf_addf(&line, "%s\n", names[i]);
+		tk_restore_forget(path, line.buf);
+	}
+	strbuf_release(&line);
+}
+
+static int write_sysctl(const char *val)
+{
+	int fd = open(STACK_TRACER_SYSCTL, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, strlen(val));
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != strlen(val))
+		err = -EIO;
+	if (close(fd) < 0 && !err)
+		err = -errno;
+	return err;
+}
+
+int stack_tracer_set_enabled(int on, int keep)
+{
+	char old[32];
+	int val, ret = stack_tracer_enabled(&val);
+
+	if (ret)
+		return ret;
+	snprintf(old, sizeof(old), "%d", val);
+	ret = tk_restore_push_write(STACK_TRACER_SYSCTL, old, 0);
+	if (ret)
+		return ret;
+	ret = write_sysctl(on ? "1" : "0");
+	if (ret || keep)
+		tk_restore_forget(STACK_TRACER_SYSCTL, old);
+	return ret;
+}
+
+/*
+ * No undo: the maximum is a measurement, not a setting, and writing the
+ * old number back would pair it with whatever table the kernel has then.
+ */
+int stack_tracer_reset(void)
+{
+	return tk_tracefs_write(NULL, "stack_max_size", "0");
+}
+
+int stack_tracer_set_filter(const char *const *funcs, int nr, int keep,
+			    struct strbuf *err)
+{
+	struct stack_filter old;
+	struct strbuf path = STRBUF_INIT;
+	char **prev;
+	int i, failed = 0, ret = stack_tracer_filter(&old);
+
+	if (ret)
+		return ret;
+	prev = xcalloc(old.nr + 1, sizeof(*prev));
+	for (i = 0; i < old.nr; i++)
+		prev[i] = filter_input_name(old.v[i]);
+	tracefs_file(&path, "stack_trace_filter");
+	ret = push_filter_undo(path.buf, prev, old.nr);
+	if (ret)
+		goto out;
+	ret = write_filter(funcs, nr, &failed);
+	if (ret) {
+		if (err && nr)
+			strbuf_addstr(err, funcs[failed]);
+		write_filter((const char *const *)prev, old.nr, &failed);
+	}
+	if (ret || keep)
+		forget_filter_undo(path.buf, prev, old.nr);
+out:
+	for (i = 0; i < old.nr; i++)
+		free(prev[i]);
+	free(prev);
+	stack_filter_release(&old);
+	strbuf_release(&path);
+	return ret;
+}
+
+/* ---- THREAD_SIZE ---- */
+
+/* include/uapi/linux/btf.h */
+struct btf_header {
+	uint16_t magic;
+	uint8_t version;
+	uint8_t flags;
+	uint32_t hdr_len;
+	uint32_t type_off;
+	uint32_t type_len;
+	uint32_t str_off;
+	uint32_t str_len;
+};
+
+struct btf_type {
+	uint32_t name_off;
+	uint32_t info;		/* vlen: bits 0-15, kind: bits 24-28 */
+	uint32_t size;
+};
+
+#define BTF_MAGIC	0xeb9f
+#define BTF_KIND_STRUCT	4
+
+/* Bytes that follow a struct btf_type of this kind; -1 for a new kind. */
+static long btf_extra(unsigned int kind, unsigned int vlen)
+{
+	switch (kind) {
+	case 2: case 7: case 8: case 9: case 10: case 11: case 12: case 16: case 18:
+		return 0;			/* PTR FWD TYPEDEF VOLATILE CONST
+						   RESTRICT FUNC FLOAT TYPE_TAG */
+	case 1: case 14: case 17:
+		return 4;			/* INT VAR DECL_TAG */
+	case 3:
+		return 12;			/* ARRAY */
+	case 4: case 5: case 15: case 19:
+		return 12L * vlen;		/* STRUCT UNION DATASEC ENUM64 */
+	case 6: case 13:
+		return 8L * vlen;		/* ENUM FUNC_PROTO */
+	default:
+		return -1;
+	}
+}
+
+/* sizeof(struct NAME) in the running kernel's BTF, 0 when not found. */
+static unsigned long btf_struct_size(const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const struct btf_header *h;
+	const char *types, *strs;
+	unsigned long size = 0;
+	size_t off = 0;
+
+	if (strbuf_read_file(&sb, "/sys/kernel/btf/vmlinux", 0) < (long)sizeof(*h))
+		goto out;
+	h = (const struct btf_header *)sb.buf;
+	if (h->magic != BTF_MAGIC || h->hdr_len > sb.len ||
+	    (uint64_t)h->hdr_len + h->type_off + h->type_len > sb.len ||
+	    (uint64_t)h->hdr_len + h->str_off + h->str_len > sb.len)
+		goto out;
+	types = sb.buf + h->hdr_len + h->type_off;
+	strs = sb.buf + h->hdr_len + h->str_off;
+	while (off + sizeof(struct btf_type) <= h->type_len) {
+		struct btf_type t;
+		unsigned int kind;
+		long extra;
+
+		memcpy(&t, types + off, sizeof(t));
+		kind = (t.info >> 24) & 0x1f;
+		extra = btf_extra(kind, t.info & 0xffff);
+		if (extra < 0)
+			break;
+		if (kind == BTF_KIND_STRUCT && t.name_off < h->str_len &&
+		    memchr(strs + t.name_off, '\0', h->str_len - t.name_off) &&
+		    !strcmp(strs + t.name_off, name)) {
+			size = t.size;
+			break;
+		}
+		off += sizeof(t) + extra;
+	}
+out:
+	strbuf_release(&sb);
+	return size;
+}
+
+/* "CONFIG_NAME=y" in the running kernel's config, when it is readable. */
+static int kconfig_has(const char *name, int *found_config)
+{
+	struct strbuf path = STRBUF_INIT, cfg = STRBUF_INIT, want = STRBUF_INIT;
+	struct utsname u;
+	int yes;
+
+	uname(&u);
+	strbuf_addf(&path, "/boot/config-%s", u.release);
+	*found_config = strbuf_read_file(&cfg, path.buf, 0) > 0;
+	strbuf_addf(&want, "\n%s=y\n", name);
+	yes = *found_config && strstr(cfg.buf, want.buf);
+	strbuf_release(&path);
+	strbuf_release(&cfg);
+	strbuf_release(&want);
+	return yes;
+}
+
+/*
+ * arch/x86/include/asm/page_64_types.h: THREAD_SIZE is PAGE_SIZE <<
+ * (2 + KASAN_STACK_ORDER), KASAN_STACK_ORDER being 1 with CONFIG_KASAN,
+ * and IRQ_STACK_SIZE has the same order.  The kernel exports neither
+ * macro, but its BTF has struct irq_stack { char stack[IRQ_STACK_SIZE]; },
+ * so the running kernel answers; else its config; else the default.
+ */
+unsigned long stack_tracer_thread_size(const char **source)
+{
+	struct utsname u;
+	unsigned long page = sysconf(_SC_PAGESIZE), btf;
+	int have_config, kasan;
+
+	*source = "unknown for this architecture";
+	if (uname(&u) < 0 || strcmp(u.machine, "x86_64"))
+		return 0;
+	btf = btf_struct_size("irq_stack");
+	if (btf) {
+		*source = "x86-64: sizeof(struct irq_stack) in the kernel's BTF";
+		return btf;
+	}
+	kasan = kconfig_has("CONFIG_KASAN", &have_config);
+	if (!have_config) {
+		*source = "x86-64 default: PAGE_SIZE << 2";
+		return page << 2;
+	}
+	*source = kasan ? "x86-64 with CONFIG_KASAN: PAGE_SIZE << 3" :
+			  "x86-64, kernel config: PAGE_SIZE << 2";
+	return page << (kasan ? 3 : 2);
+}
