@@ -19,6 +19,7 @@
 #include "util/parse-options.h"
 #include "util/ubifs-auth.h"
 #include "util/ubifs-image.h"
+#include "util/ubifs-sign.h"
 #include "util/ubifs-ubi.h"
 #include "util/ubifs-verify.h"
 #include "util/usage.h"
@@ -273,6 +274,101 @@ static int cmd_verify(int argc, const char **argv)
 	return n ? TK_EXIT_FAIL : TK_EXIT_OK;
 }
 
+static void write_image(const char *path, const uint8_t *buf, size_t len)
+{
+	size_t n = strlen(path) + 16;
+	char *tmp = xmalloc(n);
+	size_t done = 0;
+	int fd;
+
+	snprintf(tmp, n, "%s.tmpXXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		die("%s: cannot create a temporary file: %s", path,
+		    strerror(errno));
+	while (done < len) {
+		ssize_t w = write(fd, buf + done, len - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			int e = errno;
+
+			unlink(tmp);
+			die("%s: write failed: %s", tmp, strerror(e));
+		}
+		done += w;
+	}
+	if (fchmod(fd, 0644) || fsync(fd) || close(fd) || rename(tmp, path)) {
+		int e = errno;
+
+		unlink(tmp);
+		die("%s: cannot complete: %s", path, strerror(e));
+	}
+	free(tmp);
+}
+
+static int cmd_sign(int argc, const char **argv)
+{
+	const char *const usage[] = {
+		"tracekit ubifs sign IN OUT --key KEY.pem --cert CERT.pem [--hash-algo ALGO] [--hmac-key FILE]",
+		NULL
+	};
+	const char *key = NULL, *cert = NULL, *algo = "sha256";
+	const char *hmac_file = NULL;
+	const struct option options[] = {
+		OPT_STRING(0, "key", &key, "KEY.pem",
+			   "private key (PEM) that signs the superblock"),
+		OPT_STRING(0, "cert", &cert, "CERT.pem",
+			   "X.509 certificate of that key, identifies the signer"),
+		OPT_STRING(0, "hash-algo", &algo, "ALGO",
+			   "hash for nodes, index and LPT: sha256 (default), sha1, sha512, ..."),
+		OPT_STRING(0, "hmac-key", &hmac_file, "FILE",
+			   "also authenticate superblock and master nodes with HMACs of this raw key"),
+		OPT_END()
+	};
+	struct ubifs_sign_opts so = { 0 };
+	struct ubifs_report rep = { 0 };
+	struct ubifs_image img;
+	struct mapped m;
+	uint8_t *hkey = NULL, *out;
+	size_t hkey_len = 0, out_len;
+	char why[512];
+
+	argc = parse_options(argc, argv, options, usage, 0);
+	if (argc != 2)
+		usage_with_options(usage, options);
+	if (!key != !cert)
+		die_code(TK_EXIT_USAGE, "--key and --cert go together");
+	if (!key && !hmac_file)
+		die_code(TK_EXIT_USAGE, "give --key and --cert, or --hmac-key");
+	so.hash_algo = ubifs_hash_algo_by_name(algo);
+	if (so.hash_algo < 0)
+		die_code(TK_EXIT_USAGE, "--hash-algo %s: not supported", algo);
+	if (hmac_file) {
+		load_key(hmac_file, &hkey, &hkey_len);
+		so.hmac_key = hkey;
+		so.hmac_key_len = hkey_len;
+	}
+	so.key = key;
+	so.cert = cert;
+	open_image(argv[0], &m, &img, &rep);
+	if (img.ubi_note)
+		die("%s: sign works on raw UBIFS images (mkfs.ubifs output), "
+		    "not UBI images", argv[0]);
+	if (ubifs_sign(&img, &so, &out, &out_len, why, sizeof(why)))
+		die("%s: %s", argv[0], why);
+	write_image(argv[1], out, out_len);
+	printf("%s: signed with %s%s%s, %zu bytes\n", argv[1], algo,
+	       key ? ", PKCS#7 signature" : "", hmac_file ? ", HMACs" : "",
+	       out_len);
+	free(out);
+	close_image(&m, &img);
+	ubifs_report_clear(&rep);
+	free_key(hkey, hkey_len);
+	return TK_EXIT_OK;
+}
+
 int cmd_ubifs(int argc, const char **argv)
 {
 	const struct option options[] = { OPT_END() };
@@ -285,6 +381,8 @@ int cmd_ubifs(int argc, const char **argv)
 		return cmd_info(argc, argv);
 	if (!strcmp(argv[0], "verify"))
 		return cmd_verify(argc, argv);
+	if (!strcmp(argv[0], "sign"))
+		return cmd_sign(argc, argv);
 	error("unknown subcommand '%s'", argv[0]);
 	usage_with_options(ubifs_usage, options);
 }

@@ -235,3 +235,185 @@ void ubifs_lpt_release(struct ubifs_lpt *lpt)
 	free(lpt->lp);
 	lpt->lp = NULL;
 }
+
+struct bitwriter {
+	uint8_t *p;
+	int pos;
+};
+
+static void put_bits(struct bitwriter *bw, uint32_t v, int nr)
+{
+	int i;
+
+	for (i = 0; i < nr; i++, bw->pos++)
+		if (v >> i & 1)
+			bw->p[bw->pos >> 3] |= 1 << (bw->pos & 7);
+}
+
+/* Node buffers start zeroed; the CRC16 of the rest goes first. */
+static void finish_node(const struct ubifs_image *img, uint8_t *p, int sz)
+{
+	struct bitwriter bw = { p, 0 };
+
+	put_bits(&bw, ubifs_crc16(&img->crc, 0xffff, p + UBIFS_LPT_CRC_BYTES,
+				  sz - UBIFS_LPT_CRC_BYTES), UBIFS_LPT_CRC_BITS);
+}
+
+static int calc_nnode_num(int row, int col)
+{
+	int num = 1;
+
+	while (row--) {
+		num = num << UBIFS_LPT_FANOUT_SHIFT | (col & (UBIFS_LPT_FANOUT - 1));
+		col >>= UBIFS_LPT_FANOUT_SHIFT;
+	}
+	return num;
+}
+
+struct lpt_out {
+	const struct ubifs_image *img;
+	uint8_t *vol;
+	int lnum, len;
+	int *ltab;		/* free, dirty per LPT LEB */
+};
+
+static int align_io(const struct ubifs_geom *g, int len)
+{
+	return (len + g->min_io - 1) / g->min_io * g->min_io;
+}
+
+/* Returns a zeroed slot of sz bytes, moving to the next LEB when full. */
+static uint8_t *lpt_slot(struct lpt_out *o, int sz)
+{
+	const struct ubifs_geom *g = &o->img->g;
+	uint8_t *p;
+
+	if (o->len + sz > g->leb_size) {
+		int alen = align_io(g, o->len);
+
+		o->ltab[2 * (o->lnum - g->lpt_first)] = g->leb_size - alen;
+		o->ltab[2 * (o->lnum - g->lpt_first) + 1] = alen - o->len;
+		o->lnum++;
+		o->len = 0;
+	}
+	p = o->vol + (size_t)o->lnum * g->leb_size + o->len;
+	memset(p, 0, sz);
+	o->len += sz;
+	return p;
+}
+
+void ubifs_lpt_write(const struct ubifs_image *img, uint8_t *vol,
+		     const struct ubifs_lprops *lp, struct ubifs_auth *auth,
+		     struct ubifs_lpt_pos *pos, uint8_t *hash)
+{
+	const struct ubifs_geom *g = &img->g;
+	struct ubifs_lpt_geom lg;
+	struct lpt_out o = { img, vol, g->lpt_first, 0, NULL };
+	int main_lebs = g->leb_cnt - g->main_first;
+	int i, j, cnt, row, blnum, boffs, bcnt, bsz, alen;
+	struct bitwriter bw;
+	uint8_t *p;
+
+	ubifs_lpt_calc_geom(g, &lg);
+	memset(vol + (size_t)g->lpt_first * g->leb_size, 0xff,
+	       (size_t)g->lpt_lebs * g->leb_size);
+	o.ltab = xmalloc(2 * g->lpt_lebs * sizeof(int));
+	for (i = 0; i < g->lpt_lebs; i++) {
+		o.ltab[2 * i] = g->leb_size;
+		o.ltab[2 * i + 1] = 0;
+	}
+	memset(pos, 0, sizeof(*pos));
+	if (auth)
+		ubifs_auth_hash_begin(auth);
+	for (i = 0; i < lg.pnode_cnt; i++) {
+		p = lpt_slot(&o, lg.pnode_sz);
+		bw = (struct bitwriter){ p, UBIFS_LPT_CRC_BITS };
+		put_bits(&bw, UBIFS_LPT_PNODE, UBIFS_LPT_TYPE_BITS);
+		if (lg.big)
+			put_bits(&bw, i, lg.pcnt_bits);
+		for (j = 0; j < UBIFS_LPT_FANOUT; j++) {
+			int k = i * UBIFS_LPT_FANOUT + j;
+			struct ubifs_lprops e = { g->leb_size, 0, 0 };
+
+			if (k < main_lebs)
+				e = lp[k];
+			put_bits(&bw, e.free >> 3, lg.space_bits);
+			put_bits(&bw, e.dirty >> 3, lg.space_bits);
+			put_bits(&bw, !!e.index, 1);
+		}
+		finish_node(img, p, lg.pnode_sz);
+		if (auth)
+			ubifs_auth_hash_update(auth, p, lg.pnode_sz);
+	}
+	if (auth)
+		ubifs_auth_hash_end(auth, hash);
+
+	/* nnodes row by row; each branch follows the row below in order. */
+	blnum = g->lpt_first;
+	boffs = 0;
+	bcnt = cnt = lg.pnode_cnt;
+	bsz = lg.pnode_sz;
+	for (row = lg.hght - 1; ; row--) {
+		cnt = (cnt + UBIFS_LPT_FANOUT - 1) / UBIFS_LPT_FANOUT;
+		if (!cnt)
+			cnt = 1;
+		for (i = 0; i < cnt; i++) {
+			p = lpt_slot(&o, lg.nnode_sz);
+			if (row == 0) {
+				pos->lpt_lnum = o.lnum;
+				pos->lpt_offs = o.len - lg.nnode_sz;
+			}
+			bw = (struct bitwriter){ p, UBIFS_LPT_CRC_BITS };
+			put_bits(&bw, UBIFS_LPT_NNODE, UBIFS_LPT_TYPE_BITS);
+			if (lg.big)
+				put_bits(&bw, calc_nnode_num(row, i), lg.pcnt_bits);
+			for (j = 0; j < UBIFS_LPT_FANOUT; j++) {
+				int bl = g->lpt_last + 1, bo = 0;
+
+				if (bcnt) {
+					if (boffs + bsz > g->leb_size) {
+						blnum++;
+						boffs = 0;
+					}
+					bl = blnum;
+					bo = boffs;
+					boffs += bsz;
+					bcnt--;
+				}
+				put_bits(&bw, bl - g->lpt_first, lg.lpt_lnum_bits);
+				put_bits(&bw, bo, lg.lpt_offs_bits);
+			}
+			finish_node(img, p, lg.nnode_sz);
+		}
+		if (row == 0)
+			break;
+		bcnt = cnt;
+		bsz = lg.nnode_sz;
+	}
+	if (lg.big) {
+		p = lpt_slot(&o, lg.lsave_sz);
+		pos->lsave_lnum = o.lnum;
+		pos->lsave_offs = o.len - lg.lsave_sz;
+		bw = (struct bitwriter){ p, UBIFS_LPT_CRC_BITS };
+		put_bits(&bw, UBIFS_LPT_LSAVE, UBIFS_LPT_TYPE_BITS);
+		for (i = 0; i < g->lsave_cnt; i++)
+			put_bits(&bw, g->main_first + i, lg.lnum_bits);
+		finish_node(img, p, lg.lsave_sz);
+	}
+	p = lpt_slot(&o, lg.ltab_sz);
+	pos->ltab_lnum = o.lnum;
+	pos->ltab_offs = o.len - lg.ltab_sz;
+	alen = align_io(g, o.len);
+	o.ltab[2 * (o.lnum - g->lpt_first)] = g->leb_size - alen;
+	o.ltab[2 * (o.lnum - g->lpt_first) + 1] = alen - o.len;
+	bw = (struct bitwriter){ p, UBIFS_LPT_CRC_BITS };
+	put_bits(&bw, UBIFS_LPT_LTAB, UBIFS_LPT_TYPE_BITS);
+	for (i = 0; i < g->lpt_lebs; i++) {
+		put_bits(&bw, o.ltab[2 * i], lg.lpt_spc_bits);
+		put_bits(&bw, o.ltab[2 * i + 1], lg.lpt_spc_bits);
+	}
+	finish_node(img, p, lg.ltab_sz);
+	pos->nhead_lnum = o.lnum;
+	pos->nhead_offs = alen;
+	free(o.ltab);
+}

@@ -43,4 +43,20 @@ int ubifs_lpt_read(const struct ubifs_image *img,
 		   struct ubifs_lpt *lpt, struct ubifs_report *rep);
 void ubifs_lpt_release(struct ubifs_lpt *lpt);
 
+struct ubifs_lpt_pos {
+	int lpt_lnum, lpt_offs, nhead_lnum, nhead_offs;
+	int ltab_lnum, ltab_offs, lsave_lnum, lsave_offs;
+};
+
+/*
+ * Lays out a fresh LPT for lp[0 .. leb_cnt - main_first) in the LPT area
+ * of the volume vol (those LEBs are rewritten whole), in the order of
+ * mkfs.ubifs's create_lpt(): pnodes, nnodes row by row up to the root,
+ * the lsave table (big model), the ltab.  Fills pos and, when auth is
+ * given, the hash of the pnodes.
+ */
+void ubifs_lpt_write(const struct ubifs_image *img, uint8_t *vol,
+		     const struct ubifs_lprops *lp, struct ubifs_auth *auth,
+		     struct ubifs_lpt_pos *pos, uint8_t *hash);
+
 #endif
