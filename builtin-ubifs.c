@@ -130,10 +130,28 @@ static void print_counts(const char *label, const int *counts)
 	printf("\n");
 }
 
+static void print_nodes(const struct ubifs_image *img)
+{
+	int lnum, i;
+
+	for (lnum = 0; lnum < img->g.leb_cnt; lnum++)
+		for (i = 0; i < img->scan[lnum].nr; i++) {
+			const struct ubifs_snode *sn = &img->scan[lnum].v[i];
+
+			printf("LEB %d:0x%x %s %u\n", lnum, sn->offs,
+			       ubifs_node_name(sn->type), sn->len);
+		}
+}
+
 static int cmd_info(int argc, const char **argv)
 {
-	const char *const usage[] = { "tracekit ubifs info IMAGE", NULL };
-	const struct option options[] = { OPT_END() };
+	const char *const usage[] = { "tracekit ubifs info [--nodes] IMAGE", NULL };
+	int nodes = 0;
+	const struct option options[] = {
+		OPT_BOOL(0, "nodes", &nodes,
+			 "also list every node found: LEB:offset, type, length"),
+		OPT_END()
+	};
 	struct ubifs_verify_opts vo = { .no_hash = 1 };
 	struct ubifs_report rep = { 0 };
 	struct ubifs_verify_result res;
@@ -189,6 +207,8 @@ static int cmd_info(int argc, const char **argv)
 	printf("%-16s%d index nodes; LPT %d nnodes, %d pnodes; %d buds\n",
 	       "tree:", res.idx_nodes, res.nnodes, res.pnodes, res.buds);
 	print_counts("nodes:", res.scanned);
+	if (nodes)
+		print_nodes(&img);
 	close_image(&m, &img);
 	ubifs_report_clear(&rep);
 	return TK_EXIT_OK;

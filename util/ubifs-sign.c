@@ -153,23 +153,55 @@ static int next_leb(struct signer *s)
 	return 0;
 }
 
-/*
- * Rewrites the index subtree at lnum:offs with hashed branches; returns
- * where the new node went and its hash.
- */
-static int rebuild(struct signer *s, int lnum, int offs, int *nlnum,
-		   int *noffs, int *nlen, uint8_t *hash, int depth)
+struct idx_ref {
+	int olnum, ooffs;	/* in the input */
+	int lnum, offs, len;	/* in the output */
+	uint8_t hash[UBIFS_MAX_HASH_LEN];
+};
+
+struct level {
+	struct idx_ref *v;
+	int nr, alloc;
+};
+
+/* Lists the index nodes of each level left to right (key order). */
+static void collect(struct signer *s, struct level *levels, int lnum,
+		    int offs)
+{
+	const struct ubifs_geom *g = &s->img->g;
+	const struct ubifs_idx_node *idx =
+		(const void *)(ubifs_leb(s->img, lnum) + offs);
+	int cc = le16toh(idx->child_cnt), lv = le16toh(idx->level), i;
+	struct level *l = &levels[lv];
+
+	if (l->nr == l->alloc) {
+		l->alloc = l->alloc ? 2 * l->alloc : 16;
+		l->v = xrealloc(l->v, l->alloc * sizeof(*l->v));
+	}
+	l->v[l->nr++] = (struct idx_ref){ .olnum = lnum, .ooffs = offs };
+	if (lv == 0)
+		return;
+	for (i = 0; i < cc; i++) {
+		const struct ubifs_branch *br =
+			(const void *)(idx->branches + (size_t)i * g->branch_sz);
+
+		collect(s, levels, le32toh(br->lnum), le32toh(br->offs));
+	}
+}
+
+/* Writes one new index node for ref; children of level > 0 nodes are the
+ * next entries of the level below, already written. */
+static int write_idx(struct signer *s, struct idx_ref *ref,
+		     const struct level *below, int *next)
 {
 	const struct ubifs_geom *g = &s->img->g;
 	const struct ubifs_idx_node *old =
-		(const void *)(ubifs_leb(s->img, lnum) + offs);
+		(const void *)(ubifs_leb(s->img, ref->olnum) + ref->ooffs);
 	int cc = le16toh(old->child_cnt), lv = le16toh(old->level), i;
 	int len = UBIFS_IDX_NODE_SZ + cc * s->branch_sz;
 	uint8_t *node = xcalloc(1, len);
 	struct ubifs_idx_node *idx = (void *)node;
 
-	if (depth > UBIFS_MAX_LEVELS)
-		return fail(s, "index deeper than %d levels", UBIFS_MAX_LEVELS);
 	idx->child_cnt = old->child_cnt;
 	idx->level = old->level;
 	for (i = 0; i < cc; i++) {
@@ -178,35 +210,59 @@ static int rebuild(struct signer *s, int lnum, int offs, int *nlnum,
 		struct ubifs_branch *nb =
 			(void *)(idx->branches + (size_t)i * s->branch_sz);
 		uint8_t *h = nb->key + UBIFS_SK_LEN;
-		int cl = le32toh(ob->lnum), co = le32toh(ob->offs);
-		int clen = le32toh(ob->len);
 
 		memcpy(nb->key, ob->key, UBIFS_SK_LEN);
 		if (lv == 0) {
-			ubifs_auth_hash(s->auth, ubifs_leb(s->img, cl) + co,
-					clen, h);
-		} else if (rebuild(s, cl, co, &cl, &co, &clen, h, depth + 1)) {
-			free(node);
-			return -1;
+			*nb = *ob;
+			ubifs_auth_hash(s->auth,
+					ubifs_leb(s->img, le32toh(ob->lnum)) +
+					le32toh(ob->offs), le32toh(ob->len), h);
+		} else {
+			const struct idx_ref *c = &below->v[(*next)++];
+
+			nb->lnum = htole32(c->lnum);
+			nb->offs = htole32(c->offs);
+			nb->len = htole32(c->len);
+			memcpy(h, c->hash, s->hash_len);
 		}
-		nb->lnum = htole32(cl);
-		nb->offs = htole32(co);
-		nb->len = htole32(clen);
 	}
 	if (s->offs + len > g->leb_size && next_leb(s)) {
 		free(node);
 		return -1;
 	}
 	finish_node(s, node, UBIFS_IDX_NODE, len, s->sqnum++);
-	ubifs_auth_hash(s->auth, node, len, hash);
+	ubifs_auth_hash(s->auth, node, len, ref->hash);
 	memcpy(out_leb(s, s->lnum) + s->offs, node, len);
-	*nlnum = s->lnum;
-	*noffs = s->offs;
-	*nlen = len;
+	ref->lnum = s->lnum;
+	ref->offs = s->offs;
+	ref->len = len;
 	s->offs += ALIGN8(len);
 	s->idx_size += ALIGN8(len);
 	free(node);
 	return 0;
+}
+
+/*
+ * Rewrites the index level by level from the bottom, as mkfs.ubifs's
+ * write_index() does, keeping every node's branches; returns the root.
+ */
+static int rebuild(struct signer *s, int root_lnum, int root_offs,
+		   int root_level, struct idx_ref *root)
+{
+	struct level *levels = xcalloc(root_level + 1, sizeof(*levels));
+	int lv, i, next, ret = 0;
+
+	collect(s, levels, root_lnum, root_offs);
+	for (lv = 0; lv <= root_level && !ret; lv++)
+		for (i = 0, next = 0; i < levels[lv].nr && !ret; i++)
+			ret = write_idx(s, &levels[lv].v[i],
+					lv ? &levels[lv - 1] : NULL, &next);
+	if (!ret)
+		*root = levels[root_level].v[0];
+	for (lv = 0; lv <= root_level; lv++)
+		free(levels[lv].v);
+	free(levels);
+	return ret;
 }
 
 /* New nodes get sequence numbers above every node in the image. */
@@ -357,9 +413,10 @@ int ubifs_sign(struct ubifs_image *img, const struct ubifs_sign_opts *o,
 	struct ubifs_mst_node mst;
 	struct ubifs_image nimg;
 	struct lst l = { 0 };
-	uint8_t root_hash[UBIFS_MAX_HASH_LEN], lpt_hash[UBIFS_MAX_HASH_LEN];
+	uint8_t lpt_hash[UBIFS_MAX_HASH_LEN];
+	struct idx_ref root;
 	uint8_t hash_mst[UBIFS_MAX_HASH_LEN];
-	int i, rl, ro, rlen, main_old = g->leb_cnt - g->main_first;
+	int i, main_old = g->leb_cnt - g->main_first;
 	int ret = -1;
 
 	if (g->flags & UBIFS_FLG_AUTHENTICATION)
@@ -399,8 +456,7 @@ int ubifs_sign(struct ubifs_image *img, const struct ubifs_sign_opts *o,
 	for (i = 0; i < main_old; i++)
 		contrib(g, &s.lp[i], &l, -1);
 	if (pick_index_lebs(&s, le32toh(mst.gc_lnum)) || next_leb(&s) ||
-	    rebuild(&s, res.root_lnum, res.root_offs, &rl, &ro, &rlen,
-		    root_hash, 0))
+	    rebuild(&s, res.root_lnum, res.root_offs, res.root_level, &root))
 		goto out;
 	close_leb(&s);
 	for (i = 0; i < s.leb_cnt - g->main_first; i++)
@@ -411,9 +467,9 @@ int ubifs_sign(struct ubifs_image *img, const struct ubifs_sign_opts *o,
 	nimg.data = s.out;
 	ubifs_lpt_write(&nimg, s.out, s.lp, s.auth, &pos, lpt_hash);
 
-	mst.root_lnum = htole32(rl);
-	mst.root_offs = htole32(ro);
-	mst.root_len = htole32(rlen);
+	mst.root_lnum = htole32(root.lnum);
+	mst.root_offs = htole32(root.offs);
+	mst.root_len = htole32(root.len);
 	mst.ihead_lnum = htole32(s.lnum);
 	mst.ihead_offs = htole32(align_io(g, s.offs));
 	mst.index_size = htole64(s.idx_size);
@@ -434,7 +490,7 @@ int ubifs_sign(struct ubifs_image *img, const struct ubifs_sign_opts *o,
 	mst.lsave_lnum = htole32(pos.lsave_lnum);
 	mst.lsave_offs = htole32(pos.lsave_offs);
 	memset(mst.hash_root_idx, 0, sizeof(mst.hash_root_idx));
-	memcpy(mst.hash_root_idx, root_hash, s.hash_len);
+	memcpy(mst.hash_root_idx, root.hash, s.hash_len);
 	memset(mst.hash_lpt, 0, sizeof(mst.hash_lpt));
 	memcpy(mst.hash_lpt, lpt_hash, s.hash_len);
 	write_masters(&s, &mst, hash_mst);
