@@ -37,6 +37,24 @@ printf '\x42' | dd of=t.img bs=1 seek=$((10 * 129024 + 0x100)) conv=notrunc 2>/d
 expect_fail "$TRACEKIT" ubifs verify t.img --cert cert.pem
 assert_grep '^LEB 10:0x[0-9a-f]+ [a-z]+ node: CRC mismatch' "$TK_TMP/out"
 
+# Inside a UBI image (ubinize output) the volume is found through the
+# UBI headers; its LEBs are not contiguous in the file.
+if command -v ubinize >/dev/null; then
+	printf '[fs]\nmode=ubi\nimage=s.img\nvol_id=0\nvol_type=dynamic\nvol_name=fs\nvol_size=8MiB\n' >ubi.cfg
+	printf '[other]\nmode=ubi\nvol_id=1\nvol_type=dynamic\nvol_name=x\nvol_size=1MiB\n' >>ubi.cfg
+	ubinize -o s.ubi -m 2048 -p 128KiB -s 512 ubi.cfg 2>/dev/null || fail "ubinize"
+	"$TRACEKIT" ubifs verify s.ubi --cert cert.pem >out || { cat out; fail "verify UBI"; }
+	assert_grep 'signature verified' out
+	"$TRACEKIT" ubifs info s.ubi >out || fail "info UBI"
+	assert_grep 'UBIFS volume of a UBI image' out
+	# LEB 10 of the volume is the 11th PEB holding it, data at 0x800.
+	cp s.ubi t.ubi
+	printf '\x42' | dd of=t.ubi bs=1 seek=$(((2 + 10) * 131072 + 2048 + 0x100)) \
+		conv=notrunc 2>/dev/null
+	expect_fail "$TRACEKIT" ubifs verify t.ubi --cert cert.pem
+	assert_grep '^LEB 10:0x[0-9a-f]+ [a-z]+ node: CRC mismatch' "$TK_TMP/out"
+fi
+
 # Bad input: one line on stderr, exit 1, no crash.
 check_bad() {
 	local what=$1 file=$2 rc
