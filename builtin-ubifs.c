@@ -18,6 +18,7 @@
 #include "builtin.h"
 #include "util/parse-options.h"
 #include "util/ubifs-auth.h"
+#include "util/ubifs-extract.h"
 #include "util/ubifs-image.h"
 #include "util/ubifs-sign.h"
 #include "util/ubifs-ubi.h"
@@ -25,9 +26,10 @@
 #include "util/usage.h"
 
 static const char *const ubifs_usage[] = {
-	"tracekit ubifs info IMAGE",
+	"tracekit ubifs info [--nodes] IMAGE",
 	"tracekit ubifs verify IMAGE [--cert CERT.pem] [--key-file HMACKEY]",
-	"tracekit ubifs sign IN OUT --key KEY.pem --cert CERT.pem [--hash-algo ALGO] [--hmac-key FILE]",
+	"tracekit ubifs sign IN OUT (--key KEY.pem --cert CERT.pem | --hmac-key FILE) [--hash-algo ALGO]",
+	"tracekit ubifs extract IMAGE DIR [--cert CERT.pem] [--key-file HMACKEY]",
 	NULL
 };
 
@@ -232,10 +234,16 @@ static void free_key(uint8_t *key, size_t len)
 
 static int cmd_verify(int argc, const char **argv)
 {
-	const char *const usage[] = {
+	const char *const verify_usage[] = {
 		"tracekit ubifs verify IMAGE [--cert CERT.pem] [--key-file HMACKEY]",
 		NULL
 	};
+	const char *const extract_usage[] = {
+		"tracekit ubifs extract IMAGE DIR [--cert CERT.pem] [--key-file HMACKEY]",
+		NULL
+	};
+	int extract = !strcmp(argv[0], "extract");
+	const char *const *usage = extract ? extract_usage : verify_usage;
 	const char *cert = NULL, *key_file = NULL;
 	const struct option options[] = {
 		OPT_STRING(0, "cert", &cert, "CERT.pem",
@@ -254,7 +262,7 @@ static int cmd_verify(int argc, const char **argv)
 	int i, n;
 
 	argc = parse_options(argc, argv, options, usage, 0);
-	if (argc != 1)
+	if (argc != 1 + extract)
 		usage_with_options(usage, options);
 	if (key_file) {
 		load_key(key_file, &key, &key_len);
@@ -285,8 +293,17 @@ static int cmd_verify(int argc, const char **argv)
 			warning("%s: give --cert%s to check who made it",
 				argv[0], res.hmac_present ? " or --key-file" : "");
 	} else {
-		error("%s: verification FAILED: %d problem%s", argv[0], n,
-		      n == 1 ? "" : "s");
+		error("%s: verification FAILED: %d problem%s%s", argv[0], n,
+		      n == 1 ? "" : "s", extract ? ", nothing extracted" : "");
+	}
+	if (!n && extract) {
+		char why[512];
+		int files;
+
+		if (ubifs_extract(&img, res.root_lnum, res.root_offs, argv[1],
+				  &files, why, sizeof(why)))
+			die("%s: extract: %s", argv[0], why);
+		printf("%s: %d files extracted\n", argv[1], files);
 	}
 	close_image(&m, &img);
 	ubifs_report_clear(&rep);
@@ -331,7 +348,7 @@ static void write_image(const char *path, const uint8_t *buf, size_t len)
 static int cmd_sign(int argc, const char **argv)
 {
 	const char *const usage[] = {
-		"tracekit ubifs sign IN OUT --key KEY.pem --cert CERT.pem [--hash-algo ALGO] [--hmac-key FILE]",
+		"tracekit ubifs sign IN OUT (--key KEY.pem --cert CERT.pem | --hmac-key FILE) [--hash-algo ALGO]",
 		NULL
 	};
 	const char *key = NULL, *cert = NULL, *algo = "sha256";
@@ -399,7 +416,7 @@ int cmd_ubifs(int argc, const char **argv)
 		usage_with_options(ubifs_usage, options);
 	if (!strcmp(argv[0], "info"))
 		return cmd_info(argc, argv);
-	if (!strcmp(argv[0], "verify"))
+	if (!strcmp(argv[0], "verify") || !strcmp(argv[0], "extract"))
 		return cmd_verify(argc, argv);
 	if (!strcmp(argv[0], "sign"))
 		return cmd_sign(argc, argv);

@@ -43,6 +43,21 @@ assert_eq "files as in the plain image" "$(grep '^files:' s.info)" \
 	"$(grep '^files:' p.info)"
 diff m.info s.info || fail "layout differs from mkfs.ubifs --auth-key"
 
+# The contents survive: extract what the re-laid index points to (zstd
+# data, which the extractor decompresses) and compare with the source.
+mkfs.ubifs $G -x zstd -r root pz.img || fail "mkfs.ubifs zstd"
+"$TRACEKIT" ubifs sign pz.img sz.img --key key.pem --cert cert.pem >/dev/null ||
+	fail "sign zstd image"
+"$TRACEKIT" ubifs extract sz.img x --cert cert.pem >out || { cat out; fail "extract"; }
+diff -r --no-dereference root x || fail "extracted tree differs from the source"
+assert_eq "symlink" "$(readlink x/link)" "a"
+assert_eq "modes" "$(cd x && find . -printf '%m %s %p\n' | sort)" \
+	"$(cd root && find . -printf '%m %s %p\n' | sort)"
+# LZO is not decompressed: refused, and nothing is left behind.
+expect_fail "$TRACEKIT" ubifs extract s.img y --cert cert.pem
+assert_grep 'compression 1 is not supported' "$TK_TMP/out"
+[ -z "$(ls -d y* 2>/dev/null)" ] || fail "partial extraction left behind"
+
 # HMAC-authenticated, another hash.
 "$TRACEKIT" ubifs sign p.img h.img --hmac-key hmac.key --hash-algo sha512 \
 	>/dev/null || fail "sign --hmac-key"
