@@ -206,8 +206,10 @@ static int cmd_info(int argc, const char **argv)
 	       "(%llu bytes)\n", "files:", res.leaves[UBIFS_DENT_NODE],
 	       res.leaves[UBIFS_XENT_NODE], res.leaves[UBIFS_DATA_NODE],
 	       (unsigned long long)res.data_bytes);
-	printf("%-16s%d index nodes; LPT %d nnodes, %d pnodes; %d buds\n",
-	       "tree:", res.idx_nodes, res.nnodes, res.pnodes, res.buds);
+	printf("%-16s%d index nodes; LPT %d nnodes, %d pnodes\n",
+	       "tree:", res.idx_nodes, res.nnodes, res.pnodes);
+	printf("%-16s%d buds, %d uncommitted nodes\n", "journal:", res.buds,
+	       res.journal_nodes);
 	print_counts("nodes:", res.scanned);
 	if (nodes)
 		print_nodes(&img);
@@ -300,6 +302,10 @@ static int cmd_verify(int argc, const char **argv)
 		char why[512];
 		int files;
 
+		if (res.journal_nodes)
+			die("%s: extract: the journal holds %d nodes not yet in "
+			    "the index; mount and unmount the image to commit "
+			    "them", argv[0], res.journal_nodes);
 		if (ubifs_extract(&img, res.root_lnum, res.root_offs, argv[1],
 				  &files, why, sizeof(why)))
 			die("%s: extract: %s", argv[0], why);

@@ -18,6 +18,7 @@ struct vctx {
 	struct ubifs_auth *auth;	/* NULL for unauthenticated images */
 	const struct ubifs_sb_node *sb;
 	const struct ubifs_mst_node *mst;
+	uint8_t *is_bud;		/* per LEB: referenced by the log */
 	uint64_t *seen;			/* open-addressed set of lnum:offs */
 	size_t seen_mask;
 	int seen_nr;
@@ -419,12 +420,14 @@ static void check_lpt(struct vctx *v)
 				 "LPT hash does not match the master node's "
 				 "hash_lpt");
 	/* The space the LPT calls free must be erased: the scan found
-	 * where the last node of each LEB ends. */
+	 * where the last node of each LEB ends.  Buds are the exception:
+	 * the LPT is written at commit, the journal after it. */
 	for (i = 0; !err && i < lpt.main_lebs; i++) {
 		int l = i + v->img->g.main_first;
 		int used = v->img->g.leb_size - lpt.lp[i].free;
 
-		if (v->img->scan[l].end > used && !v->img->scan[l].bad)
+		if (v->img->scan[l].end > used && !v->img->scan[l].bad &&
+		    !v->is_bud[l])
 			ubifs_report_add(v->rep, l, used, "free space",
 					 "holds data but the LPT records %d "
 					 "bytes free", lpt.lp[i].free);
@@ -432,8 +435,13 @@ static void check_lpt(struct vctx *v)
 	ubifs_lpt_release(&lpt);
 }
 
-/* mkfs.ubifs images have a log of one commit start node; a journal (ref
- * nodes to buds) is only authenticated by HMACs of its running hash. */
+/*
+ * mkfs.ubifs images have a log of one commit start node.  A mounted image
+ * has reference nodes to buds; nodes in a bud after the referenced offset
+ * were written since the last commit and are not in the index yet (the
+ * kernel replays them).  They are only authenticated by HMACs of the
+ * journal's running hash.
+ */
 static void check_log(struct vctx *v)
 {
 	const struct ubifs_geom *g = &v->img->g;
@@ -442,9 +450,26 @@ static void check_log(struct vctx *v)
 	for (lnum = UBIFS_LOG_LNUM; lnum < g->lpt_first; lnum++) {
 		const struct ubifs_leb_scan *s = &v->img->scan[lnum];
 
-		for (i = 0; i < s->nr; i++)
-			if (s->v[i].type == UBIFS_REF_NODE)
-				v->res->buds++;
+		for (i = 0; i < s->nr; i++) {
+			const struct ubifs_ref_node *ref;
+			const struct ubifs_leb_scan *bud;
+			int j, bl, bo;
+
+			if (s->v[i].type != UBIFS_REF_NODE || !s->v[i].crc_ok ||
+			    s->v[i].len < UBIFS_REF_NODE_SZ)
+				continue;
+			v->res->buds++;
+			ref = (const void *)node_ptr(v, lnum, s->v[i].offs);
+			bl = le32toh(ref->lnum);
+			bo = le32toh(ref->offs);
+			if (bl < g->main_first || bl >= g->leb_cnt)
+				continue;
+			v->is_bud[bl] = 1;
+			bud = &v->img->scan[bl];
+			for (j = 0; j < bud->nr; j++)
+				if (bud->v[j].offs >= (uint32_t)bo)
+					v->res->journal_nodes++;
+		}
 	}
 	if (v->res->buds && v->auth)
 		ubifs_report_add(v->rep, le32toh(v->mst->log_lnum), 0,
@@ -492,9 +517,11 @@ int ubifs_verify(struct ubifs_image *img, const struct ubifs_verify_opts *o,
 		res->root_len = le32toh(v.mst->root_len);
 		walk_index(&v, res->root_lnum, res->root_offs, res->root_len,
 			   -1, v.mst->hash_root_idx, &master);
-		check_lpt(&v);
+		v.is_bud = xcalloc(img->g.leb_cnt, 1);
 		check_log(&v);
+		check_lpt(&v);
 	}
+	free(v.is_bud);
 	free(v.seen);
 	ubifs_auth_free(v.auth);
 	return rep->nr - before;

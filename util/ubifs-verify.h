@@ -32,6 +32,7 @@ struct ubifs_verify_result {
 	uint64_t data_bytes;			/* uncompressed, from data nodes */
 	int pnodes, nnodes;
 	int buds;
+	int journal_nodes;		/* in buds, not yet in the index */
 	uint64_t highest_inum;
 };
 
