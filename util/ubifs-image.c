@@ -270,7 +270,7 @@ static void scan_leb(struct ubifs_image *img, int lnum,
 	const uint8_t *leb = ubifs_leb(img, lnum);
 	int avail = ubifs_leb_avail(img, lnum), offs = 0;
 
-	while (offs + (int)UBIFS_CH_SZ <= avail) {
+	while (offs < avail) {
 		const struct ubifs_ch *ch = (const void *)(leb + offs);
 		uint32_t len;
 		int ok;
@@ -286,9 +286,16 @@ static void scan_leb(struct ubifs_image *img, int lnum,
 			}
 			continue;
 		}
-		if (le32toh(ch->magic) != UBIFS_NODE_MAGIC) {
+		if (offs + (int)UBIFS_CH_SZ > avail ||
+		    le32toh(ch->magic) != UBIFS_NODE_MAGIC) {
 			if (all_ff(leb + offs, avail - offs))
 				break;
+			if (offs + (int)UBIFS_CH_SZ > avail) {
+				ubifs_report_add(rep, lnum, offs, "free space",
+						 "not erased");
+				s->bad = 1;
+				break;
+			}
 			ubifs_report_add(rep, lnum, offs, "node",
 					 le32toh(ch->magic) == 0xffffffff ?
 					 "free space is not erased" :

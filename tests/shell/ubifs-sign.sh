@@ -43,6 +43,24 @@ assert_eq "files as in the plain image" "$(grep '^files:' s.info)" \
 	"$(grep '^files:' p.info)"
 diff m.info s.info || fail "layout differs from mkfs.ubifs --auth-key"
 
+# The same in the big LPT model (many LEBs allowed, small ones); there the
+# LPT area must even be byte for byte what mkfs.ubifs writes.
+B="-m 512 -e 15872 -c 8000"
+mkfs.ubifs $B -r root bp.img && mkfs.ubifs $B -r root --hash-algo=sha256 \
+	--auth-key=key.pem --auth-cert=cert.pem bm.img || fail "mkfs.ubifs big LPT"
+"$TRACEKIT" ubifs sign bp.img bs.img --key key.pem --cert cert.pem >/dev/null ||
+	fail "sign big LPT"
+"$TRACEKIT" ubifs verify bs.img --cert cert.pem >/dev/null || fail "verify big LPT"
+"$TRACEKIT" ubifs info --nodes bm.img | sed 1d >bm.info
+"$TRACEKIT" ubifs info --nodes bs.img | sed 1d >bs.info
+assert_grep 'big LPT' bs.info
+diff bm.info bs.info || fail "big LPT layout differs from mkfs.ubifs"
+lpt=$(sed -n 's/.*LPT \([0-9]*\)-\([0-9]*\),.*/\1 \2/p' bs.info)
+set -- $lpt
+cmp <(dd if=bs.img bs=15872 skip=$1 count=$(($2 - $1 + 1)) 2>/dev/null) \
+	<(dd if=bm.img bs=15872 skip=$1 count=$(($2 - $1 + 1)) 2>/dev/null) ||
+	fail "LPT area (LEBs $1-$2) differs from mkfs.ubifs"
+
 # The contents survive: extract what the re-laid index points to (zstd
 # data, which the extractor decompresses) and compare with the source.
 mkfs.ubifs $G -x zstd -r root pz.img || fail "mkfs.ubifs zstd"
