@@ -218,6 +218,16 @@ static int cmd_info(int argc, const char **argv)
 	return TK_EXIT_OK;
 }
 
+/* A tty on stderr and a large image: show how far the scan got. */
+static void show_progress(void *arg, int done, int total)
+{
+	(void)arg;
+	if (done < total)
+		fprintf(stderr, "\rscanning LEB %d/%d", done, total);
+	else
+		fprintf(stderr, "\r\033[K");
+}
+
 static void load_key(const char *path, uint8_t **key, size_t *len)
 {
 	int err = ubifs_read_key_file(path, key, len);
@@ -273,6 +283,8 @@ static int cmd_verify(int argc, const char **argv)
 	}
 	vo.cert = cert;
 	open_image(argv[0], &m, &img, &rep);
+	if (isatty(STDERR_FILENO) && m.len >= (64u << 20))
+		vo.progress = show_progress;
 	ubifs_verify(&img, &vo, &res, &rep);
 	n = rep.nr;
 	for (i = 0; i < rep.nr; i++) {

@@ -371,16 +371,21 @@ static void scan_leb(struct ubifs_image *img, int lnum,
 	}
 }
 
-void ubifs_scan_all(struct ubifs_image *img, struct ubifs_report *rep)
+void ubifs_scan_all(struct ubifs_image *img, struct ubifs_report *rep,
+		    ubifs_progress_fn progress, void *arg)
 {
 	int lnum;
 
 	img->scan = xcalloc(img->g.leb_cnt, sizeof(*img->scan));
 	for (lnum = 0; lnum < img->g.leb_cnt; lnum++) {
+		if (progress && !(lnum & 63))
+			progress(arg, lnum, img->g.leb_cnt);
 		if (lnum >= img->g.lpt_first && lnum <= img->g.lpt_last)
 			continue;
 		scan_leb(img, lnum, rep);
 	}
+	if (progress)
+		progress(arg, img->g.leb_cnt, img->g.leb_cnt);
 }
 
 const struct ubifs_snode *ubifs_find_node(const struct ubifs_image *img,

@@ -86,8 +86,11 @@ int ubifs_leb_avail(const struct ubifs_image *img, int lnum);
 uint32_t ubifs_node_crc(const struct ubifs_image *img, const void *node,
 			uint32_t len);
 
-/* Scans every LEB of the superblock, master, log, orphan and main areas. */
-void ubifs_scan_all(struct ubifs_image *img, struct ubifs_report *rep);
+/* Scans every LEB of the superblock, master, log, orphan and main areas;
+ * progress (may be NULL) is called now and then with LEBs done/total. */
+typedef void (*ubifs_progress_fn)(void *arg, int done, int total);
+void ubifs_scan_all(struct ubifs_image *img, struct ubifs_report *rep,
+		    ubifs_progress_fn progress, void *arg);
 const struct ubifs_snode *ubifs_find_node(const struct ubifs_image *img,
 					  int lnum, int offs);
 

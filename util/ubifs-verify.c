@@ -508,7 +508,7 @@ int ubifs_verify(struct ubifs_image *img, const struct ubifs_verify_opts *o,
 		}
 	}
 	if (!img->scan)
-		ubifs_scan_all(img, rep);
+		ubifs_scan_all(img, rep, o->progress, o->progress_arg);
 	count_scanned(&v);
 	check_sb_leb(&v);
 	if (check_masters(&v) == 0) {

@@ -18,6 +18,8 @@ struct ubifs_verify_opts {
 	const uint8_t *hmac_key;	/* check HMACs */
 	size_t hmac_key_len;
 	int no_hash;			/* structure only (info) */
+	ubifs_progress_fn progress;	/* scanning progress, may be NULL */
+	void *progress_arg;
 };
 
 struct ubifs_verify_result {
