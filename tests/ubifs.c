@@ -126,6 +126,15 @@ int test__ubifs(void)
 			verify_buf(bad, slen, f.cert, &res, &rep) == 1 &&
 			has_problem(&rep, "LEB 0:0x0 superblock node: bad magic"));
 
+	/* Area sizes that overflow when added up (found by the fuzzer). */
+	memcpy(bad, sig, slen);
+	((struct ubifs_sb_node *)bad)->log_lebs = htole32(0x7f000000);
+	((struct ubifs_sb_node *)bad)->lpt_lebs = htole32(0x7f000000);
+	fix_crc(bad);
+	TEST_ASSERT_VAL("area sizes",
+			verify_buf(bad, slen, f.cert, &res, &rep) == 1 &&
+			has_problem(&rep, "bad area sizes"));
+
 	/* A data node whose length runs past the end of its LEB. */
 	memcpy(bad, sig, slen);
 	offs = first_node(bad, slen, 11, UBIFS_DATA_NODE);

@@ -200,6 +200,13 @@ int ubifs_image_init(struct ubifs_image *img, const void *buf, size_t len,
 		}
 	}
 	g->branch_sz = UBIFS_BRANCH_SZ + UBIFS_SK_LEN + g->hash_len;
+	/* Bound the counts before they are added up into positions. */
+	if ((uint32_t)g->log_lebs > (1u << 24) ||
+	    (uint32_t)g->lpt_lebs > (1u << 24) ||
+	    (uint32_t)g->orph_lebs > (1u << 24)) {
+		ubifs_report_add(rep, 0, 0, "superblock node", "bad area sizes");
+		return -1;
+	}
 	g->lpt_first = UBIFS_LOG_LNUM + g->log_lebs;
 	g->lpt_last = g->lpt_first + g->lpt_lebs - 1;
 	g->orph_first = g->lpt_last + 1;
