@@ -293,6 +293,10 @@ int ubifs_extract(const struct ubifs_image *img, int root_lnum, int root_offs,
 	const struct ubifs_ino_node *root;
 	int nlinks = 0, err, i;
 
+	struct stat st;
+
+	if (!lstat(dir, &st))
+		return fail(&x, "%s already exists", dir);
 	collect(&x, root_lnum, root_offs);
 	root = inode_of(&x, 1);
 	if (!root) {
