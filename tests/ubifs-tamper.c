@@ -12,7 +12,9 @@
 #include "tests/tests.h"
 #include "tests/ubifs-fixture.h"
 #include "util/ubifs-image.h"
+#include "util/ubifs-auth.h"
 #include "util/ubifs-lpt.h"
+#include "util/ubifs-sign.h"
 #include "util/ubifs-verify.h"
 
 #define PER_KIND 240
@@ -130,74 +132,110 @@ static void collect(const uint8_t *buf, size_t len, struct regions *kinds)
 	ubifs_report_clear(&rep);
 }
 
-int test__ubifs_tamper(void)
+struct tally {
+	int total, detected, named;
+	int kinds_missing;
+};
+
+/* Flips PER_KIND sampled bytes of every kind in img, one at a time. */
+static void tamper(const char *label, uint8_t *img, size_t len,
+		   const struct ubifs_verify_opts *o, struct tally *t)
 {
-	struct ubifs_fixture f = { 0 };
 	struct regions kinds[K_NR] = { 0 };
-	struct ubifs_verify_opts o;
-	int total = 0, detected = 0, named = 0, k;
 	uint64_t seed = 0x7261636b6974ull;
-	uint8_t *img;
-	size_t len;
-	char why[256];
+	int k, n;
 
-	if (ubifs_fixture_make(&f, why, sizeof(why)))
-		return test_skip("%s", why);
-	img = ubifs_fixture_read(f.signed_img, &len);
-	TEST_ASSERT_VAL("read image", img);
 	collect(img, len, kinds);
-	o = (struct ubifs_verify_opts){ .cert = f.cert };
-
 	for (k = 0; k < K_NR; k++) {
-		int n, kd = 0, kn = 0;
+		int kd = 0, kn = 0;
 
-		TEST_ASSERT_VAL(kind_names[k], kinds[k].bytes > 0);
-		for (n = 0; n < PER_KIND; n++) {
+		t->kinds_missing += !kinds[k].bytes;
+		for (n = 0; n < PER_KIND && kinds[k].bytes; n++) {
 			struct ubifs_report rep = { 0 };
 			struct ubifs_verify_result res;
 			struct ubifs_image im;
 			long pick = next_rand(&seed) % kinds[k].bytes;
 			const struct region *r = kinds[k].v;
-			size_t pos;
 			uint8_t flip = 1 + next_rand(&seed) % 255;
+			size_t pos;
 
 			while (pick >= r->len)
 				pick -= r++->len;
 			pos = (size_t)r->lnum * 129024 + r->offs + pick;
 			img[pos] ^= flip;
 			if (ubifs_image_init(&im, img, len, &rep) == 0)
-				ubifs_verify(&im, &o, &res, &rep);
+				ubifs_verify(&im, o, &res, &rep);
 			ubifs_image_release(&im);
 			img[pos] ^= flip;
-			total++;
-			if (rep.nr) {
-				kd++;
-				if (located(&rep, k, r))
-					kn++;
-				else
-					fprintf(stderr, "not located: LEB %d:0x%lx"
-						" in %s node at 0x%x\n", r->lnum,
-						r->offs + pick, kind_names[k],
-						r->offs);
-			} else {
-				fprintf(stderr, "not detected: LEB %d:0x%lx in"
-					" %s node\n", r->lnum, r->offs + pick,
-					kind_names[k]);
-			}
+			t->total++;
+			if (!rep.nr)
+				fprintf(stderr, "%s: not detected: LEB %d:0x%lx "
+					"in %s node\n", label, r->lnum,
+					r->offs + pick, kind_names[k]);
+			else if (!located(&rep, k, r))
+				fprintf(stderr, "%s: not located: LEB %d:0x%lx "
+					"in %s node at 0x%x\n", label, r->lnum,
+					r->offs + pick, kind_names[k], r->offs);
+			kd += rep.nr > 0;
+			kn += rep.nr > 0 && located(&rep, k, r);
 			ubifs_report_clear(&rep);
 		}
-		printf("tamper %-13s %3d/%d detected, %3d located\n",
-		       kind_names[k], kd, PER_KIND, kn);
-		detected += kd;
-		named += kn;
+		printf("%s %-13s %3d/%d detected, %3d located\n", label,
+		       kind_names[k], kd, n, kn);
+		t->detected += kd;
+		t->named += kn;
 		free(kinds[k].v);
 	}
+}
+
+int test__ubifs_tamper(void)
+{
+	static const uint8_t key[] = "tamper test HMAC key";
+	struct ubifs_fixture f = { 0 };
+	struct ubifs_report rep = { 0 };
+	struct ubifs_verify_opts o;
+	struct ubifs_sign_opts so;
+	struct ubifs_image plain;
+	struct tally t = { 0 };
+	uint8_t *img, *pimg, *ours;
+	size_t len, plen, olen;
+	char why[256];
+
+	if (ubifs_fixture_make(&f, why, sizeof(why)))
+		return test_skip("%s", why);
+	img = ubifs_fixture_read(f.signed_img, &len);
+	pimg = ubifs_fixture_read(f.plain, &plen);
+	TEST_ASSERT_VAL("read images", img && pimg);
+
+	/* mkfs.ubifs --auth-key output, checked with the certificate. */
+	o = (struct ubifs_verify_opts){ .cert = f.cert };
+	tamper("mkfs.ubifs", img, len, &o, &t);
+
+	/* Our own signing, signature and HMACs, checked with both. */
+	so = (struct ubifs_sign_opts){
+		.hash_algo = ubifs_hash_algo_by_name("sha256"),
+		.key = f.key, .cert = f.cert,
+		.hmac_key = key, .hmac_key_len = sizeof(key) - 1,
+	};
+	TEST_ASSERT_VAL("plain image", !ubifs_image_init(&plain, pimg, plen, &rep));
+	TEST_ASSERT_VAL("sign", !ubifs_sign(&plain, &so, &ours, &olen, why,
+					    sizeof(why)));
+	ubifs_image_release(&plain);
+	o.hmac_key = key;
+	o.hmac_key_len = sizeof(key) - 1;
+	tamper("tracekit-sign", ours, olen, &o, &t);
+
 	printf("tamper: %d byte positions, detection rate %.2f%%, "
-	       "right node named %.2f%%\n", total, 100.0 * detected / total,
-	       100.0 * named / total);
+	       "right node named %.2f%%\n", t.total,
+	       100.0 * t.detected / t.total, 100.0 * t.named / t.total);
 	free(img);
+	free(pimg);
+	free(ours);
+	ubifs_report_clear(&rep);
 	ubifs_fixture_remove(&f);
-	TEST_ASSERT_EQUAL("every flip detected", detected, total);
-	TEST_ASSERT_EQUAL("every flip located", named, total);
+	TEST_ASSERT_EQUAL("every kind of node sampled", t.kinds_missing, 0);
+	TEST_ASSERT_VAL("at least 2000 positions", t.total >= 2000);
+	TEST_ASSERT_EQUAL("every flip detected", t.detected, t.total);
+	TEST_ASSERT_EQUAL("every flip located", t.named, t.total);
 	return TEST_OK;
 }
