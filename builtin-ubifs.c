@@ -27,9 +27,9 @@
 
 static const char *const ubifs_usage[] = {
 	"tracekit ubifs info [--nodes] IMAGE",
-	"tracekit ubifs verify IMAGE [--cert CERT.pem] [--key-file HMACKEY]",
+	"tracekit ubifs verify IMAGE [--cert CERT.pem] [--key-file HMACKEY | --key-desc DESC]",
 	"tracekit ubifs sign IN OUT (--key KEY.pem --cert CERT.pem | --hmac-key FILE) [--hash-algo ALGO]",
-	"tracekit ubifs extract IMAGE DIR [--cert CERT.pem] [--key-file HMACKEY]",
+	"tracekit ubifs extract IMAGE DIR [--cert CERT.pem] [--key-file HMACKEY | --key-desc DESC]",
 	NULL
 };
 
@@ -247,21 +247,23 @@ static void free_key(uint8_t *key, size_t len)
 static int cmd_verify(int argc, const char **argv)
 {
 	const char *const verify_usage[] = {
-		"tracekit ubifs verify IMAGE [--cert CERT.pem] [--key-file HMACKEY]",
+		"tracekit ubifs verify IMAGE [--cert CERT.pem] [--key-file HMACKEY | --key-desc DESC]",
 		NULL
 	};
 	const char *const extract_usage[] = {
-		"tracekit ubifs extract IMAGE DIR [--cert CERT.pem] [--key-file HMACKEY]",
+		"tracekit ubifs extract IMAGE DIR [--cert CERT.pem] [--key-file HMACKEY | --key-desc DESC]",
 		NULL
 	};
 	int extract = !strcmp(argv[0], "extract");
 	const char *const *usage = extract ? extract_usage : verify_usage;
-	const char *cert = NULL, *key_file = NULL;
+	const char *cert = NULL, *key_file = NULL, *key_desc = NULL;
 	const struct option options[] = {
 		OPT_STRING(0, "cert", &cert, "CERT.pem",
 			   "verify the superblock's PKCS#7 signature with this X.509 certificate (PEM or DER)"),
 		OPT_STRING(0, "key-file", &key_file, "HMACKEY",
 			   "verify the HMACs with this raw key (the logon key's payload)"),
+		OPT_STRING(0, "key-desc", &key_desc, "DESC",
+			   "verify the HMACs with the user key DESC from the kernel keyring"),
 		OPT_END()
 	};
 	struct ubifs_verify_opts vo = { 0 };
@@ -276,11 +278,19 @@ static int cmd_verify(int argc, const char **argv)
 	argc = parse_options(argc, argv, options, usage, 0);
 	if (argc != 1 + extract)
 		usage_with_options(usage, options);
-	if (key_file) {
+	if (key_file && key_desc)
+		die_code(TK_EXIT_USAGE, "--key-file and --key-desc exclude each other");
+	if (key_file)
 		load_key(key_file, &key, &key_len);
-		vo.hmac_key = key;
-		vo.hmac_key_len = key_len;
+	if (key_desc) {
+		char why[256];
+
+		if (ubifs_read_key_desc(key_desc, &key, &key_len, why,
+					sizeof(why)))
+			die("--key-desc: %s", why);
 	}
+	vo.hmac_key = key;
+	vo.hmac_key_len = key_len;
 	vo.cert = cert;
 	open_image(argv[0], &m, &img, &rep);
 	if (isatty(STDERR_FILENO) && m.len >= (64u << 20))

@@ -65,7 +65,8 @@ int test_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 	X(tracefs_restore, "tracefs restore-on-exit registry")	\
 	X(probe_file, "probe definitions: add with rollback, list, delete") \
 	X(ubifs, "ubifs: verify mkfs.ubifs images, reject bad input")	\
-	X(ubifs_tamper, "ubifs: every flipped byte is detected and located")
+	X(ubifs_tamper, "ubifs: every flipped byte is detected and located") \
+	X(ubifs_keyring, "ubifs: HMAC key from the kernel keyring")
 
 /* Fixture suites for the framework's own self-test, only listed when
  * TRACEKIT_TEST_FIXTURES=1 (tests/shell/test-framework.sh). */

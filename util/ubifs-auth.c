@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <linux/keyctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -344,5 +347,46 @@ int ubifs_read_key_file(const char *path, uint8_t **key, size_t *len)
 	}
 	*len = sb.len;
 	*key = (uint8_t *)strbuf_detach(&sb, NULL);
+	return 0;
+}
+
+static long find_key(const char *type, const char *desc)
+{
+	return syscall(SYS_request_key, type, desc, NULL, 0);
+}
+
+int ubifs_read_key_desc(const char *desc, uint8_t **key, size_t *len,
+			char *why, size_t whylen)
+{
+	long id = find_key("user", desc), n, got;
+	uint8_t *buf;
+
+	if (id < 0) {
+		if (find_key("logon", desc) >= 0)
+			snprintf(why, whylen, "'%s' is a logon key, which user "
+				 "space cannot read: add it as a user key too, "
+				 "or use --key-file", desc);
+		else
+			snprintf(why, whylen, "no user key '%s' in the keyrings "
+				 "of this process: %s", desc, strerror(errno));
+		return -1;
+	}
+	n = syscall(SYS_keyctl, KEYCTL_READ, id, NULL, 0);
+	if (n <= 0) {
+		snprintf(why, whylen, "cannot read key '%s': %s", desc,
+			 n ? strerror(errno) : "empty");
+		return -1;
+	}
+	buf = xmalloc(n);
+	got = syscall(SYS_keyctl, KEYCTL_READ, id, buf, n);
+	if (got != n) {
+		OPENSSL_cleanse(buf, n);
+		free(buf);
+		snprintf(why, whylen, "cannot read key '%s': %s", desc,
+			 got < 0 ? strerror(errno) : "changed size");
+		return -1;
+	}
+	*key = buf;
+	*len = n;
 	return 0;
 }

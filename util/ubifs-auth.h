@@ -57,5 +57,13 @@ int ubifs_sig_create(const char *key_path, const char *cert_path,
 
 /* Reads a raw HMAC key (the payload of the kernel's logon key). */
 int ubifs_read_key_file(const char *path, uint8_t **key, size_t *len);
+/*
+ * Reads the HMAC key from the kernel keyring: a "user" key of that
+ * description found by request_key(2).  The kernel's UBIFS takes a
+ * "logon" key, whose payload user space cannot read; such a key is
+ * reported in why.  Returns 0 or -1.
+ */
+int ubifs_read_key_desc(const char *desc, uint8_t **key, size_t *len,
+			char *why, size_t whylen);
 
 #endif
