@@ -219,11 +219,17 @@ int ubifs_image_init(struct ubifs_image *img, const void *buf, size_t len,
 		ubifs_report_add(rep, 0, 0, "superblock node", "%s", why);
 		return -1;
 	}
-	if (len < (size_t)g->leb_cnt * g->leb_size)
+	if (len < (size_t)g->leb_cnt * g->leb_size) {
 		ubifs_report_add(rep, len / g->leb_size, len % g->leb_size,
 				 "image", "truncated: %zu bytes, the superblock "
 				 "says %d LEBs of %d bytes", len, g->leb_cnt,
 				 g->leb_size);
+		/* Far too short to be worth walking (and to size tables by
+		 * the superblock's count). */
+		if ((size_t)g->leb_cnt * g->leb_size > 2 * len +
+		    16 * (size_t)g->leb_size)
+			return -1;
+	}
 	return 0;
 }
 

@@ -144,6 +144,13 @@ int ubifs_ubi_extract(const void *buf, size_t len, void **vol,
 		snprintf(why, whylen, "no UBIFS volume found");
 		goto out;
 	}
+	/* Unmapped LEBs below the highest mapped one read as erased, but a
+	 * volume far larger than the image is a corrupt header. */
+	if (nlebs > 2 * (len / peb) + 16) {
+		snprintf(why, whylen, "volume %u maps LEB %zu, beyond what %zu "
+			 "PEBs can hold", want, nlebs - 1, len / peb);
+		goto out;
+	}
 	*vol_len = nlebs * leb;
 	*vol = xmalloc(*vol_len);
 	memset(*vol, 0xff, *vol_len);
