@@ -15,7 +15,6 @@
 #define UBI_HDR_SIZE		64
 #define UBI_HDR_SIZE_CRC	60
 #define UBI_INTERNAL_VOL_START	0x7FFFEFFFu
-#define UBI_MAX_LEBS		(1 << 22)
 
 struct ubi_ec_hdr {
 	uint32_t magic;
@@ -117,7 +116,7 @@ int ubifs_ubi_extract(const void *buf, size_t len, void **vol,
 			continue;
 		id = be32toh(vid->vol_id);
 		lnum = be32toh(vid->lnum);
-		if (id >= UBI_INTERNAL_VOL_START || lnum >= UBI_MAX_LEBS)
+		if (id >= UBI_INTERNAL_VOL_START)
 			continue;
 		if (want == UINT32_MAX && lnum == 0) {
 			const uint32_t *magic = (const void *)(img + i + data_off);
@@ -127,6 +126,14 @@ int ubifs_ubi_extract(const void *buf, size_t len, void **vol,
 		}
 		if (id != want)
 			continue;
+		/* Unmapped LEBs below the highest mapped one read as erased,
+		 * but a volume far larger than the image is a corrupt header. */
+		if (lnum > 2 * (len / peb) + 16) {
+			snprintf(why, whylen, "PEB %zu: LEB %u of volume %u is "
+				 "beyond what %zu PEBs can hold", i / peb, lnum,
+				 want, len / peb);
+			goto out;
+		}
 		if (lnum >= nlebs) {
 			size_t n = lnum + 1;
 
@@ -144,13 +151,7 @@ int ubifs_ubi_extract(const void *buf, size_t len, void **vol,
 		snprintf(why, whylen, "no UBIFS volume found");
 		goto out;
 	}
-	/* Unmapped LEBs below the highest mapped one read as erased, but a
-	 * volume far larger than the image is a corrupt header. */
-	if (nlebs > 2 * (len / peb) + 16) {
-		snprintf(why, whylen, "volume %u maps LEB %zu, beyond what %zu "
-			 "PEBs can hold", want, nlebs - 1, len / peb);
-		goto out;
-	}
+
 	*vol_len = nlebs * leb;
 	*vol = xmalloc(*vol_len);
 	memset(*vol, 0xff, *vol_len);
