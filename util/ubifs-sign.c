@@ -399,6 +399,41 @@ static int write_sb(struct signer *s, const uint8_t *hash_mst)
 	return 0;
 }
 
+/* The master node after the re-layout: index, space totals, LPT, hashes. */
+static void update_master(const struct signer *s, struct ubifs_mst_node *m,
+			  const struct idx_ref *root, const struct lst *l,
+			  const struct ubifs_lpt_pos *pos, const uint8_t *lpt_hash)
+{
+	const struct ubifs_geom *g = &s->img->g;
+
+	m->root_lnum = htole32(root->lnum);
+	m->root_offs = htole32(root->offs);
+	m->root_len = htole32(root->len);
+	m->ihead_lnum = htole32(s->lnum);
+	m->ihead_offs = htole32(align_io(g, s->offs));
+	m->index_size = htole64(s->idx_size);
+	m->total_free = htole64(le64toh(m->total_free) + l->free);
+	m->total_dirty = htole64(le64toh(m->total_dirty) + l->dirty);
+	m->total_used = htole64(le64toh(m->total_used) + l->used);
+	m->total_dead = htole64(le64toh(m->total_dead) + l->dead);
+	m->total_dark = htole64(le64toh(m->total_dark) + l->dark);
+	m->empty_lebs = htole32(le32toh(m->empty_lebs) + l->empty);
+	m->idx_lebs = htole32(le32toh(m->idx_lebs) + l->idx);
+	m->leb_cnt = htole32(s->leb_cnt);
+	m->lpt_lnum = htole32(pos->lpt_lnum);
+	m->lpt_offs = htole32(pos->lpt_offs);
+	m->nhead_lnum = htole32(pos->nhead_lnum);
+	m->nhead_offs = htole32(pos->nhead_offs);
+	m->ltab_lnum = htole32(pos->ltab_lnum);
+	m->ltab_offs = htole32(pos->ltab_offs);
+	m->lsave_lnum = htole32(pos->lsave_lnum);
+	m->lsave_offs = htole32(pos->lsave_offs);
+	memset(m->hash_root_idx, 0, sizeof(m->hash_root_idx));
+	memcpy(m->hash_root_idx, root->hash, s->hash_len);
+	memset(m->hash_lpt, 0, sizeof(m->hash_lpt));
+	memcpy(m->hash_lpt, lpt_hash, s->hash_len);
+}
+
 int ubifs_sign(struct ubifs_image *img, const struct ubifs_sign_opts *o,
 	       uint8_t **out, size_t *out_len, char *why, size_t whylen)
 {
@@ -467,32 +502,7 @@ int ubifs_sign(struct ubifs_image *img, const struct ubifs_sign_opts *o,
 	nimg.data = s.out;
 	ubifs_lpt_write(&nimg, s.out, s.lp, s.auth, &pos, lpt_hash);
 
-	mst.root_lnum = htole32(root.lnum);
-	mst.root_offs = htole32(root.offs);
-	mst.root_len = htole32(root.len);
-	mst.ihead_lnum = htole32(s.lnum);
-	mst.ihead_offs = htole32(align_io(g, s.offs));
-	mst.index_size = htole64(s.idx_size);
-	mst.total_free = htole64(le64toh(mst.total_free) + l.free);
-	mst.total_dirty = htole64(le64toh(mst.total_dirty) + l.dirty);
-	mst.total_used = htole64(le64toh(mst.total_used) + l.used);
-	mst.total_dead = htole64(le64toh(mst.total_dead) + l.dead);
-	mst.total_dark = htole64(le64toh(mst.total_dark) + l.dark);
-	mst.empty_lebs = htole32(le32toh(mst.empty_lebs) + l.empty);
-	mst.idx_lebs = htole32(le32toh(mst.idx_lebs) + l.idx);
-	mst.leb_cnt = htole32(s.leb_cnt);
-	mst.lpt_lnum = htole32(pos.lpt_lnum);
-	mst.lpt_offs = htole32(pos.lpt_offs);
-	mst.nhead_lnum = htole32(pos.nhead_lnum);
-	mst.nhead_offs = htole32(pos.nhead_offs);
-	mst.ltab_lnum = htole32(pos.ltab_lnum);
-	mst.ltab_offs = htole32(pos.ltab_offs);
-	mst.lsave_lnum = htole32(pos.lsave_lnum);
-	mst.lsave_offs = htole32(pos.lsave_offs);
-	memset(mst.hash_root_idx, 0, sizeof(mst.hash_root_idx));
-	memcpy(mst.hash_root_idx, root.hash, s.hash_len);
-	memset(mst.hash_lpt, 0, sizeof(mst.hash_lpt));
-	memcpy(mst.hash_lpt, lpt_hash, s.hash_len);
+	update_master(&s, &mst, &root, &l, &pos, lpt_hash);
 	write_masters(&s, &mst, hash_mst);
 	if (write_sb(&s, hash_mst))
 		goto out;
