@@ -1,11 +1,453 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * tracekit ubifs: inspect, verify and sign authenticated UBIFS images
+ * offline.  The logic is in util/ubifs-*.c; this file parses options,
+ * maps the image and prints.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <openssl/crypto.h>
+
 #include "builtin.h"
+#include "util/parse-options.h"
+#include "util/ubifs-auth.h"
+#include "util/ubifs-extract.h"
+#include "util/ubifs-image.h"
+#include "util/ubifs-sign.h"
+#include "util/ubifs-ubi.h"
+#include "util/ubifs-verify.h"
 #include "util/usage.h"
+
+static const char *const ubifs_usage[] = {
+	"tracekit ubifs info [--nodes] IMAGE",
+	"tracekit ubifs verify IMAGE [--cert CERT.pem] [--key-file HMACKEY | --key-desc DESC]",
+	"tracekit ubifs sign IN OUT (--key KEY.pem --cert CERT.pem | --hmac-key FILE) [--hash-algo ALGO]",
+	"tracekit ubifs extract IMAGE DIR [--cert CERT.pem] [--key-file HMACKEY | --key-desc DESC]",
+	NULL
+};
+
+struct mapped {
+	void *addr;
+	size_t len;
+};
+
+static void map_file(const char *path, struct mapped *m)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		die("%s: %s", path, strerror(errno));
+	if (fstat(fd, &st))
+		die("%s: %s", path, strerror(errno));
+	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
+		die("%s: not a regular file", path);
+	m->len = st.st_size;
+	if (!m->len)
+		die("%s: empty file", path);
+	m->addr = mmap(NULL, m->len, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (m->addr == MAP_FAILED)
+		die("%s: cannot map: %s", path, strerror(errno));
+	madvise(m->addr, m->len, MADV_SEQUENTIAL);
+	close(fd);
+}
+
+static void print_first_problem_and_die(const char *path,
+					const struct ubifs_report *rep)
+{
+	char *s = ubifs_problem_str(&rep->v[0]);
+
+	die("%s: %s", path, s);
+}
+
+/*
+ * Maps path and finds the UBIFS volume in it: a raw image (mkfs.ubifs
+ * output) or the first UBIFS volume of a UBI image (ubinize output).
+ */
+static void open_image(const char *path, struct mapped *m,
+		       struct ubifs_image *img, struct ubifs_report *rep)
+{
+	const void *vol;
+	size_t vol_len;
+	void *owned = NULL;
+	char why[256];
+
+	map_file(path, m);
+	vol = m->addr;
+	vol_len = m->len;
+	if (ubifs_ubi_detect(m->addr, m->len)) {
+		if (ubifs_ubi_extract(m->addr, m->len, &owned, &vol_len,
+				      why, sizeof(why)))
+			die("%s: UBI image: %s", path, why);
+		vol = owned;
+	}
+	if (ubifs_image_init(img, vol, vol_len, rep))
+		print_first_problem_and_die(path, rep);
+	img->owned = owned;
+	if (owned)
+		img->ubi_note = "UBIFS volume of a UBI image";
+}
+
+static void close_image(struct mapped *m, struct ubifs_image *img)
+{
+	ubifs_image_release(img);
+	munmap(m->addr, m->len);
+}
+
+static const char *compr_name(int c)
+{
+	static const char *const names[] = { "none", "lzo", "zlib", "zstd" };
+
+	return c >= 0 && c < 4 ? names[c] : "unknown";
+}
+
+static void print_counts(const char *label, const int *counts)
+{
+	static const int order[] = {
+		UBIFS_SB_NODE, UBIFS_SIG_NODE, UBIFS_MST_NODE, UBIFS_CS_NODE,
+		UBIFS_REF_NODE, UBIFS_IDX_NODE, UBIFS_INO_NODE,
+		UBIFS_DENT_NODE, UBIFS_XENT_NODE, UBIFS_DATA_NODE,
+		UBIFS_TRUN_NODE, UBIFS_ORPH_NODE, UBIFS_AUTH_NODE,
+	};
+	const char *sep = "";
+	size_t i;
+
+	printf("%-16s", label);
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		const char *name = ubifs_node_name(order[i]);
+
+		if (!counts[order[i]])
+			continue;
+		printf("%s%.*s %d", sep, (int)(strlen(name) - 5), name,
+		       counts[order[i]]);
+		sep = ", ";
+	}
+	printf("\n");
+}
+
+static void print_nodes(const struct ubifs_image *img)
+{
+	int lnum, i;
+
+	for (lnum = 0; lnum < img->g.leb_cnt; lnum++)
+		for (i = 0; i < img->scan[lnum].nr; i++) {
+			const struct ubifs_snode *sn = &img->scan[lnum].v[i];
+
+			printf("LEB %d:0x%x %s %u\n", lnum, sn->offs,
+			       ubifs_node_name(sn->type), sn->len);
+		}
+}
+
+static int cmd_info(int argc, const char **argv)
+{
+	const char *const usage[] = { "tracekit ubifs info [--nodes] IMAGE", NULL };
+	int nodes = 0;
+	const struct option options[] = {
+		OPT_BOOL(0, "nodes", &nodes,
+			 "also list every node found: LEB:offset, type, length"),
+		OPT_END()
+	};
+	struct ubifs_verify_opts vo = { .no_hash = 1 };
+	struct ubifs_report rep = { 0 };
+	struct ubifs_verify_result res;
+	struct ubifs_image img;
+	const struct ubifs_sb_node *sb;
+	const struct ubifs_geom *g;
+	struct mapped m;
+
+	argc = parse_options(argc, argv, options, usage, 0);
+	if (argc != 1)
+		usage_with_options(usage, options);
+	open_image(argv[0], &m, &img, &rep);
+	ubifs_verify(&img, &vo, &res, &rep);
+	if (rep.nr)
+		print_first_problem_and_die(argv[0], &rep);
+	g = &img.g;
+	sb = (const void *)img.data;
+	printf("%-16s%s (%zu bytes%s%s)\n", "image:", argv[0], m.len,
+	       img.ubi_note ? ", " : "", img.ubi_note ? img.ubi_note : "");
+	printf("%-16smin I/O %d, LEB size %d, LEBs %d (max %d)\n",
+	       "geometry:", g->min_io, g->leb_size, g->leb_cnt,
+	       g->max_leb_cnt);
+	printf("%-16ssuperblock 0, master 1-2, log %d-%d, LPT %d-%d, "
+	       "orphan %d-%d, main %d-%d\n", "areas:", UBIFS_LOG_LNUM,
+	       g->lpt_first - 1, g->lpt_first, g->lpt_last, g->orph_first,
+	       g->main_first - 1, g->main_first, g->leb_cnt - 1);
+	printf("%-16sversion %d, fanout %d, compression %s, %s LPT\n",
+	       "format:", g->fmt_version, g->fanout,
+	       compr_name(le16toh(sb->default_compr)),
+	       g->flags & UBIFS_FLG_BIGLPT ? "big" : "small");
+	printf("%-16s0x%x%s%s%s%s\n", "flags:", g->flags,
+	       g->flags & UBIFS_FLG_AUTHENTICATION ? " authentication" : "",
+	       g->flags & UBIFS_FLG_ENCRYPTION ? " encryption" : "",
+	       g->flags & UBIFS_FLG_DOUBLE_HASH ? " double-hash" : "",
+	       g->flags & UBIFS_FLG_SPACE_FIXUP ? " space-fixup" : "");
+	if (res.authenticated)
+		printf("%-16s%s, %s\n", "authentication:",
+		       ubifs_hash_name(g->hash_algo),
+		       res.hmac_present ? "HMAC" :
+		       res.sig_present ? "signed (PKCS#7 signature node)" :
+		       "no signature");
+	else
+		printf("%-16snone\n", "authentication:");
+	printf("%-16sLEB %d:0x%x, length %d, level %d\n", "root index:",
+	       res.root_lnum, res.root_offs, res.root_len, res.root_level);
+	printf("%-16s%d (highest inode number %llu)\n", "inodes:",
+	       res.leaves[UBIFS_INO_NODE],
+	       (unsigned long long)res.highest_inum);
+	printf("%-16s%d entries, %d xattr entries, %d data nodes "
+	       "(%llu bytes)\n", "files:", res.leaves[UBIFS_DENT_NODE],
+	       res.leaves[UBIFS_XENT_NODE], res.leaves[UBIFS_DATA_NODE],
+	       (unsigned long long)res.data_bytes);
+	printf("%-16s%d index nodes; LPT %d nnodes, %d pnodes\n",
+	       "tree:", res.idx_nodes, res.nnodes, res.pnodes);
+	printf("%-16s%d buds, %d uncommitted nodes\n", "journal:", res.buds,
+	       res.journal_nodes);
+	print_counts("nodes:", res.scanned);
+	if (nodes)
+		print_nodes(&img);
+	close_image(&m, &img);
+	ubifs_report_clear(&rep);
+	return TK_EXIT_OK;
+}
+
+/* A tty on stderr and a large image: show how far the scan got. */
+static void show_progress(void *arg, int done, int total)
+{
+	(void)arg;
+	if (done < total)
+		fprintf(stderr, "\rscanning LEB %d/%d", done, total);
+	else
+		fprintf(stderr, "\r\033[K");
+}
+
+static void load_key(const char *path, uint8_t **key, size_t *len)
+{
+	int err = ubifs_read_key_file(path, key, len);
+
+	if (err)
+		die("%s: cannot read the HMAC key: %s", path,
+		    err == -EINVAL ? "empty file" : strerror(-err));
+}
+
+static void free_key(uint8_t *key, size_t len)
+{
+	if (key)
+		OPENSSL_cleanse(key, len);
+	free(key);
+}
+
+static int cmd_verify(int argc, const char **argv)
+{
+	const char *const verify_usage[] = {
+		"tracekit ubifs verify IMAGE [--cert CERT.pem] [--key-file HMACKEY | --key-desc DESC]",
+		NULL
+	};
+	const char *const extract_usage[] = {
+		"tracekit ubifs extract IMAGE DIR [--cert CERT.pem] [--key-file HMACKEY | --key-desc DESC]",
+		NULL
+	};
+	int extract = !strcmp(argv[0], "extract");
+	const char *const *usage = extract ? extract_usage : verify_usage;
+	const char *cert = NULL, *key_file = NULL, *key_desc = NULL;
+	const struct option options[] = {
+		OPT_STRING(0, "cert", &cert, "CERT.pem",
+			   "verify the superblock's PKCS#7 signature with this X.509 certificate (PEM or DER)"),
+		OPT_STRING(0, "key-file", &key_file, "HMACKEY",
+			   "verify the HMACs with this raw key (the logon key's payload)"),
+		OPT_STRING(0, "key-desc", &key_desc, "DESC",
+			   "verify the HMACs with the user key DESC from the kernel keyring"),
+		OPT_END()
+	};
+	struct ubifs_verify_opts vo = { 0 };
+	struct ubifs_report rep = { 0 };
+	struct ubifs_verify_result res;
+	struct ubifs_image img;
+	struct mapped m;
+	uint8_t *key = NULL;
+	size_t key_len = 0;
+	int i, n;
+
+	argc = parse_options(argc, argv, options, usage, 0);
+	if (argc != 1 + extract)
+		usage_with_options(usage, options);
+	if (key_file && key_desc)
+		die_code(TK_EXIT_USAGE, "--key-file and --key-desc exclude each other");
+	if (key_file)
+		load_key(key_file, &key, &key_len);
+	if (key_desc) {
+		char why[256];
+
+		if (ubifs_read_key_desc(key_desc, &key, &key_len, why,
+					sizeof(why)))
+			die("--key-desc: %s", why);
+	}
+	vo.hmac_key = key;
+	vo.hmac_key_len = key_len;
+	vo.cert = cert;
+	open_image(argv[0], &m, &img, &rep);
+	if (isatty(STDERR_FILENO) && m.len >= (64u << 20))
+		vo.progress = show_progress;
+	ubifs_verify(&img, &vo, &res, &rep);
+	n = rep.nr;
+	for (i = 0; i < rep.nr; i++) {
+		char *s = ubifs_problem_str(&rep.v[i]);
+
+		printf("%s\n", s);
+		free(s);
+	}
+	if (!n) {
+		printf("%s: OK: %d index nodes, %d leaves, %d LPT pnodes; %s\n",
+		       argv[0], res.idx_nodes,
+		       res.leaves[UBIFS_INO_NODE] + res.leaves[UBIFS_DATA_NODE] +
+		       res.leaves[UBIFS_DENT_NODE] + res.leaves[UBIFS_XENT_NODE],
+		       res.pnodes,
+		       !res.authenticated ? "not authenticated (CRCs only)" :
+		       res.sig_checked ? "signature verified" :
+		       res.hmac_checked ? "HMACs verified" :
+		       "hashes verified, signature/HMAC not checked");
+		if (res.authenticated && !res.sig_checked && !res.hmac_checked)
+			warning("%s: give --cert%s to check who made it",
+				argv[0], res.hmac_present ? " or --key-file" : "");
+	} else {
+		error("%s: verification FAILED: %d problem%s%s", argv[0], n,
+		      n == 1 ? "" : "s", extract ? ", nothing extracted" : "");
+	}
+	if (!n && extract) {
+		char why[512];
+		int files;
+
+		if (res.journal_nodes)
+			die("%s: extract: the journal holds %d nodes not yet in "
+			    "the index; mount and unmount the image to commit "
+			    "them", argv[0], res.journal_nodes);
+		if (ubifs_extract(&img, res.root_lnum, res.root_offs, argv[1],
+				  &files, why, sizeof(why)))
+			die("%s: extract: %s", argv[0], why);
+		printf("%s: %d files extracted\n", argv[1], files);
+	}
+	close_image(&m, &img);
+	ubifs_report_clear(&rep);
+	free_key(key, key_len);
+	return n ? TK_EXIT_FAIL : TK_EXIT_OK;
+}
+
+static void write_image(const char *path, const uint8_t *buf, size_t len)
+{
+	size_t n = strlen(path) + 16;
+	char *tmp = xmalloc(n);
+	size_t done = 0;
+	int fd;
+
+	snprintf(tmp, n, "%s.tmpXXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		die("%s: cannot create a temporary file: %s", path,
+		    strerror(errno));
+	while (done < len) {
+		ssize_t w = write(fd, buf + done, len - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			int e = errno;
+
+			unlink(tmp);
+			die("%s: write failed: %s", tmp, strerror(e));
+		}
+		done += w;
+	}
+	if (fchmod(fd, 0644) || fsync(fd) || close(fd) || rename(tmp, path)) {
+		int e = errno;
+
+		unlink(tmp);
+		die("%s: cannot complete: %s", path, strerror(e));
+	}
+	free(tmp);
+}
+
+static int cmd_sign(int argc, const char **argv)
+{
+	const char *const usage[] = {
+		"tracekit ubifs sign IN OUT (--key KEY.pem --cert CERT.pem | --hmac-key FILE) [--hash-algo ALGO]",
+		NULL
+	};
+	const char *key = NULL, *cert = NULL, *algo = "sha256";
+	const char *hmac_file = NULL;
+	const struct option options[] = {
+		OPT_STRING(0, "key", &key, "KEY.pem",
+			   "private key (PEM) that signs the superblock"),
+		OPT_STRING(0, "cert", &cert, "CERT.pem",
+			   "X.509 certificate of that key, identifies the signer"),
+		OPT_STRING(0, "hash-algo", &algo, "ALGO",
+			   "hash for nodes, index and LPT: sha256 (default), sha1, sha512, ..."),
+		OPT_STRING(0, "hmac-key", &hmac_file, "FILE",
+			   "also authenticate superblock and master nodes with HMACs of this raw key"),
+		OPT_END()
+	};
+	struct ubifs_sign_opts so = { 0 };
+	struct ubifs_report rep = { 0 };
+	struct ubifs_image img;
+	struct mapped m;
+	uint8_t *hkey = NULL, *out;
+	size_t hkey_len = 0, out_len;
+	char why[512];
+
+	argc = parse_options(argc, argv, options, usage, 0);
+	if (argc != 2)
+		usage_with_options(usage, options);
+	if (!key != !cert)
+		die_code(TK_EXIT_USAGE, "--key and --cert go together");
+	if (!key && !hmac_file)
+		die_code(TK_EXIT_USAGE, "give --key and --cert, or --hmac-key");
+	so.hash_algo = ubifs_hash_algo_by_name(algo);
+	if (so.hash_algo < 0)
+		die_code(TK_EXIT_USAGE, "--hash-algo %s: not supported", algo);
+	if (hmac_file) {
+		load_key(hmac_file, &hkey, &hkey_len);
+		so.hmac_key = hkey;
+		so.hmac_key_len = hkey_len;
+	}
+	so.key = key;
+	so.cert = cert;
+	open_image(argv[0], &m, &img, &rep);
+	if (img.ubi_note)
+		die("%s: sign works on raw UBIFS images (mkfs.ubifs output), "
+		    "not UBI images", argv[0]);
+	if (ubifs_sign(&img, &so, &out, &out_len, why, sizeof(why)))
+		die("%s: %s", argv[0], why);
+	write_image(argv[1], out, out_len);
+	printf("%s: signed with %s%s%s, %zu bytes\n", argv[1], algo,
+	       key ? ", PKCS#7 signature" : "", hmac_file ? ", HMACs" : "",
+	       out_len);
+	free(out);
+	close_image(&m, &img);
+	ubifs_report_clear(&rep);
+	free_key(hkey, hkey_len);
+	return TK_EXIT_OK;
+}
 
 int cmd_ubifs(int argc, const char **argv)
 {
-	(void)argc;
-	(void)argv;
-	error("not implemented yet (issue #8)");
-	return TK_EXIT_USAGE;
+	const struct option options[] = { OPT_END() };
+
+	argc = parse_options(argc, argv, options, ubifs_usage,
+			     PARSE_OPT_STOP_AT_NON_OPTION);
+	if (argc < 1)
+		usage_with_options(ubifs_usage, options);
+	if (!strcmp(argv[0], "info"))
+		return cmd_info(argc, argv);
+	if (!strcmp(argv[0], "verify") || !strcmp(argv[0], "extract"))
+		return cmd_verify(argc, argv);
+	if (!strcmp(argv[0], "sign"))
+		return cmd_sign(argc, argv);
+	error("unknown subcommand '%s'", argv[0]);
+	usage_with_options(ubifs_usage, options);
 }

@@ -70,6 +70,9 @@ int test_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 	X(probe_spec, "probe: spec parser, fetcharg text, DWARF of this binary") \
 	X(probe_sdt, "probe: SDT notes, x86-64 argument grammar, semaphores") \
 	X(stack_tracer, "stack tracer: stack_trace parser (6.1 captures), THREAD_SIZE") \
+	X(ubifs, "ubifs: verify mkfs.ubifs images, reject bad input") \
+	X(ubifs_tamper, "ubifs: every flipped byte is detected and located") \
+	X(ubifs_keyring, "ubifs: HMAC key from the kernel keyring") \
 	/* end of list: add suites above this line */
 
 /* Fixture suites for the framework's own self-test, only listed when

@@ -1,0 +1,93 @@
+#!/bin/bash
+# description: ubifs: sign a plain mkfs.ubifs image like mkfs.ubifs --auth-key would
+# tracefs: untouched
+. "$(dirname "$0")/lib/common.sh"
+
+need_cmd mkfs.ubifs openssl md5sum
+cd "$TK_TMP" || fail "no scratch dir"
+mkdir -p root/sub/deep && echo hello >root/a && ln -s a root/link &&
+	echo x >root/sub/deep/c && head -c 700000 /dev/urandom >root/big &&
+	seq 1 50000 >root/sub/text || fail "source tree"
+setfattr -n user.tk -v 1 root/a 2>/dev/null
+openssl req -x509 -newkey rsa:2048 -nodes -keyout key.pem -out cert.pem \
+	-days 2 -subj /CN=tk >/dev/null 2>&1 || fail "openssl key"
+openssl req -x509 -newkey rsa:2048 -nodes -keyout key2.pem -out cert2.pem \
+	-days 2 -subj /CN=tk >/dev/null 2>&1 || fail "openssl key2"
+head -c 32 /dev/urandom >hmac.key
+head -c 32 /dev/urandom >other.key
+G="-m 2048 -e 129024 -c 64"
+# A first run settles the directories' atime, which both images record.
+mkfs.ubifs $G -r root warmup.img || fail "mkfs.ubifs"
+mkfs.ubifs $G -r root p.img || fail "mkfs.ubifs plain"
+mkfs.ubifs $G -r root --hash-algo=sha256 --auth-key=key.pem \
+	--auth-cert=cert.pem m.img || fail "mkfs.ubifs signed"
+before=$(md5sum <p.img)
+
+"$TRACEKIT" ubifs sign p.img s.img --key key.pem --cert cert.pem >out ||
+	{ cat out; fail "sign"; }
+assert_eq "IN untouched" "$(md5sum <p.img)" "$before"
+assert_eq "no temporary left" "$(ls | grep -c tmp)" 0
+"$TRACEKIT" ubifs verify s.img --cert cert.pem >out || { cat out; fail "verify"; }
+assert_grep 'signature verified' out
+expect_fail "$TRACEKIT" ubifs verify s.img --cert cert2.pem
+assert_grep 'signature node: signature does not verify' "$TK_TMP/out"
+
+# mkfs.ubifs is the oracle: the same files, and every node where
+# mkfs.ubifs --auth-key put it, with the same length.
+"$TRACEKIT" ubifs info --nodes p.img | sed 1d >p.info
+"$TRACEKIT" ubifs info --nodes s.img | sed 1d >s.info
+"$TRACEKIT" ubifs info --nodes m.img | sed 1d >m.info
+assert_eq "inodes as in the plain image" "$(grep '^inodes:' s.info)" \
+	"$(grep '^inodes:' p.info)"
+assert_eq "files as in the plain image" "$(grep '^files:' s.info)" \
+	"$(grep '^files:' p.info)"
+diff m.info s.info || fail "layout differs from mkfs.ubifs --auth-key"
+
+# The same in the big LPT model (many LEBs allowed, small ones); there the
+# LPT area must even be byte for byte what mkfs.ubifs writes.
+B="-m 512 -e 15872 -c 8000"
+mkfs.ubifs $B -r root bp.img && mkfs.ubifs $B -r root --hash-algo=sha256 \
+	--auth-key=key.pem --auth-cert=cert.pem bm.img || fail "mkfs.ubifs big LPT"
+"$TRACEKIT" ubifs sign bp.img bs.img --key key.pem --cert cert.pem >/dev/null ||
+	fail "sign big LPT"
+"$TRACEKIT" ubifs verify bs.img --cert cert.pem >/dev/null || fail "verify big LPT"
+"$TRACEKIT" ubifs info --nodes bm.img | sed 1d >bm.info
+"$TRACEKIT" ubifs info --nodes bs.img | sed 1d >bs.info
+assert_grep 'big LPT' bs.info
+diff bm.info bs.info || fail "big LPT layout differs from mkfs.ubifs"
+lpt=$(sed -n 's/.*LPT \([0-9]*\)-\([0-9]*\),.*/\1 \2/p' bs.info)
+set -- $lpt
+cmp <(dd if=bs.img bs=15872 skip=$1 count=$(($2 - $1 + 1)) 2>/dev/null) \
+	<(dd if=bm.img bs=15872 skip=$1 count=$(($2 - $1 + 1)) 2>/dev/null) ||
+	fail "LPT area (LEBs $1-$2) differs from mkfs.ubifs"
+
+# The contents survive: extract what the re-laid index points to (zstd
+# data, which the extractor decompresses) and compare with the source.
+mkfs.ubifs $G -x zstd -r root pz.img || fail "mkfs.ubifs zstd"
+"$TRACEKIT" ubifs sign pz.img sz.img --key key.pem --cert cert.pem >/dev/null ||
+	fail "sign zstd image"
+"$TRACEKIT" ubifs extract sz.img x --cert cert.pem >out || { cat out; fail "extract"; }
+diff -r --no-dereference root x || fail "extracted tree differs from the source"
+assert_eq "symlink" "$(readlink x/link)" "a"
+assert_eq "modes" "$(cd x && find . -printf '%m %s %p\n' | sort)" \
+	"$(cd root && find . -printf '%m %s %p\n' | sort)"
+# LZO is not decompressed: refused, and nothing is left behind.
+expect_fail "$TRACEKIT" ubifs extract s.img y --cert cert.pem
+assert_grep 'compression 1 is not supported' "$TK_TMP/out"
+[ -z "$(ls -d y* 2>/dev/null)" ] || fail "partial extraction left behind"
+
+# HMAC-authenticated, another hash.
+"$TRACEKIT" ubifs sign p.img h.img --hmac-key hmac.key --hash-algo sha512 \
+	>/dev/null || fail "sign --hmac-key"
+"$TRACEKIT" ubifs verify h.img --key-file hmac.key >out || { cat out; fail "verify --key-file"; }
+assert_grep 'HMACs verified' out
+expect_fail "$TRACEKIT" ubifs verify h.img --key-file other.key
+assert_grep 'the HMAC key does not fit' "$TK_TMP/out"
+
+# Refusals leave no OUT behind.
+expect_fail "$TRACEKIT" ubifs sign s.img again.img --key key.pem --cert cert.pem
+assert_grep 'already authenticated' "$TK_TMP/out"
+expect_fail "$TRACEKIT" ubifs sign p.img x.img --key key2.pem --cert cert.pem
+assert_grep 'does not match the certificate' "$TK_TMP/out"
+[ ! -e again.img ] && [ ! -e x.img ] || fail "OUT left after a failure"
+exit 0

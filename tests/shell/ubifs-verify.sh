@@ -1,0 +1,78 @@
+#!/bin/bash
+# description: ubifs: info/verify on mkfs.ubifs images, wrong cert, bad input
+# tracefs: untouched
+. "$(dirname "$0")/lib/common.sh"
+
+need_cmd mkfs.ubifs openssl
+cd "$TK_TMP" || fail "no scratch dir"
+mkdir -p root/sub && echo hello >root/a && ln -s a root/link &&
+	head -c 200000 /dev/urandom >root/sub/big || fail "source tree"
+openssl req -x509 -newkey rsa:2048 -nodes -keyout key.pem -out cert.pem \
+	-days 2 -subj /CN=tk >/dev/null 2>&1 || fail "openssl key"
+openssl req -x509 -newkey rsa:2048 -nodes -keyout key2.pem -out cert2.pem \
+	-days 2 -subj /CN=tk >/dev/null 2>&1 || fail "openssl key2"
+G="-m 2048 -e 129024 -c 64"
+mkfs.ubifs $G -r root --hash-algo=sha256 --auth-key=key.pem \
+	--auth-cert=cert.pem s.img || fail "mkfs.ubifs signed"
+mkfs.ubifs $G -r root p.img || fail "mkfs.ubifs plain"
+
+"$TRACEKIT" ubifs info s.img >info || fail "info"
+assert_grep '^authentication: sha256, signed' info
+assert_grep '^inodes: +5 ' info
+assert_grep '^geometry: +min I/O 2048, LEB size 129024' info
+"$TRACEKIT" ubifs verify s.img --cert cert.pem >out || fail "verify --cert"
+assert_grep 'OK: .*signature verified' out
+
+# Same subject, other key: the signature must not verify.
+expect_fail "$TRACEKIT" ubifs verify s.img --cert cert2.pem
+assert_grep '^LEB 0:0x1000 signature node: signature does not verify' "$TK_TMP/out"
+assert_grep 'verification FAILED: 1 problem$' "$TK_TMP/out"
+
+"$TRACEKIT" ubifs verify p.img >out || fail "plain verify"
+assert_grep 'not authenticated' out
+
+# A flipped byte in a data node: the index names it.
+cp s.img t.img
+printf '\x42' | dd of=t.img bs=1 seek=$((10 * 129024 + 0x100)) conv=notrunc 2>/dev/null
+expect_fail "$TRACEKIT" ubifs verify t.img --cert cert.pem
+assert_grep '^LEB 10:0x[0-9a-f]+ [a-z]+ node: CRC mismatch' "$TK_TMP/out"
+
+# Inside a UBI image (ubinize output) the volume is found through the
+# UBI headers; its LEBs are not contiguous in the file.
+if command -v ubinize >/dev/null; then
+	printf '[fs]\nmode=ubi\nimage=s.img\nvol_id=0\nvol_type=dynamic\nvol_name=fs\nvol_size=8MiB\n' >ubi.cfg
+	printf '[other]\nmode=ubi\nvol_id=1\nvol_type=dynamic\nvol_name=x\nvol_size=1MiB\n' >>ubi.cfg
+	ubinize -o s.ubi -m 2048 -p 128KiB -s 512 ubi.cfg 2>/dev/null || fail "ubinize"
+	"$TRACEKIT" ubifs verify s.ubi --cert cert.pem >out || { cat out; fail "verify UBI"; }
+	assert_grep 'signature verified' out
+	"$TRACEKIT" ubifs info s.ubi >out || fail "info UBI"
+	assert_grep 'UBIFS volume of a UBI image' out
+	# LEB 10 of the volume is the 11th PEB holding it, data at 0x800.
+	cp s.ubi t.ubi
+	printf '\x42' | dd of=t.ubi bs=1 seek=$(((2 + 10) * 131072 + 2048 + 0x100)) \
+		conv=notrunc 2>/dev/null
+	expect_fail "$TRACEKIT" ubifs verify t.ubi --cert cert.pem
+	assert_grep '^LEB 10:0x[0-9a-f]+ [a-z]+ node: CRC mismatch' "$TK_TMP/out"
+fi
+
+# Bad input: one line on stderr, exit 1, no crash.
+check_bad() {
+	local what=$1 file=$2 rc
+	"$TRACEKIT" ubifs info "$file" >bad.out 2>bad.err
+	rc=$?
+	assert_eq "$what: exit status" "$rc" 1
+	assert_eq "$what: one line" "$(wc -l <bad.err)" 1
+	assert_grep "$3" bad.err
+}
+head -c 1000 s.img >short.img
+check_bad "too short" short.img 'superblock node: image too short'
+head -c $((11 * 129024 + 77)) s.img >trunc.img
+check_bad "truncated" trunc.img 'image: truncated'
+cp s.img magic.img
+printf '\x00' | dd of=magic.img bs=1 seek=0 conv=notrunc 2>/dev/null
+check_bad "wrong magic" magic.img 'bad magic'
+: >empty.img
+check_bad "empty" empty.img 'empty file'
+expect_fail "$TRACEKIT" ubifs verify trunc.img
+assert_grep 'truncated' "$TK_TMP/out"
+exit 0

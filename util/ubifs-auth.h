@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef TK_UBIFS_AUTH_H
+#define TK_UBIFS_AUTH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * UBIFS authentication primitives over OpenSSL libcrypto, following the
+ * kernel's auth.c: node hashes cover the whole node (common header
+ * included); HMACs cover a node from byte 8 (after magic and CRC) with
+ * the HMAC field itself left out; the master node's hash in the
+ * superblock leaves out the 24-byte common header; the signature is a
+ * detached PKCS#7/CMS SignedData over the 4096-byte superblock node.
+ * Key material is never printed; MACs are compared in constant time.
+ */
+
+struct ubifs_auth;
+
+/* The kernel's enum hash_algo (include/uapi/linux/hash_info.h). */
+int ubifs_hash_len(int hash_algo);
+const char *ubifs_hash_name(int hash_algo);
+int ubifs_hash_algo_by_name(const char *name);
+
+/* hmac_key may be NULL: then only hashes and signatures are available. */
+struct ubifs_auth *ubifs_auth_new(int hash_algo, const uint8_t *hmac_key,
+				  size_t key_len);
+void ubifs_auth_free(struct ubifs_auth *a);
+int ubifs_auth_hash_len(const struct ubifs_auth *a);
+int ubifs_auth_has_key(const struct ubifs_auth *a);
+
+int ubifs_auth_hash(struct ubifs_auth *a, const void *buf, size_t len,
+		    uint8_t *out);
+/* Incremental hash for the LPT, which hashes a sequence of pnodes. */
+int ubifs_auth_hash_begin(struct ubifs_auth *a);
+int ubifs_auth_hash_update(struct ubifs_auth *a, const void *buf, size_t len);
+int ubifs_auth_hash_end(struct ubifs_auth *a, uint8_t *out);
+
+int ubifs_auth_hmac(struct ubifs_auth *a, const void *buf, size_t len,
+		    uint8_t *out);
+/* HMAC of node[8..len) without node[ofs_hmac .. ofs_hmac + hmac_len). */
+int ubifs_auth_node_hmac(struct ubifs_auth *a, const void *node, size_t len,
+			 size_t ofs_hmac, uint8_t *out);
+
+/* Constant-time: 1 when equal. */
+int ubifs_mac_equal(const void *a, const void *b, size_t len);
+
+/* Returns 0 when sig verifies over data with the certificate in cert_path;
+ * otherwise -1 and a one-line reason in why. */
+int ubifs_sig_verify(const char *cert_path, const void *data, size_t len,
+		     const void *sig, size_t sig_len, char *why, size_t whylen);
+/* Detached SignedData without certificates or signed attributes, as
+ * mkfs.ubifs makes it.  *der is malloc'ed. */
+int ubifs_sig_create(const char *key_path, const char *cert_path,
+		     int hash_algo, const void *data, size_t len,
+		     uint8_t **der, size_t *der_len, char *why, size_t whylen);
+
+/* Reads a raw HMAC key (the payload of the kernel's logon key). */
+int ubifs_read_key_file(const char *path, uint8_t **key, size_t *len);
+/*
+ * Reads the HMAC key from the kernel keyring: a "user" key of that
+ * description found by request_key(2).  The kernel's UBIFS takes a
+ * "logon" key, whose payload user space cannot read; such a key is
+ * reported in why.  Returns 0 or -1.
+ */
+int ubifs_read_key_desc(const char *desc, uint8_t **key, size_t *len,
+			char *why, size_t whylen);
+
+#endif

@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <endian.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/strbuf.h"
+#include "util/ubifs-auth.h"
+#include "util/ubifs-image.h"
+#include "util/usage.h"
+
+#define ALIGN8(x) (((x) + 7) & ~7u)
+
+void ubifs_report_add(struct ubifs_report *r, int lnum, int offs,
+		      const char *what, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct ubifs_problem *p;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	if (r->nr == r->alloc) {
+		r->alloc = r->alloc ? 2 * r->alloc : 16;
+		r->v = xrealloc(r->v, r->alloc * sizeof(*r->v));
+	}
+	p = &r->v[r->nr++];
+	p->lnum = lnum;
+	p->offs = offs;
+	p->what = xstrdup(what);
+	p->msg = strbuf_detach(&sb, NULL);
+}
+
+void ubifs_report_clear(struct ubifs_report *r)
+{
+	int i;
+
+	for (i = 0; i < r->nr; i++) {
+		free(r->v[i].what);
+		free(r->v[i].msg);
+	}
+	free(r->v);
+	r->v = NULL;
+	r->nr = r->alloc = 0;
+}
+
+char *ubifs_problem_str(const struct ubifs_problem *p)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "LEB %d:0x%x %s: %s", p->lnum, p->offs, p->what,
+		    p->msg);
+	return strbuf_detach(&sb, NULL);
+}
+
+const char *ubifs_node_name(int type)
+{
+	static const char *const names[UBIFS_NODE_TYPES_CNT] = {
+		[UBIFS_INO_NODE] = "inode node",
+		[UBIFS_DATA_NODE] = "data node",
+		[UBIFS_DENT_NODE] = "dentry node",
+		[UBIFS_XENT_NODE] = "xattr entry node",
+		[UBIFS_TRUN_NODE] = "truncation node",
+		[UBIFS_PAD_NODE] = "padding node",
+		[UBIFS_SB_NODE] = "superblock node",
+		[UBIFS_MST_NODE] = "master node",
+		[UBIFS_REF_NODE] = "reference node",
+		[UBIFS_IDX_NODE] = "index node",
+		[UBIFS_CS_NODE] = "commit start node",
+		[UBIFS_ORPH_NODE] = "orphan node",
+		[UBIFS_AUTH_NODE] = "authentication node",
+		[UBIFS_SIG_NODE] = "signature node",
+	};
+
+	if (type < 0 || type >= UBIFS_NODE_TYPES_CNT)
+		return "node";
+	return names[type];
+}
+
+const uint8_t *ubifs_leb(const struct ubifs_image *img, int lnum)
+{
+	return img->data + (size_t)lnum * img->g.leb_size;
+}
+
+int ubifs_leb_avail(const struct ubifs_image *img, int lnum)
+{
+	size_t start = (size_t)lnum * img->g.leb_size;
+
+	if (lnum < 0 || start >= img->size)
+		return 0;
+	if (img->size - start < (size_t)img->g.leb_size)
+		return img->size - start;
+	return img->g.leb_size;
+}
+
+uint32_t ubifs_node_crc(const struct ubifs_image *img, const void *node,
+			uint32_t len)
+{
+	return ubifs_crc32(&img->crc, UBIFS_CRC32_INIT,
+			   (const uint8_t *)node + 8, len - 8);
+}
+
+int ubifs_key_cmp(const uint8_t *a, const uint8_t *b)
+{
+	uint32_t a0 = ubifs_key_inum(a), b0 = ubifs_key_inum(b);
+	uint32_t a1 = a[4] | a[5] << 8 | a[6] << 16 | (uint32_t)a[7] << 24;
+	uint32_t b1 = b[4] | b[5] << 8 | b[6] << 16 | (uint32_t)b[7] << 24;
+
+	if (a0 != b0)
+		return a0 < b0 ? -1 : 1;
+	if (a1 != b1)
+		return a1 < b1 ? -1 : 1;
+	return 0;
+}
+
+static int is_pow2(unsigned int x)
+{
+	return x && !(x & (x - 1));
+}
+
+/* The limits of validate_sb() in the kernel's sb.c that the layout of
+ * the image depends on; anything else is left to the node checks. */
+static const char *check_geometry(const struct ubifs_geom *g)
+{
+	if (!is_pow2(g->min_io) || g->min_io < 8 || g->min_io > 65536)
+		return "bad min_io_size";
+	if (g->leb_size < UBIFS_MIN_LEB_SZ || g->leb_size > (64 << 20) ||
+	    g->leb_size % g->min_io || (int)UBIFS_SB_NODE_SZ > g->leb_size)
+		return "bad leb_size";
+	if (g->max_leb_cnt < 1 || g->max_leb_cnt > (1 << 24) ||
+	    g->leb_cnt < 1 || g->leb_cnt > g->max_leb_cnt)
+		return "bad LEB count";
+	if (g->log_lebs < 2 || g->lpt_lebs < 1 || g->orph_lebs < 1 ||
+	    g->log_lebs > g->leb_cnt || g->lpt_lebs > g->leb_cnt ||
+	    g->orph_lebs > g->leb_cnt)
+		return "bad area sizes";
+	if (g->main_first >= g->leb_cnt)
+		return "no main area";
+	if (g->fanout < UBIFS_MIN_FANOUT ||
+	    (long)UBIFS_IDX_NODE_SZ + (long)g->fanout * g->branch_sz > g->leb_size / 2)
+		return "bad fanout";
+	if (g->lsave_cnt < 0 || g->lsave_cnt > (1 << 24))
+		return "bad lsave_cnt";
+	return NULL;
+}
+
+int ubifs_image_init(struct ubifs_image *img, const void *buf, size_t len,
+		     struct ubifs_report *rep)
+{
+	const struct ubifs_sb_node *sb = buf;
+	struct ubifs_geom *g = &img->g;
+	const char *why;
+
+	memset(img, 0, sizeof(*img));
+	img->data = buf;
+	img->size = len;
+	ubifs_crc_init(&img->crc);
+	if (len < UBIFS_SB_NODE_SZ) {
+		ubifs_report_add(rep, 0, 0, "superblock node",
+				 "image too short (%zu bytes)", len);
+		return -1;
+	}
+	if (le32toh(sb->ch.magic) != UBIFS_NODE_MAGIC) {
+		ubifs_report_add(rep, 0, 0, "superblock node",
+				 "bad magic 0x%08x: not a UBIFS image",
+				 le32toh(sb->ch.magic));
+		return -1;
+	}
+	if (sb->ch.node_type != UBIFS_SB_NODE ||
+	    le32toh(sb->ch.len) != UBIFS_SB_NODE_SZ) {
+		ubifs_report_add(rep, 0, 0, "superblock node",
+				 "bad node type %d or length %u",
+				 sb->ch.node_type, le32toh(sb->ch.len));
+		return -1;
+	}
+	if (ubifs_node_crc(img, sb, UBIFS_SB_NODE_SZ) != le32toh(sb->ch.crc))
+		ubifs_report_add(rep, 0, 0, "superblock node", "CRC mismatch");
+
+	g->min_io = le32toh(sb->min_io_size);
+	g->leb_size = le32toh(sb->leb_size);
+	g->leb_cnt = le32toh(sb->leb_cnt);
+	g->max_leb_cnt = le32toh(sb->max_leb_cnt);
+	g->log_lebs = le32toh(sb->log_lebs);
+	g->lpt_lebs = le32toh(sb->lpt_lebs);
+	g->orph_lebs = le32toh(sb->orph_lebs);
+	g->fanout = le32toh(sb->fanout);
+	g->lsave_cnt = le32toh(sb->lsave_cnt);
+	g->flags = le32toh(sb->flags);
+	g->fmt_version = le32toh(sb->fmt_version);
+	g->hash_algo = le16toh(sb->hash_algo);
+	if (g->flags & UBIFS_FLG_AUTHENTICATION) {
+		g->hash_len = ubifs_hash_len(g->hash_algo);
+		if (g->hash_len <= 0) {
+			ubifs_report_add(rep, 0, 0, "superblock node",
+					 "unsupported hash_algo %d",
+					 g->hash_algo);
+			return -1;
+		}
+	}
+	g->branch_sz = UBIFS_BRANCH_SZ + UBIFS_SK_LEN + g->hash_len;
+	/* Bound the counts before they are added up into positions. */
+	if ((uint32_t)g->log_lebs > (1u << 24) ||
+	    (uint32_t)g->lpt_lebs > (1u << 24) ||
+	    (uint32_t)g->orph_lebs > (1u << 24)) {
+		ubifs_report_add(rep, 0, 0, "superblock node", "bad area sizes");
+		return -1;
+	}
+	g->lpt_first = UBIFS_LOG_LNUM + g->log_lebs;
+	g->lpt_last = g->lpt_first + g->lpt_lebs - 1;
+	g->orph_first = g->lpt_last + 1;
+	g->main_first = g->orph_first + g->orph_lebs;
+	if (sb->key_fmt != 0 || sb->key_hash > 1)
+		why = "unsupported key format";
+	else
+		why = check_geometry(g);
+	if (why) {
+		ubifs_report_add(rep, 0, 0, "superblock node", "%s", why);
+		return -1;
+	}
+	if (len < (size_t)g->leb_cnt * g->leb_size) {
+		ubifs_report_add(rep, len / g->leb_size, len % g->leb_size,
+				 "image", "truncated: %zu bytes, the superblock "
+				 "says %d LEBs of %d bytes", len, g->leb_cnt,
+				 g->leb_size);
+		/* Far too short to be worth walking (and to size tables by
+		 * the superblock's count). */
+		if ((size_t)g->leb_cnt * g->leb_size > 2 * len +
+		    16 * (size_t)g->leb_size)
+			return -1;
+	}
+	return 0;
+}
+
+void ubifs_image_release(struct ubifs_image *img)
+{
+	int i;
+
+	if (img->scan) {
+		for (i = 0; i < img->g.leb_cnt; i++)
+			free(img->scan[i].v);
+		free(img->scan);
+	}
+	free(img->owned);
+	img->scan = NULL;
+	img->owned = NULL;
+}
+
+static int all_ff(const uint8_t *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (p[i] != 0xff)
+			return 0;
+	return 1;
+}
+
+static void scan_add(struct ubifs_leb_scan *s, uint32_t offs, uint32_t len,
+		     int type, int crc_ok)
+{
+	if (s->nr == s->alloc) {
+		s->alloc = s->alloc ? 2 * s->alloc : 16;
+		s->v = xrealloc(s->v, s->alloc * sizeof(*s->v));
+	}
+	s->v[s->nr].offs = offs;
+	s->v[s->nr].len = len;
+	s->v[s->nr].type = type;
+	s->v[s->nr].crc_ok = crc_ok;
+	s->nr++;
+}
+
+/*
+ * Walks the nodes of one LEB as ubifs_scan() does: nodes at 8-byte
+ * aligned offsets, padding nodes and 0xCE padding bytes skipped, and
+ * nothing but 0xFF after the last node.
+ */
+static void scan_leb(struct ubifs_image *img, int lnum,
+		     struct ubifs_report *rep)
+{
+	struct ubifs_leb_scan *s = &img->scan[lnum];
+	const uint8_t *leb = ubifs_leb(img, lnum);
+	int avail = ubifs_leb_avail(img, lnum), offs = 0;
+
+	while (offs < avail) {
+		const struct ubifs_ch *ch = (const void *)(leb + offs);
+		uint32_t len;
+		int ok;
+
+		if (leb[offs] == UBIFS_PADDING_BYTE) {
+			while (offs < avail && leb[offs] == UBIFS_PADDING_BYTE)
+				offs++;
+			if (offs & 7) {
+				ubifs_report_add(rep, lnum, offs, "padding",
+						 "padding bytes end unaligned");
+				s->bad = 1;
+				break;
+			}
+			continue;
+		}
+		if (offs + (int)UBIFS_CH_SZ > avail ||
+		    le32toh(ch->magic) != UBIFS_NODE_MAGIC) {
+			if (all_ff(leb + offs, avail - offs))
+				break;
+			if (offs + (int)UBIFS_CH_SZ > avail) {
+				ubifs_report_add(rep, lnum, offs, "free space",
+						 "not erased");
+				s->bad = 1;
+				break;
+			}
+			ubifs_report_add(rep, lnum, offs, "node",
+					 le32toh(ch->magic) == 0xffffffff ?
+					 "free space is not erased" :
+					 "bad node magic 0x%08x",
+					 le32toh(ch->magic));
+			s->bad = 1;
+			break;
+		}
+		len = le32toh(ch->len);
+		if (len < UBIFS_CH_SZ || len > (uint32_t)(img->g.leb_size - offs)) {
+			ubifs_report_add(rep, lnum, offs,
+					 ubifs_node_name(ch->node_type),
+					 "node length %u beyond LEB end", len);
+			s->bad = 1;
+			break;
+		}
+		if (len > (uint32_t)(avail - offs)) {
+			ubifs_report_add(rep, lnum, offs,
+					 ubifs_node_name(ch->node_type),
+					 "node extends beyond the end of the image");
+			s->bad = 1;
+			break;
+		}
+		if (ch->node_type >= UBIFS_NODE_TYPES_CNT) {
+			ubifs_report_add(rep, lnum, offs, "node",
+					 "unknown node type %d", ch->node_type);
+			s->bad = 1;
+			break;
+		}
+		ok = ubifs_node_crc(img, ch, len) == le32toh(ch->crc);
+		if (!ok)
+			ubifs_report_add(rep, lnum, offs,
+					 ubifs_node_name(ch->node_type),
+					 "CRC mismatch");
+		if (ch->node_type == UBIFS_PAD_NODE) {
+			const struct ubifs_pad_node *pad = (const void *)ch;
+			uint32_t pad_len = le32toh(pad->pad_len);
+			uint32_t i;
+
+			if (len != UBIFS_PAD_NODE_SZ ||
+			    pad_len > (uint32_t)(avail - offs - len) ||
+			    ((offs + len + pad_len) & 7)) {
+				ubifs_report_add(rep, lnum, offs, "padding node",
+						 "bad padding length %u", pad_len);
+				s->bad = 1;
+				break;
+			}
+			/* The kernel's ubifs_pad() and mkfs.ubifs zero it. */
+			for (i = 0; i < pad_len; i++)
+				if (leb[offs + len + i])
+					break;
+			if (i < pad_len) {
+				ubifs_report_add(rep, lnum, offs + len + i,
+						 "padding node",
+						 "padding is not zero");
+			}
+			offs += len + pad_len;
+			continue;
+		}
+		scan_add(s, offs, len, ch->node_type, ok);
+		offs += ALIGN8(len);
+	}
+	if (offs > avail)
+		offs = avail;
+	s->end = offs;
+	if (!s->bad && offs < avail && !all_ff(leb + offs, avail - offs)) {
+		int i = offs;
+
+		while (leb[i] == 0xff)
+			i++;
+		ubifs_report_add(rep, lnum, i, "free space",
+				 "not erased (0x%02x)", leb[i]);
+	}
+}
+
+void ubifs_scan_all(struct ubifs_image *img, struct ubifs_report *rep,
+		    ubifs_progress_fn progress, void *arg)
+{
+	int lnum;
+
+	img->scan = xcalloc(img->g.leb_cnt, sizeof(*img->scan));
+	for (lnum = 0; lnum < img->g.leb_cnt; lnum++) {
+		if (progress && !(lnum & 63))
+			progress(arg, lnum, img->g.leb_cnt);
+		if (lnum >= img->g.lpt_first && lnum <= img->g.lpt_last)
+			continue;
+		scan_leb(img, lnum, rep);
+	}
+	if (progress)
+		progress(arg, img->g.leb_cnt, img->g.leb_cnt);
+}
+
+const struct ubifs_snode *ubifs_find_node(const struct ubifs_image *img,
+					  int lnum, int offs)
+{
+	const struct ubifs_leb_scan *s;
+	int lo = 0, hi;
+
+	if (!img->scan || lnum < 0 || lnum >= img->g.leb_cnt)
+		return NULL;
+	s = &img->scan[lnum];
+	hi = s->nr - 1;
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+
+		if (s->v[mid].offs == (uint32_t)offs)
+			return &s->v[mid];
+		if (s->v[mid].offs < (uint32_t)offs)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return NULL;
+}

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef TK_UBIFS_IMAGE_H
+#define TK_UBIFS_IMAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/ubifs-crc.h"
+#include "util/ubifs-media.h"
+
+/*
+ * A UBIFS volume in memory (LEB n at n * leb_size) and the checks every
+ * reader needs: the common header, CRCs and a per-LEB scan in the manner
+ * of the kernel's scan.c.  Problems are collected in a report, one per
+ * LEB:offset and node, rather than printed.
+ */
+
+struct ubifs_problem {
+	int lnum;
+	int offs;
+	char *what;	/* "data node", "LPT pnode", ... */
+	char *msg;
+};
+
+struct ubifs_report {
+	struct ubifs_problem *v;
+	int nr, alloc;
+};
+
+void ubifs_report_add(struct ubifs_report *r, int lnum, int offs,
+		      const char *what, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+void ubifs_report_clear(struct ubifs_report *r);
+/* "LEB 7:0x1a40 data node: what failed" */
+char *ubifs_problem_str(const struct ubifs_problem *p);
+
+struct ubifs_geom {
+	int min_io, leb_size, leb_cnt, max_leb_cnt;
+	int log_lebs, lpt_lebs, orph_lebs, fanout, lsave_cnt;
+	int lpt_first, lpt_last, orph_first, main_first;
+	uint32_t flags;
+	int fmt_version;
+	int hash_algo;		/* enum hash_algo of the kernel */
+	int hash_len;		/* 0 unless UBIFS_FLG_AUTHENTICATION */
+	int branch_sz;		/* index branch with key and hash */
+};
+
+/* One node found by scanning a LEB. */
+struct ubifs_snode {
+	uint32_t offs;
+	uint32_t len;
+	uint8_t type;
+	uint8_t crc_ok;
+};
+
+struct ubifs_leb_scan {
+	struct ubifs_snode *v;
+	int nr, alloc;
+	int end;		/* first offset after the last node/padding */
+	int bad;		/* scanning stopped at a corrupt spot */
+};
+
+struct ubifs_image {
+	const uint8_t *data;
+	size_t size;		/* bytes present, may end inside a LEB */
+	struct ubifs_geom g;
+	struct ubifs_crc crc;
+	struct ubifs_leb_scan *scan;	/* g.leb_cnt entries once scanned */
+	const char *ubi_note;		/* set when found inside a UBI image */
+	void *owned;
+};
+
+/*
+ * Reads the superblock of the volume in buf (which the caller keeps alive)
+ * and fills img->g.  Returns 0, or -1 after adding the reason to rep when
+ * the geometry cannot be trusted enough to go on.
+ */
+int ubifs_image_init(struct ubifs_image *img, const void *buf, size_t len,
+		     struct ubifs_report *rep);
+void ubifs_image_release(struct ubifs_image *img);
+
+const char *ubifs_node_name(int type);
+const uint8_t *ubifs_leb(const struct ubifs_image *img, int lnum);
+/* Bytes of LEB lnum actually present in the image (0..leb_size). */
+int ubifs_leb_avail(const struct ubifs_image *img, int lnum);
+uint32_t ubifs_node_crc(const struct ubifs_image *img, const void *node,
+			uint32_t len);
+
+/* Scans every LEB of the superblock, master, log, orphan and main areas;
+ * progress (may be NULL) is called now and then with LEBs done/total. */
+typedef void (*ubifs_progress_fn)(void *arg, int done, int total);
+void ubifs_scan_all(struct ubifs_image *img, struct ubifs_report *rep,
+		    ubifs_progress_fn progress, void *arg);
+const struct ubifs_snode *ubifs_find_node(const struct ubifs_image *img,
+					  int lnum, int offs);
+
+/* Keys of the "simple" format: inode number, then type:29-bit value. */
+static inline uint32_t ubifs_key_inum(const uint8_t *key)
+{
+	return key[0] | key[1] << 8 | key[2] << 16 | (uint32_t)key[3] << 24;
+}
+
+static inline int ubifs_key_type(const uint8_t *key)
+{
+	return key[7] >> 5;
+}
+
+static inline uint32_t ubifs_key_val(const uint8_t *key)
+{
+	uint32_t v = key[4] | key[5] << 8 | key[6] << 16 |
+		     (uint32_t)key[7] << 24;
+
+	return v & UBIFS_S_KEY_BLOCK_MASK;
+}
+
+int ubifs_key_cmp(const uint8_t *a, const uint8_t *b);
+
+#endif

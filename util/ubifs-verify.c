@@ -1,0 +1,528 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <endian.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/ubifs-auth.h"
+#include "util/ubifs-lpt.h"
+#include "util/ubifs-verify.h"
+#include "util/usage.h"
+
+struct vctx {
+	struct ubifs_image *img;
+	const struct ubifs_verify_opts *o;
+	struct ubifs_verify_result *res;
+	struct ubifs_report *rep;
+	struct ubifs_auth *auth;	/* NULL for unauthenticated images */
+	const struct ubifs_sb_node *sb;
+	const struct ubifs_mst_node *mst;
+	uint8_t *is_bud;		/* per LEB: referenced by the log */
+	uint64_t *seen;			/* open-addressed set of lnum:offs */
+	size_t seen_mask;
+	int seen_nr;
+};
+
+static int is_zero(const uint8_t *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (p[i])
+			return 0;
+	return 1;
+}
+
+static const uint8_t *node_ptr(const struct vctx *v, int lnum, int offs)
+{
+	return ubifs_leb(v->img, lnum) + offs;
+}
+
+static void check_signature(struct vctx *v)
+{
+	const struct ubifs_snode *sn = ubifs_find_node(v->img, 0,
+						       UBIFS_SB_NODE_SZ);
+	const struct ubifs_sig_node *sig;
+	uint32_t sig_len;
+	char why[512];
+
+	if (!sn || sn->type != UBIFS_SIG_NODE) {
+		ubifs_report_add(v->rep, 0, UBIFS_SB_NODE_SZ, "signature node",
+				 "missing: the superblock has no HMAC and no "
+				 "signature follows it");
+		return;
+	}
+	v->res->sig_present = 1;
+	if (!sn->crc_ok)
+		return;
+	sig = (const void *)node_ptr(v, 0, sn->offs);
+	sig_len = le32toh(sig->len);
+	if (le32toh(sig->type) != UBIFS_SIGNATURE_TYPE_PKCS7) {
+		ubifs_report_add(v->rep, 0, sn->offs, "signature node",
+				 "unsupported signature type %u",
+				 le32toh(sig->type));
+		return;
+	}
+	if (sig_len > sn->len - UBIFS_SIG_NODE_SZ) {
+		ubifs_report_add(v->rep, 0, sn->offs, "signature node",
+				 "signature length %u beyond the node", sig_len);
+		return;
+	}
+	if (!v->o->cert)
+		return;
+	if (ubifs_sig_verify(v->o->cert, v->sb, UBIFS_SB_NODE_SZ, sig->sig,
+			     sig_len, why, sizeof(why)))
+		ubifs_report_add(v->rep, 0, sn->offs, "signature node",
+				 "%s (certificate %s)", why, v->o->cert);
+	else
+		v->res->sig_checked = 1;
+}
+
+static void check_sb_hmac(struct vctx *v)
+{
+	uint8_t mac[UBIFS_MAX_HMAC_LEN];
+	int n = v->img->g.hash_len;
+
+	v->res->hmac_present = 1;
+	if (!ubifs_auth_has_key(v->auth))
+		return;
+	if (ubifs_auth_hmac(v->auth, "UBIFS", 5, mac) ||
+	    !ubifs_mac_equal(mac, v->sb->hmac_wkm, n)) {
+		ubifs_report_add(v->rep, 0, 0, "superblock node",
+				 "the HMAC key does not fit (hmac_wkm)");
+		return;
+	}
+	if (ubifs_auth_node_hmac(v->auth, v->sb, UBIFS_SB_NODE_SZ,
+				 offsetof(struct ubifs_sb_node, hmac), mac) ||
+	    !ubifs_mac_equal(mac, v->sb->hmac, n))
+		ubifs_report_add(v->rep, 0, 0, "superblock node",
+				 "HMAC mismatch");
+	else
+		v->res->hmac_checked = 1;
+}
+
+/* LEB 0 holds the superblock and, in signed images, the signature node;
+ * plain mkfs.ubifs 2.1.5 images have an all-zero 64-byte placeholder
+ * (type 0) where the signature would be. */
+static void check_sb_leb(struct vctx *v)
+{
+	const struct ubifs_leb_scan *s = &v->img->scan[0];
+	int i;
+
+	for (i = 1; i < s->nr; i++) {
+		const struct ubifs_snode *sn = &s->v[i];
+		const uint8_t *p = node_ptr(v, 0, sn->offs);
+
+		if (sn->offs == UBIFS_SB_NODE_SZ && sn->type == UBIFS_SIG_NODE)
+			continue;
+		if (sn->offs == UBIFS_SB_NODE_SZ && sn->type == 0 &&
+		    sn->len == UBIFS_SIG_NODE_SZ && !v->auth &&
+		    is_zero(p + UBIFS_CH_SZ, sn->len - UBIFS_CH_SZ))
+			continue;
+		ubifs_report_add(v->rep, 0, sn->offs, ubifs_node_name(sn->type),
+				 "unexpected node in the superblock LEB");
+	}
+	if (!v->auth)
+		return;
+	if (is_zero(v->sb->hmac, UBIFS_MAX_HMAC_LEN))
+		check_signature(v);
+	else
+		check_sb_hmac(v);
+}
+
+static const struct ubifs_snode *last_master(struct vctx *v, int lnum)
+{
+	const struct ubifs_leb_scan *s = &v->img->scan[lnum];
+	const struct ubifs_snode *sn;
+
+	if (!s->nr) {
+		ubifs_report_add(v->rep, lnum, 0, "master node", "missing");
+		return NULL;
+	}
+	sn = &s->v[s->nr - 1];
+	if (sn->type != UBIFS_MST_NODE || sn->len != UBIFS_MST_NODE_SZ) {
+		ubifs_report_add(v->rep, lnum, sn->offs,
+				 ubifs_node_name(sn->type),
+				 "expected the master node here");
+		return NULL;
+	}
+	return sn->crc_ok ? sn : NULL;
+}
+
+static void auth_master(struct vctx *v, int lnum,
+			const struct ubifs_mst_node *mst)
+{
+	uint8_t mac[UBIFS_MAX_HASH_LEN];
+	int n = v->img->g.hash_len;
+	int offs = (const uint8_t *)mst - ubifs_leb(v->img, lnum);
+
+	if (is_zero(mst->hmac, UBIFS_MAX_HMAC_LEN)) {
+		if (ubifs_auth_hash(v->auth, (const uint8_t *)mst + UBIFS_CH_SZ,
+				    UBIFS_MST_NODE_SZ - UBIFS_CH_SZ, mac) ||
+		    !ubifs_mac_equal(mac, v->sb->hash_mst, n))
+			ubifs_report_add(v->rep, lnum, offs, "master node",
+					 "hash does not match the superblock's "
+					 "hash_mst");
+		return;
+	}
+	v->res->hmac_present = 1;
+	if (!ubifs_auth_has_key(v->auth))
+		return;
+	if (ubifs_auth_node_hmac(v->auth, mst, UBIFS_MST_NODE_SZ,
+				 offsetof(struct ubifs_mst_node, hmac), mac) ||
+	    !ubifs_mac_equal(mac, mst->hmac, n))
+		ubifs_report_add(v->rep, lnum, offs, "master node",
+				 "HMAC mismatch");
+}
+
+/* ubifs_compare_master_node(): everything but the common header and the
+ * HMAC, which differ with the sequence number. */
+static int masters_differ(const uint8_t *a, const uint8_t *b)
+{
+	size_t h = offsetof(struct ubifs_mst_node, hmac);
+	size_t behind = h + UBIFS_MAX_HMAC_LEN;
+
+	return memcmp(a + UBIFS_CH_SZ, b + UBIFS_CH_SZ, h - UBIFS_CH_SZ) ||
+	       memcmp(a + behind, b + behind, UBIFS_MST_NODE_SZ - behind);
+}
+
+static int check_masters(struct vctx *v)
+{
+	const struct ubifs_snode *m1 = last_master(v, UBIFS_MST_LNUM);
+	const struct ubifs_snode *m2 = last_master(v, UBIFS_MST_LNUM + 1);
+	const uint8_t *p1 = m1 ? node_ptr(v, UBIFS_MST_LNUM, m1->offs) : NULL;
+	const uint8_t *p2 = m2 ? node_ptr(v, UBIFS_MST_LNUM + 1, m2->offs) : NULL;
+
+	if (v->auth && p1)
+		auth_master(v, UBIFS_MST_LNUM, (const void *)p1);
+	if (v->auth && p2)
+		auth_master(v, UBIFS_MST_LNUM + 1, (const void *)p2);
+	if (p1 && p2 && (m1->offs != m2->offs || masters_differ(p1, p2)))
+		ubifs_report_add(v->rep, UBIFS_MST_LNUM + 1, m2->offs,
+				 "master node", "differs from the copy in "
+				 "LEB %d", UBIFS_MST_LNUM);
+	v->mst = (const void *)(p1 ? p1 : p2);
+	if (!v->mst)
+		return -1;
+	v->res->mst_lnum = p1 ? UBIFS_MST_LNUM : UBIFS_MST_LNUM + 1;
+	v->res->mst_offs = p1 ? m1->offs : m2->offs;
+	v->res->highest_inum = le64toh(v->mst->highest_inum);
+	return 0;
+}
+
+/* Returns 1 when lnum:offs was already visited. */
+static int seen_add(struct vctx *v, int lnum, int offs)
+{
+	uint64_t key = ((uint64_t)lnum << 32 | (uint32_t)offs) + 1;
+	size_t i;
+
+	if ((size_t)(v->seen_nr + 1) * 2 > v->seen_mask + 1) {
+		uint64_t *old = v->seen;
+		size_t n = old ? v->seen_mask + 1 : 0, j;
+
+		v->seen_mask = n ? 2 * n - 1 : 1023;
+		v->seen = xcalloc(v->seen_mask + 1, sizeof(*v->seen));
+		for (j = 0; j < n; j++) {
+			if (!old[j])
+				continue;
+			i = (old[j] * 0x9E3779B97F4A7C15ull >> 17) & v->seen_mask;
+			while (v->seen[i])
+				i = (i + 1) & v->seen_mask;
+			v->seen[i] = old[j];
+		}
+		free(old);
+	}
+	i = (key * 0x9E3779B97F4A7C15ull >> 17) & v->seen_mask;
+	while (v->seen[i]) {
+		if (v->seen[i] == key)
+			return 1;
+		i = (i + 1) & v->seen_mask;
+	}
+	v->seen[i] = key;
+	v->seen_nr++;
+	return 0;
+}
+
+struct parent {
+	int lnum, offs, branch;	/* lnum < 0: the master node */
+};
+
+static void add_ref(char *buf, size_t n, const struct parent *pa)
+{
+	if (pa->lnum < 0)
+		snprintf(buf, n, "master node");
+	else
+		snprintf(buf, n, "index LEB %d:0x%x branch %d", pa->lnum,
+			 pa->offs, pa->branch);
+}
+
+/*
+ * Finds the node a branch (or the master's root pointer) refers to and
+ * checks what every reference needs: a node starts there, its length and
+ * CRC, and the hash the referrer recorded for it.
+ */
+static const struct ubifs_snode *ref_node(struct vctx *v, int lnum, int offs,
+					  uint32_t len, const uint8_t *hash,
+					  const struct parent *pa)
+{
+	const struct ubifs_snode *sn;
+	uint8_t calc[UBIFS_MAX_HASH_LEN];
+	char ref[96];
+
+	add_ref(ref, sizeof(ref), pa);
+	if (lnum < v->img->g.main_first || lnum >= v->img->g.leb_cnt ||
+	    offs < 0 || offs >= v->img->g.leb_size || (offs & 7)) {
+		ubifs_report_add(v->rep, lnum, offs, "node",
+				 "bad node position (%s)", ref);
+		return NULL;
+	}
+	sn = ubifs_find_node(v->img, lnum, offs);
+	if (!sn) {
+		ubifs_report_add(v->rep, lnum, offs, "node",
+				 "no node starts here (%s)", ref);
+		return NULL;
+	}
+	if (sn->len != len) {
+		ubifs_report_add(v->rep, lnum, offs, ubifs_node_name(sn->type),
+				 "length %u, the reference says %u (%s)",
+				 sn->len, len, ref);
+		return NULL;
+	}
+	if (!sn->crc_ok)
+		return NULL;
+	if (v->auth && !v->o->no_hash &&
+	    (ubifs_auth_hash(v->auth, node_ptr(v, lnum, offs), len, calc) ||
+	     !ubifs_mac_equal(calc, hash, v->img->g.hash_len))) {
+		if (pa->lnum < 0)
+			ubifs_report_add(v->rep, lnum, offs,
+					 ubifs_node_name(sn->type),
+					 "hash does not match the master "
+					 "node's hash_root_idx");
+		else
+			ubifs_report_add(v->rep, lnum, offs,
+					 ubifs_node_name(sn->type),
+					 "branch hash mismatch (%s)", ref);
+	}
+	return sn;
+}
+
+static void check_leaf(struct vctx *v, const struct ubifs_branch *br,
+		       const struct parent *pa)
+{
+	int lnum = le32toh(br->lnum), offs = le32toh(br->offs);
+	const struct ubifs_snode *sn;
+	const uint8_t *node;
+	int ktype = ubifs_key_type(br->key);
+
+	sn = ref_node(v, lnum, offs, le32toh(br->len),
+		      br->key + UBIFS_SK_LEN, pa);
+	if (!sn)
+		return;
+	node = node_ptr(v, lnum, offs);
+	if (ktype > UBIFS_XENT_KEY || sn->type != ktype) {
+		ubifs_report_add(v->rep, lnum, offs, ubifs_node_name(sn->type),
+				 "index key type %d does not fit (index LEB "
+				 "%d:0x%x branch %d)", ktype, pa->lnum,
+				 pa->offs, pa->branch);
+		return;
+	}
+	if (sn->len < UBIFS_CH_SZ + UBIFS_SK_LEN ||
+	    memcmp(node + UBIFS_CH_SZ, br->key, UBIFS_SK_LEN)) {
+		ubifs_report_add(v->rep, lnum, offs, ubifs_node_name(sn->type),
+				 "key differs from its index branch (index "
+				 "LEB %d:0x%x branch %d)", pa->lnum, pa->offs,
+				 pa->branch);
+		return;
+	}
+	v->res->leaves[sn->type]++;
+	if (sn->type == UBIFS_DATA_NODE && sn->len >= UBIFS_DATA_NODE_SZ)
+		v->res->data_bytes +=
+			le32toh(((const struct ubifs_data_node *)node)->size);
+}
+
+static void walk_index(struct vctx *v, int lnum, int offs, uint32_t len,
+		       int level, const uint8_t *hash, const struct parent *pa)
+{
+	const struct ubifs_geom *g = &v->img->g;
+	const struct ubifs_idx_node *idx;
+	const struct ubifs_snode *sn;
+	const uint8_t *prev_key = NULL;
+	int cc, lv, i;
+
+	if (seen_add(v, lnum, offs)) {
+		char ref[96];
+
+		add_ref(ref, sizeof(ref), pa);
+		ubifs_report_add(v->rep, lnum, offs, "index node",
+				 "referenced twice: loop in the index (%s)",
+				 ref);
+		return;
+	}
+	sn = ref_node(v, lnum, offs, len, hash, pa);
+	if (!sn)
+		return;
+	if (sn->type != UBIFS_IDX_NODE) {
+		ubifs_report_add(v->rep, lnum, offs, ubifs_node_name(sn->type),
+				 "an index node was expected here");
+		return;
+	}
+	idx = (const void *)node_ptr(v, lnum, offs);
+	cc = le16toh(idx->child_cnt);
+	lv = le16toh(idx->level);
+	if (cc < 1 || cc > g->fanout ||
+	    len != UBIFS_IDX_NODE_SZ + (uint32_t)cc * g->branch_sz) {
+		ubifs_report_add(v->rep, lnum, offs, "index node",
+				 "bad child count %d for length %u", cc, len);
+		return;
+	}
+	if ((level >= 0 && lv != level) || lv >= UBIFS_MAX_LEVELS) {
+		ubifs_report_add(v->rep, lnum, offs, "index node",
+				 "level %d where %d was expected", lv, level);
+		return;
+	}
+	if (level < 0)
+		v->res->root_level = lv;
+	v->res->idx_nodes++;
+	for (i = 0; i < cc; i++) {
+		const struct ubifs_branch *br =
+			(const void *)(idx->branches + (size_t)i * g->branch_sz);
+		struct parent me = { lnum, offs, i };
+
+		if (prev_key && ubifs_key_cmp(prev_key, br->key) > 0) {
+			ubifs_report_add(v->rep, lnum, offs, "index node",
+					 "branch %d key out of order", i);
+			return;
+		}
+		prev_key = br->key;
+		if (lv == 0)
+			check_leaf(v, br, &me);
+		else
+			walk_index(v, le32toh(br->lnum), le32toh(br->offs),
+				   le32toh(br->len), lv - 1,
+				   br->key + UBIFS_SK_LEN, &me);
+	}
+}
+
+static void check_lpt(struct vctx *v)
+{
+	struct ubifs_lpt lpt;
+	int lnum = le32toh(v->mst->lpt_lnum), offs = le32toh(v->mst->lpt_offs);
+	int i, err;
+
+	err = ubifs_lpt_read(v->img, v->mst, v->o->no_hash ? NULL : v->auth,
+			     &lpt, v->rep);
+	v->res->pnodes = lpt.pnodes;
+	v->res->nnodes = lpt.nnodes;
+	if (!err && v->auth && !v->o->no_hash &&
+	    !ubifs_mac_equal(lpt.hash, v->mst->hash_lpt, v->img->g.hash_len))
+		ubifs_report_add(v->rep, lnum, offs, "LPT nnode",
+				 "LPT hash does not match the master node's "
+				 "hash_lpt");
+	/* The space the LPT calls free must be erased: the scan found
+	 * where the last node of each LEB ends.  Buds are the exception:
+	 * the LPT is written at commit, the journal after it. */
+	for (i = 0; !err && i < lpt.main_lebs; i++) {
+		int l = i + v->img->g.main_first;
+		int used = v->img->g.leb_size - lpt.lp[i].free;
+
+		if (v->img->scan[l].end > used && !v->img->scan[l].bad &&
+		    !v->is_bud[l])
+			ubifs_report_add(v->rep, l, used, "free space",
+					 "holds data but the LPT records %d "
+					 "bytes free", lpt.lp[i].free);
+	}
+	ubifs_lpt_release(&lpt);
+}
+
+/*
+ * mkfs.ubifs images have a log of one commit start node.  A mounted image
+ * has reference nodes to buds; nodes in a bud after the referenced offset
+ * were written since the last commit and are not in the index yet (the
+ * kernel replays them).  They are only authenticated by HMACs of the
+ * journal's running hash.
+ */
+static void check_log(struct vctx *v)
+{
+	const struct ubifs_geom *g = &v->img->g;
+	int lnum, i;
+
+	for (lnum = UBIFS_LOG_LNUM; lnum < g->lpt_first; lnum++) {
+		const struct ubifs_leb_scan *s = &v->img->scan[lnum];
+
+		for (i = 0; i < s->nr; i++) {
+			const struct ubifs_ref_node *ref;
+			const struct ubifs_leb_scan *bud;
+			int j, bl, bo;
+
+			if (s->v[i].type != UBIFS_REF_NODE || !s->v[i].crc_ok ||
+			    s->v[i].len < UBIFS_REF_NODE_SZ)
+				continue;
+			v->res->buds++;
+			ref = (const void *)node_ptr(v, lnum, s->v[i].offs);
+			bl = le32toh(ref->lnum);
+			bo = le32toh(ref->offs);
+			if (bl < g->main_first || bl >= g->leb_cnt)
+				continue;
+			v->is_bud[bl] = 1;
+			bud = &v->img->scan[bl];
+			for (j = 0; j < bud->nr; j++)
+				if (bud->v[j].offs >= (uint32_t)bo)
+					v->res->journal_nodes++;
+		}
+	}
+	if (v->res->buds && v->auth)
+		ubifs_report_add(v->rep, le32toh(v->mst->log_lnum), 0,
+				 "commit start node", "the journal has %d buds "
+				 "whose HMAC chain is not verified: mount the "
+				 "image once to commit it", v->res->buds);
+}
+
+static void count_scanned(struct vctx *v)
+{
+	int lnum, i;
+
+	for (lnum = 0; lnum < v->img->g.leb_cnt; lnum++)
+		for (i = 0; v->img->scan && i < v->img->scan[lnum].nr; i++)
+			v->res->scanned[v->img->scan[lnum].v[i].type]++;
+}
+
+int ubifs_verify(struct ubifs_image *img, const struct ubifs_verify_opts *o,
+		 struct ubifs_verify_result *res, struct ubifs_report *rep)
+{
+	struct vctx v = { .img = img, .o = o, .res = res, .rep = rep };
+	struct parent master = { -1, 0, 0 };
+	int before = rep->nr;
+
+	memset(res, 0, sizeof(*res));
+	v.sb = (const void *)img->data;
+	res->authenticated = !!(img->g.flags & UBIFS_FLG_AUTHENTICATION);
+	if (res->authenticated) {
+		v.auth = ubifs_auth_new(img->g.hash_algo, o->hmac_key,
+					o->hmac_key_len);
+		if (!v.auth) {
+			ubifs_report_add(rep, 0, 0, "superblock node",
+					 "cannot set up hash algorithm %d",
+					 img->g.hash_algo);
+			return rep->nr - before;
+		}
+	}
+	if (!img->scan)
+		ubifs_scan_all(img, rep, o->progress, o->progress_arg);
+	count_scanned(&v);
+	check_sb_leb(&v);
+	if (check_masters(&v) == 0) {
+		res->root_lnum = le32toh(v.mst->root_lnum);
+		res->root_offs = le32toh(v.mst->root_offs);
+		res->root_len = le32toh(v.mst->root_len);
+		walk_index(&v, res->root_lnum, res->root_offs, res->root_len,
+			   -1, v.mst->hash_root_idx, &master);
+		v.is_bud = xcalloc(img->g.leb_cnt, 1);
+		check_log(&v);
+		check_lpt(&v);
+	}
+	free(v.is_bud);
+	free(v.seen);
+	ubifs_auth_free(v.auth);
+	return rep->nr - before;
+}
