@@ -164,29 +164,50 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void add_shell_tests(struct test_list *l)
+/*
+ * The sorted names in dir that end in suffix (hidden entries skipped);
+ * returns the count, *names to be freed with free_names().
+ */
+static int sorted_dir_names(const char *dir, const char *suffix, char ***names)
 {
-	char *dir = shell_tests_dir();
 	DIR *d = opendir(dir);
 	struct dirent *de;
-	char **names = NULL;
-	int nr = 0, alloc = 0, i;
+	size_t slen = strlen(suffix);
+	int nr = 0, alloc = 0;
 
+	*names = NULL;
 	while (d && (de = readdir(d))) {
 		size_t len = strlen(de->d_name);
 
-		if (len < 4 || strcmp(de->d_name + len - 3, ".sh"))
+		if (de->d_name[0] == '.' || len <= slen ||
+		    strcmp(de->d_name + len - slen, suffix))
 			continue;
 		if (nr == alloc) {
 			alloc = alloc ? 2 * alloc : 16;
-			names = xrealloc(names, alloc * sizeof(*names));
+			*names = xrealloc(*names, alloc * sizeof(**names));
 		}
-		names[nr++] = xstrdup(de->d_name);
+		(*names)[nr++] = xstrdup(de->d_name);
 	}
 	if (d)
 		closedir(d);
 	if (nr)
-		qsort(names, nr, sizeof(*names), cmp_names);
+		qsort(*names, nr, sizeof(**names), cmp_names);
+	return nr;
+}
+
+static void free_names(char **names, int nr)
+{
+	while (nr--)
+		free(names[nr]);
+	free(names);
+}
+
+static void add_shell_tests(struct test_list *l)
+{
+	char *dir = shell_tests_dir();
+	char **names;
+	int nr = sorted_dir_names(dir, ".sh", &names), i;
+
 	for (i = 0; i < nr; i++) {
 		struct strbuf path = STRBUF_INIT;
 		char *desc;
@@ -197,9 +218,8 @@ static void add_shell_tests(struct test_list *l)
 		add_test(l, desc, NULL, path.buf, host_tracefs);
 		free(desc);
 		strbuf_release(&path);
-		free(names[i]);
 	}
-	free(names);
+	free_names(names, nr);
 	free(dir);
 }
 
@@ -238,11 +258,9 @@ static const char *const watched_files[] = {
 static void snapshot_tracefs(struct strbuf *snap)
 {
 	struct strbuf path = STRBUF_INIT;
-	char **names = NULL;
-	int nr = 0, alloc = 0, i;
+	char **names;
+	int nr, i;
 	size_t k;
-	DIR *d;
-	struct dirent *de;
 
 	strbuf_reset(snap);
 	if (!tk_tracefs_dir() || geteuid() != 0)
@@ -257,26 +275,11 @@ static void snapshot_tracefs(struct strbuf *snap)
 	strbuf_addstr(snap, "stack_tracer_enabled:\n");
 	strbuf_read_file(snap, "/proc/sys/kernel/stack_tracer_enabled", 0);
 	tk_tracefs_path(&path, NULL, "instances");
-	d = opendir(path.buf);
-	while (d && (de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		if (nr == alloc) {
-			alloc = alloc ? 2 * alloc : 8;
-			names = xrealloc(names, alloc * sizeof(*names));
-		}
-		names[nr++] = xstrdup(de->d_name);
-	}
-	if (d)
-		closedir(d);
-	if (nr)
-		qsort(names, nr, sizeof(*names), cmp_names);
+	nr = sorted_dir_names(path.buf, "", &names);
 	strbuf_addstr(snap, "instances:\n");
-	for (i = 0; i < nr; i++) {
+	for (i = 0; i < nr; i++)
 		strbuf_addf(snap, "%s\n", names[i]);
-		free(names[i]);
-	}
-	free(names);
+	free_names(names, nr);
 	strbuf_release(&path);
 }
 
