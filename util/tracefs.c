@@ -87,26 +87,26 @@ static int write_path(const char *path, const char *val, int append)
 	return err;
 }
 
-int tk_tracefs_write(const char *instance, const char *file, const char *val)
+static int write_file(const char *instance, const char *file, const char *val,
+		      int append)
 {
 	struct strbuf path = STRBUF_INIT;
 	int ret;
 
 	tk_tracefs_path(&path, instance, file);
-	ret = write_path(path.buf, val, 0);
+	ret = write_path(path.buf, val, append);
 	strbuf_release(&path);
 	return ret;
 }
 
+int tk_tracefs_write(const char *instance, const char *file, const char *val)
+{
+	return write_file(instance, file, val, 0);
+}
+
 int tk_tracefs_append(const char *instance, const char *file, const char *val)
 {
-	struct strbuf path = STRBUF_INIT;
-	int ret;
-
-	tk_tracefs_path(&path, instance, file);
-	ret = write_path(path.buf, val, 1);
-	strbuf_release(&path);
-	return ret;
+	return write_file(instance, file, val, 1);
 }
 
 /* ---- restore-on-exit registry: the one piece of global mutable state ---- */
