@@ -6,11 +6,7 @@
 # The kernel's UBIFS on a RAM-backed MTD writes the image: journal, xattrs
 # and all, the way a device would; then verify and extract must agree with
 # what was written.  Runs the guest itself, so it is host-only.
-[ -z "${TRACEKIT_IN_VM:-}" ] || skip "already inside the VM"
-need_cmd qemu-system-x86_64 cpio apt-get ubimkvol
-[ -x /bin/busybox ] || skip "busybox-static is not installed"
-run=${TRACEKIT_SRCDIR:-$(dirname "$0")/../..}/tests/vm/run.sh
-[ -x "$run" ] || skip "no VM harness at $run"
+need_vm_host ubimkvol
 
 cat >"$TK_TMP/guest.sh" <<'GUEST'
 set -x
@@ -44,7 +40,7 @@ tracekit ubifs extract /tmp/j.img /tmp/y 2>&1 | grep -q 'not yet in the index' &
 umount /mnt
 GUEST
 set +e
-"$run" --tracekit "$TRACEKIT" --timeout 300 --bin /usr/sbin/ubimkvol \
+"$VM_RUN" --tracekit "$TRACEKIT" --timeout 300 --bin /usr/sbin/ubimkvol \
 	-- sh -c "$(cat "$TK_TMP/guest.sh")" >"$TK_TMP/console" 2>&1
 rc=$?
 set -e

@@ -3,11 +3,7 @@
 # tracefs: untouched
 . "$(dirname "$0")/lib/common.sh"
 
-[ -z "${TRACEKIT_IN_VM:-}" ] || skip "already inside the VM"
-need_cmd qemu-system-x86_64 cpio apt-get
-[ -x /bin/busybox ] || skip "busybox-static is not installed"
-run=${TRACEKIT_SRCDIR:-$(dirname "$0")/../..}/tests/vm/run.sh
-[ -x "$run" ] || skip "no VM harness at $run"
+need_vm_host
 
 # Each check prints a marker only when it holds; the host asserts them.
 cat >"$TK_TMP/guest.sh" <<'GUEST'
@@ -25,7 +21,7 @@ modprobe ubifs && grep -q ubifs /proc/filesystems && echo "CHECK ubifs"
 tracekit test -v 'host cap'
 GUEST
 set +e
-"$run" --tracekit "$TRACEKIT" --timeout 300 -- sh -c "$(cat "$TK_TMP/guest.sh")" \
+"$VM_RUN" --tracekit "$TRACEKIT" --timeout 300 -- sh -c "$(cat "$TK_TMP/guest.sh")" \
 	>"$TK_TMP/console" 2>&1
 rc=$?
 set -e

@@ -3,14 +3,10 @@
 # tracefs: untouched
 . "$(dirname "$0")/lib/common.sh"
 
-[ -z "${TRACEKIT_IN_VM:-}" ] || skip "already inside the VM"
-need_cmd qemu-system-x86_64 cpio apt-get
-[ -x /bin/busybox ] || skip "busybox-static is not installed"
-run=${TRACEKIT_SRCDIR:-$(dirname "$0")/../..}/tests/vm/run.sh
-[ -x "$run" ] || skip "no VM harness at $run"
+need_vm_host
 
 set +e
-"$run" --tracekit "$TRACEKIT" --timeout 1500 -- tracekit test -v >"$TK_TMP/console" 2>&1
+"$VM_RUN" --tracekit "$TRACEKIT" --timeout 1500 -- tracekit test -v >"$TK_TMP/console" 2>&1
 rc=$?
 set -e
 # Indented, so the guest's own summary line is not mistaken for ours.

@@ -79,3 +79,13 @@ assert_eq() {
 assert_grep() {
 	grep -q -E -- "$1" "$2" || { cat "$2"; fail "'$1' not found in $2"; }
 }
+
+# need_vm_host: this test boots the VM itself (tests/vm/run.sh, set in
+# $VM_RUN), so it runs on the host only and needs QEMU and busybox.
+need_vm_host() {
+	[ -z "${TRACEKIT_IN_VM:-}" ] || skip "already inside the VM"
+	need_cmd qemu-system-x86_64 cpio apt-get "$@"
+	[ -x /bin/busybox ] || skip "busybox-static is not installed"
+	VM_RUN=${TRACEKIT_SRCDIR:-$(dirname "$0")/../..}/tests/vm/run.sh
+	[ -x "$VM_RUN" ] || skip "no VM harness at $VM_RUN"
+}
