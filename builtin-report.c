@@ -254,17 +254,27 @@ static const char *label_of(const struct report *r, const struct tracedat_event 
 	return r->nr_files > 1 ? r->sources[ev->source].file->base : "";
 }
 
+/*
+ * "cpus=N" per file.  trace-cmd sizes its label column as it goes: all
+ * file names first, then each file's instance names once that file's
+ * line is out, so the widths of these lines can differ.
+ */
 static void print_header(struct report *r)
 {
-	int i, w = 0, n;
+	int i, b, w = 0, n;
 
 	for (i = 0; r->nr_files > 1 && i < r->nr_files; i++)
 		if ((n = strlen(r->files[i].base)) > w)
 			w = n;
 	for (i = 0; i < r->nr_files; i++) {
+		struct tracedat *td = r->files[i].td;
+
 		if (r->nr_files > 1)
 			strbuf_addf(&r->out, "%*s: ", w, r->files[i].base);
-		strbuf_addf(&r->out, "cpus=%d\n", tracedat_info(r->files[i].td)->cpus);
+		strbuf_addf(&r->out, "cpus=%d\n", tracedat_info(td)->cpus);
+		for (b = 1; b < tracedat_nr_buffers(td); b++)
+			if ((n = strlen(tracedat_buffer_name(td, b))) > w)
+				w = n;
 	}
 }
 
