@@ -408,8 +408,9 @@ static int run(struct report *r)
 
 		ret = 0;
 		if (print_record_check(tep, ev.rec)) {
-			ret = error("%s: cpu %d: event at %llu does not fit its format",
-				    tracedat_path(ev.td), ev.rec->cpu, ev.rec->ts);
+			ret = error("%s: offset %llu: cpu %d: event of %d bytes does not fit its format",
+				    tracedat_path(ev.td), ev.rec->offset, ev.rec->cpu,
+				    ev.rec->size);
 			break;
 		}
 		if (!wanted(r, f, ev.rec))

@@ -905,6 +905,7 @@ struct stream {
 	unsigned char *buf, *cbuf;	/* pages (decompressed), compressed chunk */
 	size_t buf_len, buf_alloc, cbuf_alloc, page;
 	uint64_t buf_off;		/* file offset the pages came from */
+	uint64_t page_off;		/* ... and of the current page (or chunk) */
 	int page_loaded, started;
 	unsigned char *data_end;	/* end of the current page's events */
 	struct kbuffer *kbuf;
@@ -1015,6 +1016,8 @@ static int stream_load_page(struct stream *s)
 			return bad(s->td, s->buf_off, "cpu %d: page %zu claims %llu bytes of events in a %u-byte page",
 				   s->cpu, s->page / s->page_size, (unsigned long long)size,
 				   s->page_size);
+		/* Raw pages have their own offset; a chunk's pages share the chunk's. */
+		s->page_off = s->buf_off + (s->chunked ? 0 : s->page);
 		s->page += s->page_size;
 		if (!size)
 			continue;
@@ -1060,6 +1063,7 @@ static int stream_next(struct stream *s)
 						   "cpu %d: event of %d bytes runs past its page",
 						   s->cpu, size);
 				s->rec.ts = stream_ts(s, ts);
+				s->rec.offset = s->page_off;
 				s->rec.data = data;
 				s->rec.size = size;
 				return 1;

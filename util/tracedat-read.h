@@ -55,7 +55,8 @@ uint64_t tracedat_buffer_data_size(const struct tracedat *td, int buffer);
 struct tracedat_merge;
 
 struct tracedat_event {
-	struct tep_record *rec;		/* valid until the next call */
+	struct tep_record *rec;		/* valid until the next call; offset is
+					 * the file offset of its page or chunk */
 	struct tracedat *td;
 	int buffer;
 	int source;			/* index of the stream, in add order */
