@@ -118,7 +118,7 @@ static int setup_file(struct report *r, struct report_file *f, const char *path)
 	struct tep_handle *tep;
 	int i, n;
 
-	if (tracedat_open(path, &f->td))
+	if (tracedat_open(path, 0, &f->td))
 		return -1;
 	f->base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	tep = tracedat_tep(f->td);

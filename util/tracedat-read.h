@@ -32,7 +32,13 @@ struct tracedat_info {
 	uint64_t file_size;
 };
 
-int tracedat_open(const char *path, struct tracedat **out);
+enum tracedat_open_flags {
+	/* Leave out libtraceevent's plugins (the fuzzer, mostly: loading
+	 * them is a dozen dlopen()s per file). */
+	TRACEDAT_NO_PLUGINS = 1 << 0,
+};
+
+int tracedat_open(const char *path, unsigned int flags, struct tracedat **out);
 void tracedat_close(struct tracedat *td);
 
 const char *tracedat_path(const struct tracedat *td);
