@@ -93,6 +93,64 @@ static void add_info(struct print_ctx *p, struct strbuf *out, struct tep_handle 
 	strbuf_add(out, s->buffer, s->len);
 }
 
+/* Decimal digits of v, right to left from end; returns the start. */
+static char *utoa(char *end, unsigned long long v)
+{
+	do
+		*--end = '0' + v % 10;
+	while (v /= 10);
+	return end;
+}
+
+/* printf("%*s", width, str) or "%-*s" (left), without printf. */
+static void add_padded(struct strbuf *out, const char *str, size_t len, int width, int left)
+{
+	size_t pad = (size_t)width > len ? width - len : 0;
+
+	strbuf_grow(out, len + pad);
+	if (!left) {
+		memset(out->buf + out->len, ' ', pad);
+		out->len += pad;
+	}
+	memcpy(out->buf + out->len, str, len);
+	out->len += len;
+	if (left) {
+		memset(out->buf + out->len, ' ', pad);
+		out->len += pad;
+	}
+	out->buf[out->len] = '\0';
+}
+
+static void add_int(struct strbuf *out, long long v, int width, int left, int zero)
+{
+	char buf[32], *end = buf + sizeof(buf), *p;
+	int neg = v < 0;
+
+	p = utoa(end, neg ? -(unsigned long long)v : (unsigned long long)v);
+	while (zero && end - p < width - neg)
+		*--p = '0';
+	if (neg)
+		*--p = '-';
+	add_padded(out, p, end - p, width, left);
+}
+
+/* " %5llu.%06llu:" of the usecs, as libtraceevent's "%6.1000d" does. */
+static void add_usecs(struct strbuf *out, unsigned long long ts)
+{
+	unsigned long long us = (ts + 500) / 1000;
+
+	strbuf_addch(out, ' ');
+	/* libtraceevent prints small values without the dot. */
+	if (us > 1000000) {
+		add_int(out, us / 1000000, 5, 0, 0);
+		strbuf_addch(out, '.');
+		add_int(out, us % 1000000, 6, 0, 1);
+	} else {
+		add_int(out, us, 12, 0, 0);
+	}
+	strbuf_addch(out, ':');
+}
+
 void print_text(struct print_ctx *p, struct strbuf *out, const struct tracedat_event *ev,
 		const char *label, int width)
 {
@@ -101,7 +159,8 @@ void print_text(struct print_ctx *p, struct strbuf *out, const struct tracedat_e
 	struct tep_event *event = tep_find_event_by_record(tep, rec);
 	const char *name = event ? event->name : "(NULL)";
 	const char *comm;
-	int pid, len;
+	int pid;
+	size_t len;
 
 	add_label(out, label, width);
 	if (rec->missed_events > 0)
@@ -117,23 +176,27 @@ void print_text(struct print_ctx *p, struct strbuf *out, const struct tracedat_e
 		tep_print_event(tep, &p->seq, rec, "%s", TEP_PRINT_LATENCY);
 		strbuf_add(out, p->seq.buffer, p->seq.len);
 	} else {
-		strbuf_addf(out, "%16s-%-5d [%03d]", comm, pid, rec->cpu);
+		/* "%16s-%-5d [%03d]" */
+		add_padded(out, comm, strlen(comm), 16, 0);
+		strbuf_addch(out, '-');
+		add_int(out, pid, 5, 1, 0);
+		strbuf_addstr(out, " [");
+		add_int(out, rec->cpu, 3, 0, 1);
+		strbuf_addch(out, ']');
 	}
 	if (tracedat_info(ev->td)->in_usecs) {
-		unsigned long long us = (rec->ts + 500) / 1000;
-
-		/* libtraceevent prints small values without the dot. */
-		if (us > 1000000)
-			strbuf_addf(out, " %5llu.%06llu:", us / 1000000, us % 1000000);
-		else
-			strbuf_addf(out, " %12llu:", us);
+		add_usecs(out, rec->ts);
 	} else {
 		trace_seq_reset(&p->seq);
 		tep_print_event(tep, &p->seq, rec, "%12d:", TEP_PRINT_TIME);
 		strbuf_add(out, p->seq.buffer, p->seq.len);
 	}
+	/* " %s: " and the name padded to 20 */
 	len = strlen(name);
-	strbuf_addf(out, " %s: %*s", name, len < 20 ? 20 - len : 0, "");
+	strbuf_addch(out, ' ');
+	add_padded(out, name, len, 0, 1);
+	strbuf_addstr(out, ": ");
+	add_padded(out, "", 0, len < 20 ? 20 - len : 0, 0);
 	add_info(p, out, tep, rec);
 	strbuf_addch(out, '\n');
 }

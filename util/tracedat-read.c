@@ -266,30 +266,126 @@ static int field_name(const char *line, const char *end, char *name, size_t size
 	return 0;
 }
 
+/* "DIGITS;" at *p; advances past it. */
+static int skip_number(const char **p, const char *end)
+{
+	const char *q = *p;
+
+	if (q < end && *q == '-')
+		q++;
+	if (q >= end || !isdigit((unsigned char)*q))
+		return -1;
+	while (q < end && isdigit((unsigned char)*q))
+		q++;
+	if (q >= end || *q != ';')
+		return -1;
+	*p = q + 1;
+	return 0;
+}
+
+/* "\tfield:DECL;\toffset:N;\tsize:N;\tsigned:N;" as the kernel writes it. */
+static int field_line_sane(const char *p, const char *end)
+{
+	static const char *const keys[] = { "\toffset:", "\tsize:", "\tsigned:" };
+	int in_bracket = 0;
+	size_t i;
+
+	for (; p < end && *p != ';'; p++) {
+		if (*p == '[') {
+			if (in_bracket++)
+				return 0;
+		} else if (*p == ']') {
+			if (!in_bracket--)
+				return 0;
+		} else if (!isalnum((unsigned char)*p) && !strchr(" _*:", *p) &&
+			   !(in_bracket && strchr("+-()", *p))) {
+			return 0;
+		}
+	}
+	if (p >= end || in_bracket)
+		return 0;
+	p++;
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		size_t n = strlen(keys[i]);
+
+		if ((size_t)(end - p) < n || memcmp(p, keys[i], n))
+			return 0;
+		p += n;
+		if (skip_number(&p, end))
+			return 0;
+	}
+	return 1;
+}
+
+/* Quotes closed and (), [], {} balanced outside the strings. */
+static int print_fmt_sane(const char *p, const char *end)
+{
+	char stack[64];
+	int depth = 0, in_str = 0;
+
+	while (p < end && *p == ' ')
+		p++;
+	if (p >= end || *p != '"')
+		return 0;
+	for (; p < end; p++) {
+		if (in_str) {
+			if (*p == '\\' && p + 1 < end)
+				p++;
+			else if (*p == '"')
+				in_str = 0;
+			continue;
+		}
+		if (*p == '"') {
+			in_str = 1;
+		} else if (strchr("([{", *p)) {
+			if (depth == (int)sizeof(stack))
+				return 0;
+			stack[depth++] = *p == '(' ? ')' : *p == '[' ? ']' : '}';
+		} else if (strchr(")]}", *p)) {
+			if (!depth || stack[--depth] != *p)
+				return 0;
+		}
+	}
+	return !in_str && !depth;
+}
+
 /*
- * libtraceevent 1.7 dereferences NULL when a print fmt names a field the
- * format does not declare (found by tests/fuzz/report.c): such formats are
- * not handed to it.  Names are matched as whole words against the fields.
+ * libtraceevent 1.7 crashes on some malformed formats (found by
+ * tests/fuzz/report.c: a print fmt naming a field the format does not
+ * declare, a field declaration with a broken "[", ...).  A format is
+ * handed to it only when it looks the way the kernel writes them: ASCII,
+ * well-formed field lines, a balanced print fmt whose REC->names are
+ * declared fields.
  */
 static int format_sane(const char *text, size_t len)
 {
-	const char *end = text + len, *fmt = memmem(text, len, "print fmt:", 10);
+	const char *end = text + len, *fmt = memmem(text, len, "\nprint fmt:", 11);
 	const char *p, *nl;
 	struct strbuf names = STRBUF_INIT;
 	char name[256];
 	int ok = 1;
 
+	for (p = text; p < end; p++)
+		if (!isprint((unsigned char)*p) && *p != '\n' && *p != '\t')
+			return 0;
 	if (!fmt)
 		return 0;
+	fmt++;
+	/* The print fmt runs to the end: its strings may hold newlines. */
+	if (!print_fmt_sane(fmt + 10, end))
+		return 0;
 	strbuf_addch(&names, ' ');
-	for (p = text; p < fmt; p = nl + 1) {
+	for (p = text; ok && p < fmt; p = nl + 1) {
 		const char *f;
 
 		nl = memchr(p, '\n', fmt - p);
 		if (!nl)
 			nl = fmt;
 		f = memmem(p, nl - p, "field:", 6);
-		if (f && !field_name(f, nl, name, sizeof(name)))
+		if (!f)
+			continue;
+		ok = field_line_sane(f + 6, nl) && !field_name(f, nl, name, sizeof(name));
+		if (ok)
 			strbuf_addf(&names, "%s ", name);
 	}
 	for (p = fmt; ok && (p = memmem(p, end - p, "REC->", 5)); ) {
