@@ -64,7 +64,7 @@ int test_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 	X(hostcap, "host capabilities")					\
 	X(tracefs_restore, "tracefs restore-on-exit registry")	\
 	X(probe_file, "probe definitions: add with rollback, list, delete")	\
-	X(report_tracecmd, "report: same text as trace-cmd report (v7, v6, uprobe, merge)")
+	X(report_tracecmd, "report: same text as trace-cmd report (v7, v6, uprobe, lost, merge)")
 
 /* Fixture suites for the framework's own self-test, only listed when
  * TRACEKIT_TEST_FIXTURES=1 (tests/shell/test-framework.sh). */
