@@ -330,7 +330,37 @@ static int field_line_sane(const char *p, const char *end)
 	return 1;
 }
 
-/* Quotes closed and (), [], {} balanced outside the strings. */
+/*
+ * A divisor libtraceevent may evaluate: a non-zero number or the sizeof a
+ * basic type, the only ones kernel formats use; anything else could be a
+ * division by zero, at parse or at print time (SIGFPE, found by the fuzzer).
+ */
+static int divisor_sane(const char *p, const char *end)
+{
+	static const char *const sizes[] = {
+		"sizeof(u8)", "sizeof(u16)", "sizeof(u32)", "sizeof(u64)",
+		"sizeof(int)", "sizeof(unsigned int)", "sizeof(long)",
+		"sizeof(unsigned long)", "sizeof(void *)",
+	};
+	size_t i, n;
+
+	while (p < end && *p == ' ')
+		p++;
+	if (p < end && isdigit((unsigned char)*p)) {
+		for (; p < end && isdigit((unsigned char)*p); p++)
+			if (*p != '0')
+				return 1;
+		return 0;
+	}
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		n = strlen(sizes[i]);
+		if ((size_t)(end - p) >= n && !memcmp(p, sizes[i], n))
+			return 1;
+	}
+	return 0;
+}
+
+/* Quotes closed, (), [], {} balanced outside the strings, sane divisors. */
 static int print_fmt_sane(const char *p, const char *end)
 {
 	char stack[64];
@@ -350,6 +380,8 @@ static int print_fmt_sane(const char *p, const char *end)
 		}
 		if (*p == '"') {
 			in_str = 1;
+		} else if ((*p == '/' || *p == '%') && !divisor_sane(p + 1, end)) {
+			return 0;
 		} else if (strchr("([{", *p)) {
 			if (depth == (int)sizeof(stack))
 				return 0;
