@@ -346,12 +346,9 @@ static int divisor_sane(const char *p, const char *end)
 
 	while (p < end && *p == ' ')
 		p++;
-	if (p < end && isdigit((unsigned char)*p)) {
-		for (; p < end && isdigit((unsigned char)*p); p++)
-			if (*p != '0')
-				return 1;
-		return 0;
-	}
+	/* As C reads it: "0000008" is an octal 0 (the text is NUL-terminated). */
+	if (p < end && isdigit((unsigned char)*p))
+		return strtoull(p, NULL, 0) != 0;
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		n = strlen(sizes[i]);
 		if ((size_t)(end - p) >= n && !memcmp(p, sizes[i], n))

@@ -78,6 +78,16 @@ bad "absurd system count" "$f" 'offset 910: absurd event system count'
 cp "$v6" "$f"; patch "$f" 14 00000001
 bad "absurd page size" "$f" 'offset 14: page size'
 
+# Inputs that once crashed libtraceevent (tests/fuzz/report.c found them):
+# a print fmt naming an undeclared field, a divisor that is an octal 0.
+for f in "$data"/report-fuzz-*.dat; do
+	set +e
+	"$TRACEKIT" report "$f" >/dev/null 2>&1
+	rc=$?
+	set -e
+	[ "$rc" -lt 2 ] || fail "$(basename "$f"): exit status $rc"
+done
+
 expect_fail "$TRACEKIT" report "$TK_TMP/does-not-exist.dat"
 assert_grep 'does-not-exist.dat: No such file' "$TK_TMP/out"
 expect_fail "$TRACEKIT" report --format yaml "$v7"
