@@ -129,11 +129,14 @@ static int pread_full(struct tracedat *td, void *dst, size_t n, uint64_t off,
 
 static int cur_read(struct cursor *c, void *dst, uint64_t n, const char *what)
 {
-	if (n > c->end - c->pos)
-		return bad(c->td, c->mem ? c->base : c->pos,
-			   "%s: %llu bytes needed, %llu left%s", what,
-			   (unsigned long long)n, (unsigned long long)(c->end - c->pos),
-			   c->mem ? " in section" : " (truncated file)");
+	if (n > c->end - c->pos) {
+		if (c->mem)
+			return bad(c->td, c->base, "%s: %llu bytes needed at byte %llu of the section, %llu left",
+				   what, (unsigned long long)n, (unsigned long long)c->pos,
+				   (unsigned long long)(c->end - c->pos));
+		return bad(c->td, c->pos, "%s: %llu bytes needed, %llu left (truncated file)",
+			   what, (unsigned long long)n, (unsigned long long)(c->end - c->pos));
+	}
 	if (c->mem)
 		memcpy(dst, c->mem + c->pos, n);
 	else if (pread_full(c->td, dst, n, c->pos, what))
