@@ -3,7 +3,7 @@
 # tracefs: untouched
 . "$(dirname "$0")/lib/common.sh"
 
-data=${TRACEKIT_SRCDIR:-$(dirname "$0")/../..}/tests/data
+data=$(cd "$(dirname "$0")/../data" && pwd)
 v7=$data/report-sched-v7.dat
 v6=$data/report-sched-v6.dat
 [ -r "$v7" ] || skip "fixtures missing in $data"
