@@ -378,6 +378,17 @@ static int print_fmt_sane(const char *p, const char *end)
 				in_str = 0;
 			continue;
 		}
+		if (*p == '\'') {
+			/* 'c' or '\c' */
+			p += p + 1 < end && p[1] == '\\' ? 3 : 2;
+			if (p >= end || *p != '\'')
+				return 0;
+			continue;
+		}
+		/* C expressions only; ';' only in statement expressions "({ ...; })". */
+		if (!isalnum((unsigned char)*p) && !strchr(" \n_,()<>-{}&|:?*=+[]%.~!/^\"", *p) &&
+		    !(*p == ';' && memchr(stack, '}', depth)))
+			return 0;
 		if (*p == '"') {
 			in_str = 1;
 		} else if ((*p == '/' || *p == '%') && !divisor_sane(p + 1, end)) {
