@@ -19,6 +19,7 @@
 #include "util/usage.h"
 
 #define MAX_EVENT_ID	65536
+#define MAX_CPU		4096	/* as util/tracedat-read.c accepts */
 #define OUT_FLUSH	(256 * 1024)
 
 enum report_format { FMT_TEXT, FMT_JSON };
@@ -44,6 +45,7 @@ struct report {
 	int stat, raw, latency;
 	enum report_format fmt;
 	unsigned char *cpus;		/* by cpu, NULL = all */
+	int *pid_list;			/* --pid, parsed */
 	struct report_file *files;
 	int nr_files;
 	struct source *sources;
@@ -63,17 +65,17 @@ static int parse_cpu_list(struct report *r)
 	char *end;
 	long a, b;
 
-	r->cpus = xcalloc(MAX_EVENT_ID, 1);
+	r->cpus = xcalloc(MAX_CPU, 1);
 	while (*p) {
 		errno = 0;
 		a = strtol(p, &end, 10);
-		if (end == p || a < 0 || a >= MAX_EVENT_ID || errno)
+		if (end == p || a < 0 || a >= MAX_CPU || errno)
 			goto bad;
 		b = a;
 		if (*end == '-') {
 			p = end + 1;
 			b = strtol(p, &end, 10);
-			if (end == p || b < a || b >= MAX_EVENT_ID)
+			if (end == p || b < a || b >= MAX_CPU)
 				goto bad;
 		}
 		for (; a <= b; a++)
@@ -198,7 +200,7 @@ static int wanted(struct report *r, struct report_file *f, struct tep_record *re
 
 		pid = tep_data_pid(tep, rec);
 		for (i = 0; i < r->pids.nr && !hit; i++)
-			hit = atoi(r->pids.items[i]) == pid;
+			hit = r->pid_list[i] == pid;
 		for (i = 0; i < r->comms.nr && !hit; i++)
 			hit = !strcmp(r->comms.items[i], tep_data_comm_from_pid(tep, pid));
 		if (!hit)
@@ -469,10 +471,11 @@ int cmd_report(int argc, const char **argv)
 		r.fmt = FMT_JSON;
 	else if (strcmp(r.format, "text"))
 		die_code(TK_EXIT_USAGE, "--format: '%s' is neither text nor json", r.format);
+	r.pid_list = xcalloc(r.pids.nr + 1, sizeof(*r.pid_list));
 	for (i = 0; i < r.pids.nr; i++) {
 		char *end;
 
-		strtol(r.pids.items[i], &end, 10);
+		r.pid_list[i] = strtol(r.pids.items[i], &end, 10);
 		if (end == r.pids.items[i] || *end)
 			die_code(TK_EXIT_USAGE, "--pid: '%s' is not a number", r.pids.items[i]);
 	}
@@ -496,6 +499,7 @@ int cmd_report(int argc, const char **argv)
 	free(r.files);
 	free(r.sources);
 	free(r.cpus);
+	free(r.pid_list);
 	strbuf_release(&r.out);
 	opt_string_list_clear(&r.inputs);
 	opt_string_list_clear(&r.events);

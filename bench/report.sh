@@ -37,19 +37,22 @@ events=$("$tk" report --stat "$file" | sed -n 's/^total: \([0-9]*\) events.*/\1/
 echo "file: $file ($(stat -c %s "$file") bytes, $events events)"
 [ "$events" -ge 1000000 ] || echo "warning: fewer than 1M events" >&2
 
-# measure NAME CMD...: best of 3 wall-clock seconds and the peak RSS (KB).
+# measure NAME CMD...: best of 3 runs, wall and CPU (user+sys) seconds,
+# and the peak RSS (KB).  The machine is shared: CPU time is the steadier.
 measure() {
-	local name=$1 best="" rss=0 i t m
+	local name=$1 wall="" cpu="" rss=0 i e u s m c
 	shift
 	for i in 1 2 3; do
-		/usr/bin/time -f "%e %M" -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" ||
+		/usr/bin/time -f "%e %U %S %M" -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" ||
 			{ cat "$tmp/err" >&2; echo "$name failed" >&2; exit 1; }
-		read -r t m <"$tmp/time"
-		if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; fi
+		read -r e u s m <"$tmp/time"
+		c=$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')
+		if [ -z "$wall" ] || awk "BEGIN{exit !($e < $wall)}"; then wall=$e; fi
+		if [ -z "$cpu" ] || awk "BEGIN{exit !($c < $cpu)}"; then cpu=$c; fi
 		[ "$m" -gt "$rss" ] && rss=$m
 	done
-	printf '%-10s %8.2f s  %8d KB peak RSS\n' "$name" "$best" "$rss"
-	eval "${name//-/_}_t=$best"
+	printf '%-10s %7.2f s wall %7.2f s cpu %8d KB peak RSS\n' "$name" "$wall" "$cpu" "$rss"
+	eval "${name//-/_}_wall=$wall ${name//-/_}_cpu=$cpu"
 }
 
 measure trace-cmd trace-cmd report -i "$file"
@@ -57,4 +60,5 @@ measure tracekit "$tk" report "$file"
 # The same bytes, or the comparison means nothing.
 trace-cmd report -i "$file" 2>/dev/null | cmp -s - <("$tk" report "$file") &&
 	echo "outputs: identical" || echo "outputs: DIFFER"
-awk -v a="$trace_cmd_t" -v b="$tracekit_t" 'BEGIN { printf "speedup: %.2fx\n", a / b }'
+awk -v a="$trace_cmd_wall" -v b="$tracekit_wall" -v c="$trace_cmd_cpu" -v d="$tracekit_cpu" \
+	'BEGIN { printf "speedup: %.2fx wall, %.2fx cpu\n", a / b, c / d }'
