@@ -502,6 +502,29 @@ static int parse_systems(struct cursor *c)
 	return 0;
 }
 
+/*
+ * printk_formats lines are 'ADDR : "FORMAT"'.  libtraceevent 1.7 reads
+ * past the end of shorter ones (found by the fuzzer under ASan), so only
+ * lines of that shape are passed on.
+ */
+static void printk_lines_sane(struct strbuf *out, const char *text)
+{
+	const char *p = text, *nl, *q;
+
+	for (; *p; p = *nl ? nl + 1 : nl) {
+		nl = strchrnul(p, '\n');
+		q = p;
+		if (q[0] != '0' || q[1] != 'x')
+			continue;
+		for (q += 2; q < nl && isxdigit((unsigned char)*q); q++)
+			;
+		if (nl - q < 5 || memcmp(q, " : \"", 4) || nl[-1] != '"')
+			continue;
+		strbuf_add(out, p, nl - p);
+		strbuf_addch(out, '\n');
+	}
+}
+
 static int parse_text(struct cursor *c, int size_len, int which)
 {
 	uint64_t len;
@@ -511,11 +534,15 @@ static int parse_text(struct cursor *c, int size_len, int which)
 
 	if (!data)
 		return -1;
-	if (which == TRACEDAT_OPT_KALLSYMS)
+	if (which == TRACEDAT_OPT_KALLSYMS) {
 		tep_parse_kallsyms(c->td->tep, data);
-	else if (which == TRACEDAT_OPT_PRINTK)
-		tep_parse_printk_formats(c->td->tep, data);
-	else
+	} else if (which == TRACEDAT_OPT_PRINTK) {
+		struct strbuf sane = STRBUF_INIT;
+
+		printk_lines_sane(&sane, data);
+		tep_parse_printk_formats(c->td->tep, sane.buf);
+		strbuf_release(&sane);
+	} else
 		tep_parse_saved_cmdlines(c->td->tep, data);
 	free(data);
 	return 0;
