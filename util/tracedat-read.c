@@ -360,9 +360,19 @@ static int divisor_sane(const char *p, const char *end)
 	return 0;
 }
 
+/* Whether an operator at p is unary: nothing but an operator or an
+ * opening before it. */
+static int unary_position(const char *start, const char *p)
+{
+	while (p > start && p[-1] == ' ')
+		p--;
+	return p == start || strchr("(,?:!~&|^=<>+-*/%[{", p[-1]);
+}
+
 /* Quotes closed, (), [], {} balanced outside the strings, sane divisors. */
 static int print_fmt_sane(const char *p, const char *end)
 {
+	const char *start = p;
 	char stack[64];
 	int depth = 0, in_str = 0;
 
@@ -391,6 +401,13 @@ static int print_fmt_sane(const char *p, const char *end)
 			return 0;
 		if (*p == '"') {
 			in_str = 1;
+		} else if (*p == '!' && !unary_position(start, p) && !(p + 1 < end && p[1] == '=')) {
+			return 0;
+		} else if (*p == '-' && p + 1 < end && p[1] == '>' &&
+			   (p - start < 3 || memcmp(p - 3, "REC", 3)) &&
+			   (p - start < 4 || memcmp(p - 4, "REC)", 4))) {
+			/* Only REC->field or (REC)->field: no pointers in a record. */
+			return 0;
 		} else if ((*p == '/' || *p == '%') && !divisor_sane(p + 1, end)) {
 			return 0;
 		} else if (strchr("([{", *p)) {
