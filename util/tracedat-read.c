@@ -408,6 +408,11 @@ static int print_fmt_sane(const char *p, const char *end)
 			   (p - start < 4 || memcmp(p - 4, "REC)", 4))) {
 			/* Only REC->field or (REC)->field: no pointers in a record. */
 			return 0;
+		} else if (*p == '.' && (p == start || !(isalnum((unsigned char)p[-1]) ||
+						  strchr("_)]", p[-1])) ||
+					 p + 1 >= end || !(isalnum((unsigned char)p[1]) || p[1] == '_'))) {
+			/* A member (REC->a.b) or a number: nothing else has a '.'. */
+			return 0;
 		} else if ((*p == '/' || *p == '%') && !divisor_sane(p + 1, end)) {
 			return 0;
 		} else if (strchr("([{", *p)) {
