@@ -360,6 +360,23 @@ static int divisor_sane(const char *p, const char *end)
 	return 0;
 }
 
+/* "sizeof(TYPE)" is an operand: an operator, not "(" or a name, follows
+ * (libtraceevent uses freed memory on "sizeof(int)(x)", found by the fuzzer). */
+static int sizeof_sane(const char *start, const char *p, const char *end)
+{
+	const char *q;
+
+	if ((size_t)(end - p) < 6 || memcmp(p, "sizeof", 6) ||
+	    (p > start && (isalnum((unsigned char)p[-1]) || p[-1] == '_')))
+		return 1;
+	q = memchr(p, ')', end - p);
+	if (!q)
+		return 0;
+	for (q++; q < end && *q == ' '; q++)
+		;
+	return q >= end || !(*q == '(' || *q == '"' || *q == '_' || isalnum((unsigned char)*q));
+}
+
 /* Whether an operator at p is unary: nothing but an operator or an
  * opening before it. */
 static int unary_position(const char *start, const char *p)
@@ -412,6 +429,8 @@ static int print_fmt_sane(const char *p, const char *end)
 						  strchr("_)]", p[-1])) ||
 					 p + 1 >= end || !(isalnum((unsigned char)p[1]) || p[1] == '_'))) {
 			/* A member (REC->a.b) or a number: nothing else has a '.'. */
+			return 0;
+		} else if (*p == 's' && !sizeof_sane(start, p, end)) {
 			return 0;
 		} else if ((*p == '/' || *p == '%') && !divisor_sane(p + 1, end)) {
 			return 0;

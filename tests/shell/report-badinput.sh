@@ -90,7 +90,8 @@ bad "absurd page size" "$f" 'offset 14: page size'
 
 # Inputs that once crashed libtraceevent (tests/fuzz/report.c found them):
 # a print fmt naming an undeclared field, a divisor that is an octal 0,
-# garbage after a "?:" (three times), a short printk_formats line.
+# garbage after a "?:" (three times), a short printk_formats line,
+# "sizeof(int)(x)".
 for f in "$data"/report-fuzz-*.dat; do
 	set +e
 	"$TRACEKIT" report "$f" >/dev/null 2>&1
