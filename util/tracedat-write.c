@@ -117,15 +117,15 @@ static int zcompress(ZSTD_CCtx *z, int level, const void *in, size_t len,
 	size_t bound = ZSTD_compressBound(len), at, n;
 
 	at = out->len;
-	strbuf_grow(out, TRACEDAT_COMPRESS_HDR_SIZE + bound);
-	n = ZSTD_compressCCtx(z, out->buf + at + TRACEDAT_COMPRESS_HDR_SIZE, bound,
+	strbuf_grow(out, TRACEDAT_CHUNK_HDR_SIZE + bound);
+	n = ZSTD_compressCCtx(z, out->buf + at + TRACEDAT_CHUNK_HDR_SIZE, bound,
 			      in, len, level);
 	if (ZSTD_isError(n))
 		return -EIO;
 	/* Header filled in place: strbuf_add() would NUL the frame's start. */
 	set_le(out->buf + at, n, 4);
 	set_le(out->buf + at + 4, len, 4);
-	strbuf_setlen(out, at + TRACEDAT_COMPRESS_HDR_SIZE + n);
+	strbuf_setlen(out, at + TRACEDAT_CHUNK_HDR_SIZE + n);
 	return 0;
 }
 

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target for the trace.dat reader and the printers: every input
+ * is opened as a file (through a memfd), all its per-CPU streams merged,
+ * and each event checked and formatted as text and JSON, as
+ * `tracekit report` does.  Built and run by tests/fuzz/run-report.sh.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "util/print.h"
+#include "util/strbuf.h"
+#include "util/tracedat-read.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Bounded work per input: a fuzzed header may describe a huge trace. */
+#define MAX_EVENTS 4096
+
+static void decode(struct tracedat *td)
+{
+	struct tracedat_merge *m = tracedat_merge_new();
+	struct strbuf out = STRBUF_INIT;
+	struct tracedat_event ev;
+	struct print_ctx pc;
+	int b, c, n = 0;
+
+	print_init(&pc, 0, 0);
+	for (b = 0; b < tracedat_nr_buffers(td); b++)
+		for (c = 0; c < tracedat_buffer_nr_cpus(td, b); c++)
+			if (tracedat_merge_add(m, td, b, c))
+				goto out;
+	while (n++ < MAX_EVENTS && tracedat_merge_next(m, &ev) > 0) {
+		if (print_record_check(tracedat_tep(td), ev.rec))
+			break;
+		print_text(&pc, &out, &ev, tracedat_buffer_name(td, ev.buffer), 8);
+		print_json(&pc, &out, &ev, tracedat_buffer_name(td, ev.buffer), NULL);
+		strbuf_reset(&out);
+	}
+out:
+	strbuf_release(&out);
+	print_release(&pc);
+	tracedat_merge_free(m);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static int fd = -1;
+	static char path[64];
+	struct tracedat *td;
+
+	if (fd < 0) {
+		fd = memfd_create("tracedat", 0);
+		if (fd < 0)
+			abort();
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	}
+	if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)
+		abort();
+	/* Plugins (sched_switch's printer...) for one input in eight. */
+	if (tracedat_open(path, size % 8 ? TRACEDAT_NO_PLUGINS : 0, &td) == 0) {
+		decode(td);
+		tracedat_close(td);
+	}
+	return 0;
+}

@@ -1,0 +1,107 @@
+#!/bin/bash
+# description: report: fixtures match trace-cmd's text; corrupt files give one error line with the offset, exit 1
+# tracefs: untouched
+. "$(dirname "$0")/lib/common.sh"
+
+data=$(cd "$(dirname "$0")/../data" && pwd)
+v7=$data/report-sched-v7.dat
+v6=$data/report-sched-v6.dat
+[ -r "$v7" ] && [ -r "$v6" ] || skip "fixtures missing in $data"
+
+# trace-cmd 3.1.6's report of the fixture, committed with it.  Its
+# sched_switch lines come from libtraceevent's plugin (which also names
+# tasks for later lines): without the plugins (the test VM), only the
+# decoding can be compared.
+"$TRACEKIT" report "$v7" >"$TK_TMP/v7.txt" || fail "v7 fixture failed"
+"$TRACEKIT" report -i "$v6" >"$TK_TMP/v6.txt" || fail "v6 fixture failed"
+cmp "$TK_TMP/v7.txt" "$TK_TMP/v6.txt" || fail "v6 and v7 of one trace differ"
+if ls /usr/lib*/*/traceevent/plugins/plugin_sched_switch.so >/dev/null 2>&1 ||
+   ls /usr/lib*/traceevent/plugins/plugin_sched_switch.so >/dev/null 2>&1; then
+	cmp "$data/report-sched.txt" "$TK_TMP/v7.txt" || fail "v7 text differs from trace-cmd's"
+else
+	echo "no libtraceevent plugins: not comparing with trace-cmd's text"
+	assert_eq "event lines" "$(grep -c ': sched_' "$TK_TMP/v7.txt")" \
+		"$(grep -c ': sched_' "$data/report-sched.txt")"
+fi
+
+# patch FILE OFFSET HEXBYTES: overwrite bytes in place.
+patch() {
+	printf "$(echo "$3" | sed 's/../\\x&/g')" |
+		dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
+# bad NAME FILE REGEX: exit 1 (not a signal), one stderr line naming the
+# file, matching REGEX.
+bad() {
+	local rc lines
+	set +e
+	"$TRACEKIT" report "$2" >"$TK_TMP/out" 2>"$TK_TMP/err"
+	rc=$?
+	set -e
+	[ "$rc" = 1 ] || { cat "$TK_TMP/err"; fail "$1: exit status $rc, want 1"; }
+	lines=$(wc -l <"$TK_TMP/err")
+	[ "$lines" = 1 ] || { cat "$TK_TMP/err"; fail "$1: $lines error lines, want 1"; }
+	grep -q "^tracekit report: $2: " "$TK_TMP/err" || { cat "$TK_TMP/err"; fail "$1: no file name"; }
+	grep -Eq -- "$3" "$TK_TMP/err" || { cat "$TK_TMP/err"; fail "$1: error does not match '$3'"; }
+}
+
+set -e
+f=$TK_TMP/f.dat
+
+cp "$v7" "$f"; patch "$f" 0 18
+bad "bad magic" "$f" 'offset 0: bad magic'
+
+for n in 0 5 12 20 30 40 60 200 1000 2300 4100 4200 8200 8400; do
+	head -c "$n" "$v7" >"$f"
+	bad "v7 truncated to $n bytes" "$f" 'offset [0-9]+: .*(truncated|past|exceeds|end of)'
+done
+for n in 0 16 100 900 2000 5000 9000; do
+	head -c "$n" "$v6" >"$f"
+	bad "v6 truncated to $n bytes" "$f" 'offset [0-9]+: '
+done
+
+# The first CPU's data: u32 chunk count at 4096, chunk header, zstd frame.
+cp "$v7" "$f"; patch "$f" 4108 00000000
+bad "corrupt zstd chunk" "$f" 'offset 4100: corrupt zstd chunk'
+# zstd frames here carry no checksum: garbage decompresses, and the
+# events it yields must still be caught before libtraceevent sees them.
+cp "$v7" "$f"; patch "$f" 4200 deadbeefdeadbeef
+bad "garbage in a zstd chunk" "$f" 'offset 4100: (corrupt zstd chunk|cpu 0: )'
+cp "$v7" "$f"; patch "$f" 4096 ffffff7f
+bad "absurd chunk count" "$f" 'offset 4096: absurd chunk count'
+cp "$v7" "$f"; patch "$f" 4104 01100000
+bad "chunk size not in pages" "$f" 'offset 4100: absurd chunk size'
+
+# The HEADER_INFO section header at 37: u16 id, u16 flags, u32 string, u64 size.
+cp "$v7" "$f"; patch "$f" 45 ffffffff00000000
+bad "section size past the end" "$f" 'offset 53: section size [0-9]+ exceeds the file'
+cp "$v7" "$f"; patch "$f" 45 0100000000000000
+bad "section size smaller than its data" "$f" 'offset 53: compressed size'
+cp "$v7" "$f"; patch "$f" 37 1100
+bad "wrong section id" "$f" 'offset 37: section id 17 where 16'
+cp "$v7" "$f"; patch "$f" 61 00000000
+bad "corrupt zstd section" "$f" 'offset 53: corrupt zstd section'
+
+# v6: the u32 count of event systems sits at 906, before "sched".
+cp "$v6" "$f"; patch "$f" 906 ffffff7f
+bad "absurd system count" "$f" 'offset 910: absurd event system count'
+cp "$v6" "$f"; patch "$f" 14 00000001
+bad "absurd page size" "$f" 'offset 14: page size'
+
+# Inputs that once crashed libtraceevent (tests/fuzz/report.c found them):
+# a print fmt naming an undeclared field, a divisor that is an octal 0,
+# garbage after a "?:" (three times), a short printk_formats line,
+# "sizeof(int)(x)".
+for f in "$data"/report-fuzz-*.dat; do
+	set +e
+	"$TRACEKIT" report "$f" >/dev/null 2>&1
+	rc=$?
+	set -e
+	[ "$rc" -lt 2 ] || fail "$(basename "$f"): exit status $rc"
+done
+
+expect_fail "$TRACEKIT" report "$TK_TMP/does-not-exist.dat"
+assert_grep 'does-not-exist.dat: No such file' "$TK_TMP/out"
+expect_fail "$TRACEKIT" report --format yaml "$v7"
+expect_fail "$TRACEKIT" report --cpu 1-x "$v7"
+exit 0

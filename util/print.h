@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef TK_PRINT_H
+#define TK_PRINT_H
+
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+#include "util/strbuf.h"
+#include "util/tracedat-read.h"
+
+/*
+ * Formats decoded events into a strbuf (the caller writes it out):
+ * trace-cmd report's text line, or one JSON object per line.
+ */
+
+struct print_ctx {
+	int raw;		/* print fmt ignored: field=value (trace-cmd -R) */
+	int latency;		/* latency columns (trace-cmd -l) */
+	struct trace_seq seq;
+};
+
+void print_init(struct print_ctx *p, int raw, int latency);
+void print_release(struct print_ctx *p);
+
+/*
+ * 0 when every field the event's format names lies inside the record
+ * (static fields and __data_loc payloads), else -1: libtraceevent trusts
+ * the format, so a corrupt record must not reach it.
+ */
+int print_record_check(struct tep_handle *tep, struct tep_record *rec);
+
+/*
+ * label: NULL for no label column, else printed as "%*s: " (or blank
+ * "%*s  " when label is "") in front of the line, as trace-cmd does for
+ * instances and multiple input files.
+ */
+void print_text(struct print_ctx *p, struct strbuf *out, const struct tracedat_event *ev,
+		const char *label, int width);
+
+/* {"ts_ns":..,"cpu":..,"pid":..,"comm":..,"system":..,"event":..,"fields":{..}} */
+void print_json(struct print_ctx *p, struct strbuf *out, const struct tracedat_event *ev,
+		const char *buffer, const char *file);
+
+void print_json_string(struct strbuf *out, const char *s, size_t len);
+
+#endif
