@@ -35,7 +35,7 @@ SRCDIR := $(CURDIR)
 CFLAGS ?= -O2 -g
 ALL_CFLAGS := $(CFLAGS) -std=gnu11 -Wall -Wextra -Wno-unused-parameter \
 	-Wmissing-prototypes -Wstrict-prototypes -D_GNU_SOURCE -I. \
-	-DTRACEKIT_VERSION='"$(VERSION)"' -DTRACEKIT_SRCDIR='"$(SRCDIR)"' \
+	-DTRACEKIT_SRCDIR='"$(SRCDIR)"' \
 	$(PKG_CFLAGS) $(SAN_FLAGS) -MMD -MP
 ALL_LDFLAGS := $(LDFLAGS) $(SAN_FLAGS)
 LIBS := $(PKG_LIBS) -lm
@@ -53,6 +53,15 @@ build/config.mk: scripts/deps.sh
 		{ echo "tracekit: pkg-config cannot find $$p" >&2; exit 1; }; done
 	$(Q){ echo "PKG_CFLAGS := $$(pkg-config --cflags $(PKGS))"; \
 	      echo "PKG_LIBS := $$(pkg-config --libs $(PKGS))"; } > $@
+
+# Rewritten only when `git describe` changes, so that tracekit.o (and
+# only it) is rebuilt with the new version string.
+$(OUT)/version.h: FORCE
+	@mkdir -p $(OUT)
+	@v='#define TRACEKIT_VERSION "$(VERSION)"'; \
+	 [ "$$(cat $@ 2>/dev/null)" = "$$v" ] || echo "$$v" >$@
+$(OUT)/tracekit.o: $(OUT)/version.h
+$(OUT)/tracekit.o: ALL_CFLAGS += -include $(OUT)/version.h
 
 $(TRACEKIT): $(OBJS)
 	@echo "  LINK    $@"
@@ -99,4 +108,4 @@ install: $(TRACEKIT)
 clean:
 	rm -rf build/obj build/asan build/config.mk tracekit
 
-.PHONY: all deps check vmcheck demo bench install clean mount-tracefs
+.PHONY: all deps check vmcheck demo bench install clean mount-tracefs FORCE
