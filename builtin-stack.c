@@ -265,11 +265,6 @@ static void reset_max(void)
 }
 
 /*
- * Runs argv, reporting an exec failure through a close-on-exec pipe.
- * SIGINT and SIGQUIT from the terminal go to the command; tracekit
- * waits for it and then shows and restores, as time(1) and perf stat do.
- */
-/*
  * A command that is not there is reported before the tracer is turned
  * on: hooking every function only to fail to exec is slow for nothing.
  */
@@ -295,6 +290,11 @@ static int command_exists(const char *cmd)
 	return found;
 }
 
+/*
+ * Runs argv, reporting an exec failure through a close-on-exec pipe.
+ * SIGINT and SIGQUIT from the terminal go to the command; tracekit
+ * waits for it and then shows and restores, as time(1) and perf stat do.
+ */
 static int run_command(const char **argv)
 {
 	struct sigaction ign, old_int, old_quit;
