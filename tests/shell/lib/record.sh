@@ -3,8 +3,11 @@
 # report_lines FILE: trace-cmd report of FILE as "CPU PID EVENT: FIELDS",
 # without the timestamp, the buffer prefix and the comm column (which
 # comes from saved_cmdlines, read at different moments by different tools).
+# Fields as the event's print fmt gives them (-N: no libtraceevent
+# plugins), so the lines are the same where the plugins are not installed,
+# as in the VM.
 report_lines() {
-	trace-cmd report -i "$1" 2>/dev/null | sed -nE \
+	trace-cmd report -N -i "$1" 2>/dev/null | sed -nE \
 		's/^([A-Za-z0-9_-]+: )? *.*-([0-9]+) +\[([0-9]+)\] +[0-9.]+: +(.*)$/\3 \2 \4/p' |
 		sed -E 's/ +/ /g'
 }
