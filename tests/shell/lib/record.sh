@@ -55,3 +55,20 @@ need_expanded_buffers() {
 		skip "ring buffers not expanded yet: enabling an event would expand them for good"
 	fi
 }
+
+# wait_bounded PID SECONDS: waits for the background job PID and returns
+# its exit status; one still running after SECONDS is killed and FAILED,
+# so a recorder that missed its signal fails the test instead of hanging it.
+wait_bounded() {
+	local pid=$1 left=$(($2 * 10))
+	while kill -0 "$pid" 2>/dev/null && [ $left -gt 0 ]; do
+		sleep 0.1
+		left=$((left - 1))
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		kill -9 "$pid"
+		wait "$pid"
+		fail "pid $pid still running $2 s after it was told to stop"
+	fi
+	wait "$pid"
+}
