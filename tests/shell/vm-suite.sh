@@ -9,8 +9,15 @@ need_cmd qemu-system-x86_64 cpio apt-get
 run=${TRACEKIT_SRCDIR:-$(dirname "$0")/../..}/tests/vm/run.sh
 [ -x "$run" ] || skip "no VM harness at $run"
 
+# The record tests check our files with trace-cmd, the peer: ship it when
+# the host has it (without it they skip in the guest as on the host).
+bins=()
+if command -v trace-cmd >/dev/null; then
+	bins+=(--bin trace-cmd)
+fi
+
 set +e
-"$run" --tracekit "$TRACEKIT" --timeout 1500 -- tracekit test -v >"$TK_TMP/console" 2>&1
+"$run" --tracekit "$TRACEKIT" "${bins[@]}" --timeout 1500 -- tracekit test -v >"$TK_TMP/console" 2>&1
 rc=$?
 set -e
 # Indented, so the guest's own summary line is not mistaken for ours.
