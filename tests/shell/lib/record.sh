@@ -72,3 +72,15 @@ wait_bounded() {
 	fi
 	wait "$pid"
 }
+
+# wait_tracing PID SECONDS: waits until the recorder PID has turned its
+# instance on (the recording has started); FAILED after SECONDS.
+wait_tracing() {
+	local on=$TRACEFS/instances/tracekit-$1/tracing_on left=$(($2 * 10))
+	until [ "$(cat "$on" 2>/dev/null)" = 1 ]; do
+		kill -0 "$1" 2>/dev/null || fail "pid $1 ended before recording"
+		[ $left -gt 0 ] || fail "pid $1 not recording after $2 s"
+		sleep 0.1
+		left=$((left - 1))
+	done
+}
