@@ -4,11 +4,13 @@
 . "$(dirname "$0")/lib/record.sh"
 need_tracefs
 need_expanded_buffers
-need_cmd trace-cmd
+need_cmd trace-cmd bash
 
+# bash, not sh: busybox ash (the VM's sh) runs sleep as a NOFORK applet,
+# without the exec this test looks for.
 "$TRACEKIT" record -q -e sched:sched_switch -e sched:sched_process_fork \
 	-e sched:sched_process_exec -o "$TK_TMP/t.dat" -- \
-	sh -c 'echo $$ >'"$TK_TMP/pid"'; sleep 0.05; (sleep 0.05; true) & wait' \
+	bash -c 'echo $$ >'"$TK_TMP/pid"'; sleep 0.05; (sleep 0.05; true) & wait' \
 	>"$TK_TMP/log" 2>&1 || { cat "$TK_TMP/log"; fail "record failed"; }
 cat "$TK_TMP/log"
 sh_pid=$(cat "$TK_TMP/pid")
@@ -26,8 +28,8 @@ grep -q "sched_process_exec: filename=.*sleep pid=" "$TK_TMP/lines" || fail "exe
 # Every sched_switch involves a task of the tree (as prev or next).
 while read -r cpu pid ev rest; do
 	[ "$ev" = "sched_switch:" ] || continue
-	prev=$(sed -nE 's/^[^ ]*:([0-9]+) .*==>.*/\1/p' <<<"$rest")
-	next=$(sed -nE 's/.*==> .*:([0-9]+) \[[0-9]+\]$/\1/p' <<<"$rest")
+	prev=$(sed -nE 's/.* prev_pid=([0-9]+) .*==>.*/\1/p' <<<" $rest")
+	next=$(sed -nE 's/.*==> .* next_pid=([0-9]+) next_prio=[0-9]+$/\1/p' <<<"$rest")
 	grep -qx -e "$prev" -e "$next" "$TK_TMP/tree" ||
 		fail "sched_switch outside the command: $cpu $pid $ev $rest"
 done <"$TK_TMP/lines"

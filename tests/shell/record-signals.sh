@@ -18,17 +18,27 @@ i=0
 for sig in INT INT INT INT TERM HUP; do
 	i=$((i + 1))
 	out="$TK_TMP/s$i.dat"
+	# Without job control bash starts a background job with SIGINT
+	# ignored: one sent before record blocks it would be lost and the
+	# recording never end.  With -m the job starts as from a terminal,
+	# where SIGINT kills it until record takes it over.
+	set -m
 	"$TRACEKIT" record -q -e sched -e 'syscalls:sys_enter_exec*' -o "$out" \
 		>"$TK_TMP/log$i" 2>&1 &
 	rec=$!
-	# The first at 20 ms, during setup; then 50..1550 ms, mostly recording.
+	set +m
+	# The first at 20 ms, during setup; then 50..1550 ms after the start,
+	# setup or recording; from the fourth on, 50..1550 ms into the
+	# recording, since on a slow machine (the VM) setup alone can last
+	# the whole window.
 	if [ $i = 1 ]; then
 		sleep 0.02
 	else
+		[ $i -lt 4 ] || wait_tracing $rec 120
 		sleep "$(awk -v r=$RANDOM 'BEGIN { printf "%.3f", 0.05 + (r % 1500) / 1000 }')"
 	fi
 	kill -s "$sig" $rec
-	wait $rec
+	wait_bounded $rec 120
 	rc=$?
 	no_instance_left $rec
 	if [ $rc -ne 0 ]; then

@@ -3,8 +3,11 @@
 # report_lines FILE: trace-cmd report of FILE as "CPU PID EVENT: FIELDS",
 # without the timestamp, the buffer prefix and the comm column (which
 # comes from saved_cmdlines, read at different moments by different tools).
+# Fields as the event's print fmt gives them (-N: no libtraceevent
+# plugins), so the lines are the same where the plugins are not installed,
+# as in the VM.
 report_lines() {
-	trace-cmd report -i "$1" 2>/dev/null | sed -nE \
+	trace-cmd report -N -i "$1" 2>/dev/null | sed -nE \
 		's/^([A-Za-z0-9_-]+: )? *.*-([0-9]+) +\[([0-9]+)\] +[0-9.]+: +(.*)$/\3 \2 \4/p' |
 		sed -E 's/ +/ /g'
 }
@@ -51,4 +54,33 @@ need_expanded_buffers() {
 	if grep -q expanded "$TRACEFS/buffer_size_kb"; then
 		skip "ring buffers not expanded yet: enabling an event would expand them for good"
 	fi
+}
+
+# wait_bounded PID SECONDS: waits for the background job PID and returns
+# its exit status; one still running after SECONDS is killed and FAILED,
+# so a recorder that missed its signal fails the test instead of hanging it.
+wait_bounded() {
+	local pid=$1 left=$(($2 * 10))
+	while kill -0 "$pid" 2>/dev/null && [ $left -gt 0 ]; do
+		sleep 0.1
+		left=$((left - 1))
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		kill -9 "$pid"
+		wait "$pid"
+		fail "pid $pid still running $2 s after it was told to stop"
+	fi
+	wait "$pid"
+}
+
+# wait_tracing PID SECONDS: waits until the recorder PID has turned its
+# instance on (the recording has started); FAILED after SECONDS.
+wait_tracing() {
+	local on=$TRACEFS/instances/tracekit-$1/tracing_on left=$(($2 * 10))
+	until [ "$(cat "$on" 2>/dev/null)" = 1 ]; do
+		kill -0 "$1" 2>/dev/null || fail "pid $1 ended before recording"
+		[ $left -gt 0 ] || fail "pid $1 not recording after $2 s"
+		sleep 0.1
+		left=$((left - 1))
+	done
 }
