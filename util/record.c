@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "util/record.h"
+#include "util/wrapper.h"
 #include "util/tracedat-write.h"
 #include "util/tracefs.h"
 #include "util/usage.h"
@@ -966,22 +967,6 @@ static void *reader_main(void *arg)
 	return NULL;
 }
 
-static int write_fd_all(int fd, const char *p, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += n;
-		len -= n;
-	}
-	return 0;
-}
-
 static void *compressor_main(void *arg)
 {
 	struct record *rec = arg;
@@ -1015,7 +1000,7 @@ static void *compressor_main(void *arg)
 			strbuf_reset(&out);
 			ret = tdw_chunk_encode(z, c->data, c->len, &out);
 			if (!ret)
-				ret = write_fd_all(r->scratch, out.buf, out.len);
+				ret = write_in_full(r->scratch, out.buf, out.len);
 			if (ret) {
 				error("%s: write failed: %s", rec->output, strerror(-ret));
 				set_err(rec, ret);

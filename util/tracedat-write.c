@@ -6,6 +6,7 @@
 #include <zstd.h>
 
 #include "util/tracedat-write.h"
+#include "util/wrapper.h"
 #include "util/usage.h"
 
 struct tracedat_writer {
@@ -52,40 +53,11 @@ void tdw_put_u64(struct strbuf *sb, uint64_t v)
 
 static int write_all(struct tracedat_writer *w, const void *buf, size_t len)
 {
-	const char *p = buf;
+	int ret = write_in_full(w->fd, buf, len);
 
-	while (len) {
-		ssize_t n = write(w->fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += n;
-		len -= n;
-		w->off += n;
-	}
-	return 0;
-}
-
-static int pwrite_all(int fd, const void *buf, size_t len, uint64_t off)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = pwrite(fd, p, len, off);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += n;
-		len -= n;
-		off += n;
-	}
-	return 0;
+	if (!ret)
+		w->off += len;
+	return ret;
 }
 
 static int write_zeros(struct tracedat_writer *w, size_t len)
@@ -385,7 +357,7 @@ static int write_flyrecord(struct tracedat_writer *w, const char *name,
 		struct strbuf sz = STRBUF_INIT;
 
 		tdw_put_u64(&sz, w->off - start);
-		ret = pwrite_all(w->fd, sz.buf, sz.len, size_field);
+		ret = pwrite_in_full(w->fd, sz.buf, sz.len, size_field);
 		strbuf_release(&sz);
 	}
 	return ret;
@@ -413,7 +385,7 @@ static int patch_u64(struct tracedat_writer *w, uint64_t field, uint64_t v)
 	int ret;
 
 	tdw_put_u64(&sb, v);
-	ret = pwrite_all(w->fd, sb.buf, sb.len, field);
+	ret = pwrite_in_full(w->fd, sb.buf, sb.len, field);
 	strbuf_release(&sb);
 	return ret;
 }

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef TK_WRAPPER_H
+#define TK_WRAPPER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * write(2)/pwrite(2) until all of buf is written, retrying on EINTR and
+ * short writes (git's write_in_full).  0, or -errno: ENOSPC and EIO must
+ * reach the user, never be dropped.
+ */
+int write_in_full(int fd, const void *buf, size_t len);
+int pwrite_in_full(int fd, const void *buf, size_t len, uint64_t off);
+
+#endif
