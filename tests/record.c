@@ -112,39 +112,6 @@ static const char target_src[] =
 	"int main(void) { int a[3] = { 7, 8, 9 }; int i;\n"
 	"  for (i = 0; i < 3; i++) tk_target(40 + i, \"hello\", a); return 0; }\n";
 
-static int symbol_offset(const char *path, const char *name, uint64_t *off)
-{
-	Elf_Scn *scn = NULL;
-	int fd, err, ret = -ENOENT;
-	Elf *elf = elf_open_file(path, &fd, &err);
-
-	if (!elf)
-		return err;
-	while ((scn = elf_nextscn(elf, scn)) && ret) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-		size_t i;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
-			continue;
-		d = elf_getdata(scn, NULL);
-		for (i = 0; d && i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Sym sym;
-			const char *n;
-
-			if (!gelf_getsym(d, i, &sym))
-				continue;
-			n = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (n && !strcmp(n, name)) {
-				ret = elf_vaddr_to_offset(elf, sym.st_value, off);
-				break;
-			}
-		}
-	}
-	elf_close_file(elf, fd);
-	return ret;
-}
-
 int test__record_uprobe(void)
 {
 	char dir[] = "/tmp/tk-rec-XXXXXX";
@@ -178,7 +145,7 @@ int test__record_uprobe(void)
 	fclose(fp);
 	strbuf_addf(&cmd, "cc -O0 -o %s %s", bin.buf, src.buf);
 	TEST_ASSERT_EQUAL("compile", system(cmd.buf), 0);
-	TEST_ASSERT_EQUAL("symbol offset", symbol_offset(bin.buf, "tk_target", &off), 0);
+	TEST_ASSERT_EQUAL("symbol offset", elf_symbol_file_offset(bin.buf, "tk_target", &off), 0);
 
 	/* x86-64: n, s, a arrive in rdi, rsi, rdx. */
 	strbuf_addf(&def, "p:tktest_rec/target %s:0x%llx n=%%di:s32 s=+0(%%si):string "

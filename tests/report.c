@@ -58,40 +58,6 @@ static int run(const char *fmt, ...)
 	return ret;
 }
 
-static int symbol_offset(const char *path, const char *sym, uint64_t *off)
-{
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-	GElf_Sym s;
-	Elf *elf;
-	int fd, e, ret = -1;
-	size_t i;
-
-	elf = elf_open_file(path, &fd, &e);
-	if (!elf)
-		return -1;
-	while ((scn = elf_nextscn(elf, scn)) && ret) {
-		Elf_Data *d;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
-			continue;
-		d = elf_getdata(scn, NULL);
-		for (i = 0; d && i < sh.sh_size / sh.sh_entsize; i++) {
-			const char *name;
-
-			if (!gelf_getsym(d, i, &s))
-				break;
-			name = elf_strptr(elf, sh.sh_link, s.st_name);
-			if (name && !strcmp(name, sym)) {
-				ret = elf_vaddr_to_offset(elf, s.st_value, off);
-				break;
-			}
-		}
-	}
-	elf_close_file(elf, fd);
-	return ret;
-}
-
 static int enable(const char *event)
 {
 	struct strbuf f = STRBUF_INIT;
@@ -139,7 +105,7 @@ static int make_trace(const char *dir, const char *prog)
 	uint64_t off;
 	int ret = -1, fd;
 
-	if (symbol_offset(prog, "tk_probe_target", &off)) {
+	if (elf_symbol_file_offset(prog, "tk_probe_target", &off)) {
 		fprintf(stderr, "no tk_probe_target in %s\n", prog);
 		goto out;
 	}

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "util/elf-addr.h"
@@ -78,4 +79,37 @@ void elf_close_file(Elf *elf, int fd)
 		elf_end(elf);
 	if (fd >= 0)
 		close(fd);
+}
+
+int elf_symbol_file_offset(const char *path, const char *name, uint64_t *off)
+{
+	Elf_Scn *scn = NULL;
+	int fd, err, ret = -ENOENT;
+	Elf *elf = elf_open_file(path, &fd, &err);
+
+	if (!elf)
+		return err;
+	while ((scn = elf_nextscn(elf, scn)) && ret) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		size_t i;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
+			continue;
+		d = elf_getdata(scn, NULL);
+		for (i = 0; d && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *n;
+
+			if (!gelf_getsym(d, i, &sym))
+				continue;
+			n = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (n && !strcmp(n, name)) {
+				ret = elf_vaddr_to_offset(elf, sym.st_value, off);
+				break;
+			}
+		}
+	}
+	elf_close_file(elf, fd);
+	return ret;
 }
