@@ -73,23 +73,9 @@ void strbuf_reset(struct strbuf *sb)
 	strbuf_setlen(sb, 0);
 }
 
-void strbuf_add(struct strbuf *sb, const void *data, size_t len)
-{
-	strbuf_grow(sb, len);
-	memcpy(sb->buf + sb->len, data, len);
-	strbuf_setlen(sb, sb->len + len);
-}
-
 void strbuf_addstr(struct strbuf *sb, const char *s)
 {
 	strbuf_add(sb, s, strlen(s));
-}
-
-void strbuf_addch(struct strbuf *sb, int c)
-{
-	strbuf_grow(sb, 1);
-	sb->buf[sb->len++] = (char)c;
-	sb->buf[sb->len] = '\0';
 }
 
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)

@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <string.h>
 
 /*
  * A growing NUL-terminated string, in the manner of git's strbuf:
@@ -24,9 +25,31 @@ char *strbuf_detach(struct strbuf *sb, size_t *len);
 void strbuf_grow(struct strbuf *sb, size_t extra);
 void strbuf_setlen(struct strbuf *sb, size_t len);
 void strbuf_reset(struct strbuf *sb);
-void strbuf_add(struct strbuf *sb, const void *data, size_t len);
 void strbuf_addstr(struct strbuf *sb, const char *s);
-void strbuf_addch(struct strbuf *sb, int c);
+
+/* Bytes that fit before the buffer must grow. */
+static inline size_t strbuf_avail(const struct strbuf *sb)
+{
+	return sb->alloc ? sb->alloc - sb->len - 1 : 0;
+}
+
+/* Inline: the report printer appends a dozen pieces per event. */
+static inline void strbuf_add(struct strbuf *sb, const void *data, size_t len)
+{
+	if (len > strbuf_avail(sb))
+		strbuf_grow(sb, len);
+	memcpy(sb->buf + sb->len, data, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+}
+
+static inline void strbuf_addch(struct strbuf *sb, int c)
+{
+	if (!strbuf_avail(sb))
+		strbuf_grow(sb, 1);
+	sb->buf[sb->len++] = (char)c;
+	sb->buf[sb->len] = '\0';
+}
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
