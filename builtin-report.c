@@ -409,7 +409,7 @@ static int run(struct report *r)
 		struct tep_handle *tep = tracedat_tep(ev.td);
 
 		ret = 0;
-		if (print_record_check(tep, ev.rec)) {
+		if (print_record_check(&pc, tep, ev.rec)) {
 			ret = error("%s: offset %llu: cpu %d: event of %d bytes does not fit its format",
 				    tracedat_path(ev.td), ev.rec->offset, ev.rec->cpu,
 				    ev.rec->size);

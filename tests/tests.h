@@ -74,6 +74,7 @@ int test_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 	X(ubifs_tamper, "ubifs: every flipped byte is detected and located") \
 	X(ubifs_keyring, "ubifs: HMAC key from the kernel keyring") \
 	X(report_tracecmd, "report: same text as trace-cmd report (v7, v6, uprobe, lost, merge)") \
+	X(print_fmt, "report: compiled print formats print as libtraceevent does") \
 	/* end of list: add suites above this line */
 
 /* Fixture suites for the framework's own self-test, only listed when

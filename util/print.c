@@ -9,20 +9,164 @@
  * per event; the info part stays with libtraceevent and its plugins.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/print.h"
+#include "util/print-fmt.h"
+#include "util/usage.h"
+
+/*
+ * What is known of one event id in one file: its event, the end of its
+ * last fixed field (a record shorter than that cannot be printed), its
+ * __data_loc fields, whose payloads are checked one by one, and its
+ * compiled print format.
+ */
+struct print_event {
+	struct tep_event *event;
+	unsigned int min_size;
+	struct tep_format_field **dyn;
+	int nr_dyn;
+	struct print_fmt *fmt;
+	int unchecked;		/* records still to compare with libtraceevent */
+};
+
+/*
+ * The compiled formats follow libtraceevent 1.7; another version may
+ * print some construct differently.  The first records of each event
+ * are printed both ways, and on any difference the event keeps to the
+ * library for the rest of the run.
+ */
+#define CHECKED_RECORDS	4
+
+/* Event ids are below 64K: the kernel keeps them in a u16. */
+#define MAX_EVENT_ID	65536
+
+struct print_tep {
+	struct tep_handle *tep;
+	struct print_event **by_id;	/* MAX_EVENT_ID slots, filled on first use */
+	unsigned int common_size;	/* the end of the common fields */
+	/* common_type and common_pid, read here rather than by two calls */
+	int type_off, type_size, pid_off, pid_size, swap;
+};
 
 void print_init(struct print_ctx *p, int raw, int latency)
 {
+	memset(p, 0, sizeof(*p));
 	p->raw = raw;
 	p->latency = latency;
 	trace_seq_init(&p->seq);
+	strbuf_init(&p->info, 256);
 }
 
 void print_release(struct print_ctx *p)
 {
+	int i, id;
+
+	for (i = 0; i < p->nr_teps; i++) {
+		for (id = 0; id < MAX_EVENT_ID; id++) {
+			struct print_event *pe = p->teps[i].by_id[id];
+
+			if (!pe)
+				continue;
+			print_fmt_free(pe->fmt);
+			free(pe->dyn);
+			free(pe);
+		}
+		free(p->teps[i].by_id);
+	}
+	free(p->teps);
+	strbuf_release(&p->info);
 	trace_seq_destroy(&p->seq);
+}
+
+static struct print_tep *tep_table(struct print_ctx *p, struct tep_handle *tep)
+{
+	struct print_tep *t;
+	int i;
+
+	if (p->last && p->last->tep == tep)
+		return p->last;
+	for (i = 0; i < p->nr_teps; i++)
+		if (p->teps[i].tep == tep)
+			return p->last = &p->teps[i];
+	p->teps = realloc(p->teps, (p->nr_teps + 1) * sizeof(*p->teps));
+	if (!p->teps)
+		die("out of memory");
+	t = &p->teps[p->nr_teps++];
+	memset(t, 0, sizeof(*t));
+	t->tep = tep;
+	t->by_id = xcalloc(MAX_EVENT_ID, sizeof(*t->by_id));
+	return p->last = t;
+}
+
+static void scan_fields(struct print_event *pe, struct tep_format_field *f)
+{
+	for (; f; f = f->next) {
+		unsigned int end = (unsigned int)f->offset + (unsigned int)f->size;
+
+		if (f->offset < 0 || f->size < 0)
+			end = ~0U;
+		if (end > pe->min_size)
+			pe->min_size = end;
+		if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+			pe->dyn = realloc(pe->dyn, (pe->nr_dyn + 1) * sizeof(*pe->dyn));
+			if (!pe->dyn)
+				die("out of memory");
+			pe->dyn[pe->nr_dyn++] = f;
+		}
+	}
+}
+
+static struct print_event *event_of(struct print_ctx *p, struct tep_handle *tep,
+				    struct tep_record *rec)
+{
+	struct print_tep *t = tep_table(p, tep);
+	struct print_event *pe;
+	int id;
+
+	/* The type is read with the common fields of any event. */
+	if (!t->common_size) {
+		struct tep_event *first = tep_get_first_event(tep);
+		struct print_event common = { 0 };
+
+		if (first) {
+			struct tep_format_field *type, *pid;
+
+			scan_fields(&common, first->format.common_fields);
+			type = tep_find_common_field(first, "common_type");
+			pid = tep_find_common_field(first, "common_pid");
+			if (type && pid) {
+				t->type_off = type->offset;
+				t->type_size = type->size;
+				t->pid_off = pid->offset;
+				t->pid_size = pid->size;
+			}
+			t->swap = print_needs_swap(tep);
+		}
+		free(common.dyn);
+		t->common_size = common.min_size ? common.min_size : ~0U;
+	}
+	if (rec->size < 0 || (unsigned int)rec->size < t->common_size)
+		return NULL;
+	id = t->type_size ? (int)print_read_number((char *)rec->data + t->type_off,
+						   t->type_size, t->swap) :
+			    tep_data_type(tep, rec);
+	if (id < 0 || id >= MAX_EVENT_ID)
+		return NULL;
+	pe = t->by_id[id];
+	if (pe)
+		return pe;
+	pe = xcalloc(1, sizeof(*pe));
+	pe->event = tep_find_event(tep, id);
+	if (pe->event) {
+		scan_fields(pe, pe->event->format.common_fields);
+		scan_fields(pe, pe->event->format.fields);
+		if (!p->no_compile)
+			pe->fmt = print_fmt_compile(pe->event);
+		pe->unchecked = CHECKED_RECORDS;
+	}
+	return t->by_id[id] = pe;
 }
 
 /* Where a field's bytes are in the record: 0, or -1 when outside it. */
@@ -49,106 +193,167 @@ static int field_span(struct tep_handle *tep, const struct tep_format_field *f,
 	return *off + *len > (unsigned int)rec->size ? -1 : 0;
 }
 
-static int fields_check(struct tep_handle *tep, struct tep_format_field *f,
-			struct tep_record *rec)
+int print_record_check(struct print_ctx *p, struct tep_handle *tep, struct tep_record *rec)
 {
+	struct print_event *pe = event_of(p, tep, rec);
 	unsigned int off, len;
+	int i;
 
-	for (; f; f = f->next)
-		if (field_span(tep, f, rec, &off, &len))
+	if (!pe)
+		return -1;
+	if (!pe->event)
+		return 0;
+	if ((unsigned int)rec->size < pe->min_size)
+		return -1;
+	for (i = 0; i < pe->nr_dyn; i++)
+		if (field_span(tep, pe->dyn[i], rec, &off, &len))
 			return -1;
 	return 0;
 }
 
-int print_record_check(struct tep_handle *tep, struct tep_record *rec)
+/* tep_data_pid(), for a record event_of() has seen */
+static int pid_of(struct print_ctx *p, struct tep_handle *tep, struct tep_record *rec)
 {
-	struct tep_event *ev = tep_get_first_event(tep);
+	struct print_tep *t = p->last;
 
-	/* The type and pid are read with the common fields of any event. */
-	if (!ev || fields_check(tep, ev->format.common_fields, rec))
-		return -1;
-	ev = tep_find_event_by_record(tep, rec);
-	if (!ev)
-		return 0;
-	return fields_check(tep, ev->format.fields, rec);
+	if (t && t->tep == tep && t->pid_size)
+		return (int)print_read_number((char *)rec->data + t->pid_off, t->pid_size,
+					      t->swap);
+	return tep_data_pid(tep, rec);
 }
 
-static void add_label(struct strbuf *out, const char *label, int width)
-{
-	if (!label)
-		return;
-	strbuf_addf(out, *label ? "%*s: " : "%*s  ", width, label);
-}
-
-static void add_info(struct print_ctx *p, struct strbuf *out, struct tep_handle *tep,
-		     struct tep_record *rec)
+static void tep_info(struct print_ctx *p, struct tep_handle *tep, struct tep_record *rec)
 {
 	struct trace_seq *s = &p->seq;
 
 	trace_seq_reset(s);
 	tep_print_event(tep, s, rec, "%s", p->raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
 	trace_seq_terminate(s);
+	/* Plugins' handlers register comms (sched_switch's does), even over old ones. */
+	p->comm = NULL;
+}
+
+/* The event's info text, without the newline some formats end with. */
+static void add_info(struct print_ctx *p, struct strbuf *out, struct tep_handle *tep,
+		     struct print_event *pe, struct tep_record *rec)
+{
+	struct trace_seq *s = &p->seq;
+	size_t start = out->len;
+
+	if (pe && pe->fmt && !p->raw && !print_fmt_info(pe->fmt, out, rec)) {
+		if (pe->unchecked) {
+			pe->unchecked--;
+			tep_info(p, tep, rec);
+			if (s->len != out->len - start ||
+			    memcmp(s->buffer, out->buf + start, s->len)) {
+				print_fmt_free(pe->fmt);
+				pe->fmt = NULL;
+				p->formats_dropped++;
+				strbuf_setlen(out, start);
+				goto library;
+			}
+		}
+		if (out->len > start && out->buf[out->len - 1] == '\n')
+			strbuf_setlen(out, out->len - 1);
+		return;
+	}
+	tep_info(p, tep, rec);
+library:
 	if (s->len && s->buffer[s->len - 1] == '\n')
 		s->len--;
 	strbuf_add(out, s->buffer, s->len);
 }
 
-/* Decimal digits of v, right to left from end; returns the start. */
-static char *utoa(char *end, unsigned long long v)
+/* Consecutive records mostly share a task: skip the cmdline bsearch. */
+static const char *comm_of(struct print_ctx *p, struct tep_handle *tep, int pid)
 {
-	do
-		*--end = '0' + v % 10;
-	while (v /= 10);
-	return end;
+	if (p->comm_tep != tep || p->comm_pid != pid || !p->comm) {
+		p->comm = tep_data_comm_from_pid(tep, pid);
+		p->comm_tep = tep;
+		p->comm_pid = pid;
+	}
+	return p->comm;
 }
 
-/* printf("%*s", width, str) or "%-*s" (left), without printf. */
-static void add_padded(struct strbuf *out, const char *str, size_t len, int width, int left)
+/*
+ * The columns before the info text are written in place, into room
+ * reserved once per line: at a million lines a second, the checks of
+ * a dozen separate appends are a tenth of the time.
+ */
+static char *put_padded(char *o, const char *str, size_t len, int width, int left)
 {
 	size_t pad = (size_t)width > len ? width - len : 0;
 
-	strbuf_grow(out, len + pad);
-	if (!left) {
-		memset(out->buf + out->len, ' ', pad);
-		out->len += pad;
-	}
-	memcpy(out->buf + out->len, str, len);
-	out->len += len;
-	if (left) {
-		memset(out->buf + out->len, ' ', pad);
-		out->len += pad;
-	}
-	out->buf[out->len] = '\0';
+	if (!left)
+		for (; pad; pad--)
+			*o++ = ' ';
+	memcpy(o, str, len);
+	o += len;
+	for (; pad; pad--)
+		*o++ = ' ';
+	return o;
 }
 
-static void add_int(struct strbuf *out, long long v, int width, int left, int zero)
+/* printf("%*llu"), "%-*llu" or "%0*llu" */
+static char *put_uint(char *o, unsigned long long v, int width, int left, int zero)
 {
-	char buf[32], *end = buf + sizeof(buf), *p;
-	int neg = v < 0;
+	char buf[24], *end = buf + sizeof(buf), *p = end;
 
-	p = utoa(end, neg ? -(unsigned long long)v : (unsigned long long)v);
-	while (zero && end - p < width - neg)
+	do
+		*--p = '0' + v % 10;
+	while (v /= 10);
+	while (zero && end - p < width)
 		*--p = '0';
-	if (neg)
+	return put_padded(o, p, end - p, width, left);
+}
+
+/* printf("%*d"), "%-*d" or "%0*d" */
+static char *put_int(char *o, int v, int width, int left, int zero)
+{
+	char buf[24], *end = buf + sizeof(buf), *p = end;
+	unsigned int u = v < 0 ? -(unsigned int)v : (unsigned int)v;
+
+	do
+		*--p = '0' + u % 10;
+	while (u /= 10);
+	while (zero && end - p < width - (v < 0))
+		*--p = '0';
+	if (v < 0)
 		*--p = '-';
-	add_padded(out, p, end - p, width, left);
+	return put_padded(o, p, end - p, width, left);
 }
 
 /* " %5llu.%06llu:" of the usecs, as libtraceevent's "%6.1000d" does. */
-static void add_usecs(struct strbuf *out, unsigned long long ts)
+static char *put_usecs(char *o, unsigned long long ts)
 {
 	unsigned long long us = (ts + 500) / 1000;
 
-	strbuf_addch(out, ' ');
+	*o++ = ' ';
 	/* libtraceevent prints small values without the dot. */
 	if (us > 1000000) {
-		add_int(out, us / 1000000, 5, 0, 0);
-		strbuf_addch(out, '.');
-		add_int(out, us % 1000000, 6, 0, 1);
+		o = put_uint(o, us / 1000000, 5, 0, 0);
+		*o++ = '.';
+		o = put_uint(o, us % 1000000, 6, 0, 1);
 	} else {
-		add_int(out, us, 12, 0, 0);
+		o = put_uint(o, us, 12, 0, 0);
 	}
-	strbuf_addch(out, ':');
+	*o++ = ':';
+	return o;
+}
+
+/* Room for everything put_*() write into; the strings are measured. */
+#define COLUMNS_ROOM	128
+
+static char *reserve(struct strbuf *out, size_t n)
+{
+	if (n > strbuf_avail(out))
+		strbuf_grow(out, n);
+	return out->buf + out->len;
+}
+
+static void reserved(struct strbuf *out, char *end)
+{
+	strbuf_setlen(out, end - out->buf);
 }
 
 void print_text(struct print_ctx *p, struct strbuf *out, const struct tracedat_event *ev,
@@ -156,20 +361,29 @@ void print_text(struct print_ctx *p, struct strbuf *out, const struct tracedat_e
 {
 	struct tep_handle *tep = tracedat_tep(ev->td);
 	struct tep_record *rec = ev->rec;
-	struct tep_event *event = tep_find_event_by_record(tep, rec);
-	const char *name = event ? event->name : "(NULL)";
+	struct print_event *pe = event_of(p, tep, rec);
+	const char *name = pe && pe->event ? pe->event->name : "(NULL)";
+	size_t name_len = strlen(name), comm_len, label_len = label ? strlen(label) : 0;
 	const char *comm;
+	char *o;
 	int pid;
-	size_t len;
 
-	add_label(out, label, width);
+	/* "%*s: ", or "%*s  " for an empty label */
+	if (label) {
+		o = reserve(out, label_len + width + 2);
+		o = put_padded(o, label, label_len, width, 0);
+		*o++ = *label ? ':' : ' ';
+		*o++ = ' ';
+		reserved(out, o);
+	}
 	if (rec->missed_events > 0)
 		strbuf_addf(out, "CPU:%d [%lld EVENTS DROPPED]\n", rec->cpu,
 			    rec->missed_events);
 	else if (rec->missed_events < 0)
 		strbuf_addf(out, "CPU:%d [EVENTS DROPPED]\n", rec->cpu);
-	pid = tep_data_pid(tep, rec);
-	comm = tep_data_comm_from_pid(tep, pid);
+	pid = pid_of(p, tep, rec);
+	comm = comm_of(p, tep, pid);
+	comm_len = strlen(comm);
 	if (p->latency) {
 		strbuf_addf(out, "%8.8s-%-5d %3d", comm, pid, rec->cpu);
 		trace_seq_reset(&p->seq);
@@ -177,27 +391,32 @@ void print_text(struct print_ctx *p, struct strbuf *out, const struct tracedat_e
 		strbuf_add(out, p->seq.buffer, p->seq.len);
 	} else {
 		/* "%16s-%-5d [%03d]" */
-		add_padded(out, comm, strlen(comm), 16, 0);
-		strbuf_addch(out, '-');
-		add_int(out, pid, 5, 1, 0);
-		strbuf_addstr(out, " [");
-		add_int(out, rec->cpu, 3, 0, 1);
-		strbuf_addch(out, ']');
+		o = reserve(out, comm_len + COLUMNS_ROOM);
+		o = put_padded(o, comm, comm_len, 16, 0);
+		*o++ = '-';
+		o = put_int(o, pid, 5, 1, 0);
+		*o++ = ' ';
+		*o++ = '[';
+		o = put_int(o, rec->cpu, 3, 0, 1);
+		*o++ = ']';
+		reserved(out, o);
 	}
 	if (tracedat_info(ev->td)->in_usecs) {
-		add_usecs(out, rec->ts);
+		reserved(out, put_usecs(reserve(out, COLUMNS_ROOM), rec->ts));
 	} else {
 		trace_seq_reset(&p->seq);
 		tep_print_event(tep, &p->seq, rec, "%12d:", TEP_PRINT_TIME);
 		strbuf_add(out, p->seq.buffer, p->seq.len);
 	}
 	/* " %s: " and the name padded to 20 */
-	len = strlen(name);
-	strbuf_addch(out, ' ');
-	add_padded(out, name, len, 0, 1);
-	strbuf_addstr(out, ": ");
-	add_padded(out, "", 0, len < 20 ? 20 - len : 0, 0);
-	add_info(p, out, tep, rec);
+	o = reserve(out, name_len + COLUMNS_ROOM);
+	*o++ = ' ';
+	o = put_padded(o, name, name_len, 0, 1);
+	*o++ = ':';
+	*o++ = ' ';
+	o = put_padded(o, "", 0, name_len < 20 ? 20 - name_len : 0, 0);
+	reserved(out, o);
+	add_info(p, out, tep, pe, rec);
 	strbuf_addch(out, '\n');
 }
 
@@ -319,12 +538,13 @@ void print_json(struct print_ctx *p, struct strbuf *out, const struct tracedat_e
 {
 	struct tep_handle *tep = tracedat_tep(ev->td);
 	struct tep_record *rec = ev->rec;
-	struct tep_event *event = tep_find_event_by_record(tep, rec);
+	struct print_event *pe = event_of(p, tep, rec);
+	struct tep_event *event = pe ? pe->event : NULL;
 	struct tep_format_field *f;
 	const char *comm;
 	int pid = tep_data_pid(tep, rec);
 
-	comm = tep_data_comm_from_pid(tep, pid);
+	comm = comm_of(p, tep, pid);
 	strbuf_addf(out, "{\"ts_ns\":%llu,\"cpu\":%d,\"pid\":%d,\"comm\":", rec->ts,
 		    rec->cpu, pid);
 	print_json_string(out, comm, strlen(comm));
@@ -355,11 +575,8 @@ void print_json(struct print_ctx *p, struct strbuf *out, const struct tracedat_e
 		json_field(out, tep, f, rec);
 	}
 	strbuf_addstr(out, "},\"info\":");
-	trace_seq_reset(&p->seq);
-	tep_print_event(tep, &p->seq, rec, "%s", TEP_PRINT_INFO);
-	trace_seq_terminate(&p->seq);
-	if (p->seq.len && p->seq.buffer[p->seq.len - 1] == '\n')
-		p->seq.len--;
-	print_json_string(out, p->seq.buffer, p->seq.len);
+	strbuf_reset(&p->info);
+	add_info(p, &p->info, tep, pe, rec);
+	print_json_string(out, p->info.buf, p->info.len);
 	strbuf_addstr(out, "}\n");
 }

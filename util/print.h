@@ -13,10 +13,23 @@
  * trace-cmd report's text line, or one JSON object per line.
  */
 
+struct print_tep;
+
 struct print_ctx {
 	int raw;		/* print fmt ignored: field=value (trace-cmd -R) */
 	int latency;		/* latency columns (trace-cmd -l) */
+	/* Every info text through tep_print_event(): the reference output. */
+	int no_compile;
+	/* Compiled formats found to print otherwise than libtraceevent. */
+	int formats_dropped;
 	struct trace_seq seq;
+	struct strbuf info;
+	/* Per file: what is known of each event id (util/print.c). */
+	struct print_tep *teps, *last;
+	int nr_teps;
+	struct tep_handle *comm_tep;
+	int comm_pid;
+	const char *comm;
 };
 
 void print_init(struct print_ctx *p, int raw, int latency);
@@ -27,7 +40,7 @@ void print_release(struct print_ctx *p);
  * (static fields and __data_loc payloads), else -1: libtraceevent trusts
  * the format, so a corrupt record must not reach it.
  */
-int print_record_check(struct tep_handle *tep, struct tep_record *rec);
+int print_record_check(struct print_ctx *p, struct tep_handle *tep, struct tep_record *rec);
 
 /*
  * label: NULL for no label column, else printed as "%*s: " (or blank

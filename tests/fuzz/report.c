@@ -3,11 +3,14 @@
  * libFuzzer target for the trace.dat reader and the printers: every input
  * is opened as a file (through a memfd), all its per-CPU streams merged,
  * and each event checked and formatted as text and JSON, as
- * `tracekit report` does.  Built and run by tests/fuzz/run-report.sh.
+ * `tracekit report` does, once with compiled print formats and once
+ * through libtraceevent alone: the two must be the same bytes.
+ * Built and run by tests/fuzz/run-report.sh.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -20,28 +23,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* Bounded work per input: a fuzzed header may describe a huge trace. */
 #define MAX_EVENTS 4096
 
-static void decode(struct tracedat *td)
+/*
+ * All the report text and JSON of one opening of the file.  Each way
+ * has its own opening: plugins register comms as they print, so two
+ * printers must not share a tep.
+ */
+static void decode(struct tracedat *td, int no_compile, struct strbuf *out, int *dropped)
 {
 	struct tracedat_merge *m = tracedat_merge_new();
-	struct strbuf out = STRBUF_INIT;
 	struct tracedat_event ev;
 	struct print_ctx pc;
 	int b, c, n = 0;
 
 	print_init(&pc, 0, 0);
+	pc.no_compile = no_compile;
 	for (b = 0; b < tracedat_nr_buffers(td); b++)
 		for (c = 0; c < tracedat_buffer_nr_cpus(td, b); c++)
 			if (tracedat_merge_add(m, td, b, c))
 				goto out;
 	while (n++ < MAX_EVENTS && tracedat_merge_next(m, &ev) > 0) {
-		if (print_record_check(tracedat_tep(td), ev.rec))
+		if (print_record_check(&pc, tracedat_tep(td), ev.rec))
 			break;
-		print_text(&pc, &out, &ev, tracedat_buffer_name(td, ev.buffer), 8);
-		print_json(&pc, &out, &ev, tracedat_buffer_name(td, ev.buffer), NULL);
-		strbuf_reset(&out);
+		print_text(&pc, out, &ev, tracedat_buffer_name(td, ev.buffer), 8);
+		print_json(&pc, out, &ev, tracedat_buffer_name(td, ev.buffer), NULL);
 	}
 out:
-	strbuf_release(&out);
+	*dropped = pc.formats_dropped;
 	print_release(&pc);
 	tracedat_merge_free(m);
 }
@@ -50,7 +57,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static int fd = -1;
 	static char path[64];
+	struct strbuf out = STRBUF_INIT, ref = STRBUF_INIT;
 	struct tracedat *td;
+	int flags = size % 8 ? TRACEDAT_NO_PLUGINS : 0, dropped, unused;
 
 	if (fd < 0) {
 		fd = memfd_create("tracedat", 0);
@@ -61,9 +70,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)
 		abort();
 	/* Plugins (sched_switch's printer...) for one input in eight. */
-	if (tracedat_open(path, size % 8 ? TRACEDAT_NO_PLUGINS : 0, &td) == 0) {
-		decode(td);
+	if (tracedat_open(path, flags, &td) == 0) {
+		decode(td, 0, &out, &dropped);
 		tracedat_close(td);
+		if (tracedat_open(path, flags, &td))
+			abort();
+		decode(td, 1, &ref, &unused);
+		tracedat_close(td);
+		/* Compiled formats print libtraceevent's bytes, unaided. */
+		if (dropped || out.len != ref.len || memcmp(out.buf, ref.buf, out.len))
+			abort();
 	}
+	strbuf_release(&out);
+	strbuf_release(&ref);
 	return 0;
 }
