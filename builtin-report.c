@@ -42,7 +42,7 @@ struct source {
 struct report {
 	struct opt_string_list inputs, events, filters, comms, pids;
 	const char *cpu_list, *format;
-	int stat, raw, latency;
+	int stat, raw, latency, no_plugins;
 	enum report_format fmt;
 	unsigned char *cpus;		/* by cpu, NULL = all */
 	int *pid_list;			/* --pid, parsed */
@@ -120,7 +120,7 @@ static int setup_file(struct report *r, struct report_file *f, const char *path)
 	struct tep_handle *tep;
 	int i, n;
 
-	if (tracedat_open(path, 0, &f->td))
+	if (tracedat_open(path, r->no_plugins ? TRACEDAT_NO_PLUGINS : 0, &f->td))
 		return -1;
 	f->base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	tep = tracedat_tep(f->td);
@@ -459,6 +459,8 @@ int cmd_report(int argc, const char **argv)
 		OPT_BOOL('R', "raw", &r.raw, "print fields as name=value, not the print format"),
 		OPT_BOOL('l', "latency", &r.latency,
 			 "latency format: irqs-off, need-resched, preempt columns"),
+		OPT_BOOL('N', "no-plugins", &r.no_plugins,
+			 "print formats only: no libtraceevent plugins (trace-cmd -N)"),
 		OPT_END()
 	};
 

@@ -100,11 +100,24 @@ static struct print_tep *tep_table(struct print_ctx *p, struct tep_handle *tep)
 	return p->last = t;
 }
 
+/*
+ * ftrace's own events end in an array the kernel fills only in part:
+ * kernel_stack's caller[8] holds as many frames as the record has room
+ * for.  Such a last field need only start inside the record.
+ */
+static int open_ended(const struct tep_format_field *f)
+{
+	return !f->next && (f->event->flags & TEP_EVENT_FL_ISFTRACE) &&
+	       (f->flags & TEP_FIELD_IS_ARRAY) && !(f->flags & TEP_FIELD_IS_DYNAMIC);
+}
+
 static void scan_fields(struct print_event *pe, struct tep_format_field *f)
 {
 	for (; f; f = f->next) {
 		unsigned int end = (unsigned int)f->offset + (unsigned int)f->size;
 
+		if (open_ended(f))
+			end = f->offset;
 		if (f->offset < 0 || f->size < 0)
 			end = ~0U;
 		if (end > pe->min_size)
@@ -511,7 +524,11 @@ static void json_field(struct strbuf *out, struct tep_handle *tep,
 	unsigned int off, len, esize, i;
 	int is_signed = !!(f->flags & TEP_FIELD_IS_SIGNED);
 
-	if (field_span(tep, f, rec, &off, &len)) {
+	/* All the frames the record holds, more or fewer than declared. */
+	if (open_ended(f) && f->offset >= 0 && f->offset <= rec->size) {
+		off = f->offset;
+		len = rec->size - off;
+	} else if (field_span(tep, f, rec, &off, &len)) {
 		strbuf_addstr(out, "null");
 		return;
 	}

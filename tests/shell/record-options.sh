@@ -30,6 +30,15 @@ if ! grep -q 'stack traces unavailable' "$TK_TMP/log"; then
 	assert_grep 'kernel_stack: +[[:space:]]=> [a-z_]' "$TK_TMP/report"
 	assert_grep '^[[:space:]]=> __schedule$' "$TK_TMP/report"
 fi
+# Our report reads the stacks back as trace-cmd does, records with fewer
+# frames than caller[8] too: the function plugin's "=> func (addr)"
+# lines, or with -N the print format's.
+trace-cmd report -i "$TK_TMP/t.dat" >"$TK_TMP/tc.txt" 2>/dev/null
+"$TRACEKIT" report "$TK_TMP/t.dat" >"$TK_TMP/tk.txt" || fail "report of -T file failed"
+diff -u "$TK_TMP/tc.txt" "$TK_TMP/tk.txt" || fail "report of the -T file differs from trace-cmd's"
+trace-cmd report -N -i "$TK_TMP/t.dat" >"$TK_TMP/tcN.txt" 2>/dev/null
+"$TRACEKIT" report -N "$TK_TMP/t.dat" >"$TK_TMP/tkN.txt" || fail "report -N of -T file failed"
+diff -u "$TK_TMP/tcN.txt" "$TK_TMP/tkN.txt" || fail "report -N of the -T file differs from trace-cmd's"
 assert_eq "summary vs report" "$(summary_events "$TK_TMP/log")" "$(wc -l <"$TK_TMP/lines")"
 trace-cmd dump --options -i "$TK_TMP/t.dat" >"$TK_TMP/opts" 2>&1
 assert_grep '^"mono" \[clock\]' "$TK_TMP/opts"
