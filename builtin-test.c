@@ -102,29 +102,31 @@ static char *exe_dir(void)
 }
 
 /*
- * Shell tests live beside the binary (the VM's initramfs, an installed
+ * Test files live beside the binary (the VM's initramfs, an installed
  * tree) or in the source tree it was built from.
  */
-static char *shell_tests_dir(void)
+char *test_source_path(const char *rel)
 {
-	const char *env = getenv("TRACEKIT_SHELL_TESTS");
 	char *dir = exe_dir();
 	struct strbuf sb = STRBUF_INIT;
 	struct stat st;
 
-	if (env) {
-		free(dir);
-		return xstrdup(env);
-	}
 	if (dir) {
-		strbuf_addf(&sb, "%s/tests/shell", dir);
+		strbuf_addf(&sb, "%s/%s", dir, rel);
 		free(dir);
-		if (!stat(sb.buf, &st) && S_ISDIR(st.st_mode))
+		if (!stat(sb.buf, &st))
 			return strbuf_detach(&sb, NULL);
 		strbuf_reset(&sb);
 	}
-	strbuf_addf(&sb, "%s/tests/shell", TRACEKIT_SRCDIR);
+	strbuf_addf(&sb, "%s/%s", TRACEKIT_SRCDIR, rel);
 	return strbuf_detach(&sb, NULL);
+}
+
+static char *shell_tests_dir(void)
+{
+	const char *env = getenv("TRACEKIT_SHELL_TESTS");
+
+	return env ? xstrdup(env) : test_source_path("tests/shell");
 }
 
 /*

@@ -10,11 +10,9 @@
  * with and without compiled formats, which must also be identical.
  */
 #include <dirent.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <traceevent/trace-seq.h>
 
@@ -23,10 +21,6 @@
 #include "util/print-fmt.h"
 #include "util/strbuf.h"
 #include "util/tracedat-read.h"
-
-#ifndef TRACEKIT_SRCDIR
-#define TRACEKIT_SRCDIR "."
-#endif
 
 #define RECORDS_PER_EVENT	200
 #define FUNC_BASE		0xffffffff81000000ULL
@@ -366,27 +360,6 @@ static int kernel_formats(struct tep_handle *tep)
 	return n;
 }
 
-static int fixture_path(const char *name, struct strbuf *path)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
-
-	if (n > 0) {
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash)
-			*slash = '\0';
-		strbuf_reset(path);
-		strbuf_addf(path, "%s/tests/data/%s", exe, name);
-		if (!access(path->buf, R_OK))
-			return 0;
-	}
-	strbuf_reset(path);
-	strbuf_addf(path, "%s/tests/data/%s", TRACEKIT_SRCDIR, name);
-	return access(path->buf, R_OK);
-}
-
 /*
  * Gives every event a print format that is not the one libtraceevent
  * parsed (its print cache stays), or puts the originals back.
@@ -463,39 +436,37 @@ static int fixture_files(void)
 	static const char *const files[] = {
 		"report-sched-v7.dat", "report-sched-v6.dat",
 	};
-	struct strbuf path = STRBUF_INIT, fast = STRBUF_INIT, slow = STRBUF_INIT;
+	struct strbuf rel = STRBUF_INIT, fast = STRBUF_INIT, slow = STRBUF_INIT;
 	struct strbuf wrong = STRBUF_INIT;
+	char *path;
 	size_t i;
 	int n, ret = TEST_OK;
 
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		if (fixture_path(files[i], &path)) {
-			fprintf(stderr, "no fixture %s\n", files[i]);
-			ret = TEST_FAIL;
-			continue;
-		}
+		strbuf_reset(&rel);
+		strbuf_addf(&rel, "tests/data/%s", files[i]);
+		path = test_source_path(rel.buf);
 		strbuf_reset(&fast);
 		strbuf_reset(&slow);
 		strbuf_reset(&wrong);
-		n = file_lines(path.buf, 0, 0, &fast);
-		if (n <= 0 || file_lines(path.buf, 1, 0, &slow) != n || fast.len != slow.len ||
+		n = file_lines(path, 0, 0, &fast);
+		if (n <= 0 || file_lines(path, 1, 0, &slow) != n || fast.len != slow.len ||
 		    memcmp(fast.buf, slow.buf, fast.len)) {
-			fprintf(stderr, "%s: compiled and libtraceevent lines differ (%d events)\n",
-				files[i], n);
+			fprintf(stderr, "%s: unreadable, or compiled and libtraceevent lines differ "
+				"(%d events)\n", path, n);
 			ret = TEST_FAIL;
-			continue;
-		}
-		if (file_lines(path.buf, 0, 1, &wrong) != n || wrong.len != slow.len ||
-		    memcmp(wrong.buf, slow.buf, slow.len)) {
+		} else if (file_lines(path, 0, 1, &wrong) != n || wrong.len != slow.len ||
+			   memcmp(wrong.buf, slow.buf, slow.len)) {
 			fprintf(stderr, "%s: formats that disagree with libtraceevent were kept\n",
-				files[i]);
+				path);
 			ret = TEST_FAIL;
-			continue;
+		} else {
+			fprintf(stderr, "%s: %d events, the same text and JSON both ways, "
+				"disagreeing formats dropped\n", files[i], n);
 		}
-		fprintf(stderr, "%s: %d events, the same text and JSON both ways, "
-			"disagreeing formats dropped\n", files[i], n);
+		free(path);
 	}
-	strbuf_release(&path);
+	strbuf_release(&rel);
 	strbuf_release(&fast);
 	strbuf_release(&slow);
 	strbuf_release(&wrong);

@@ -5,7 +5,6 @@
  * malformed variants of them; and THREAD_SIZE as found on this kernel.
  */
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,35 +15,20 @@
 #include "util/stack-tracer.h"
 #include "util/strbuf.h"
 
-#ifndef TRACEKIT_SRCDIR
-#define TRACEKIT_SRCDIR "."
-#endif
 
-/* tests/data beside the binary (the VM, an install) or in the source tree. */
 static int read_fixture(const char *name, struct strbuf *out)
 {
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	struct strbuf path = STRBUF_INIT;
-	char *slash;
-	long ret = -ENOENT;
+	struct strbuf rel = STRBUF_INIT;
+	char *path;
+	long ret;
 
-	if (n > 0) {
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash)
-			*slash = '\0';
-		strbuf_addf(&path, "%s/tests/data/%s", exe, name);
-		ret = strbuf_read_file(out, path.buf, 0);
-	}
-	if (ret < 0) {
-		strbuf_reset(&path);
-		strbuf_addf(&path, "%s/tests/data/%s", TRACEKIT_SRCDIR, name);
-		ret = strbuf_read_file(out, path.buf, 0);
-	}
+	strbuf_addf(&rel, "tests/data/%s", name);
+	path = test_source_path(rel.buf);
+	ret = strbuf_read_file(out, path, 0);
 	if (ret < 0)
-		fprintf(stderr, "cannot read fixture %s: %s\n", name, strerror(-ret));
-	strbuf_release(&path);
+		fprintf(stderr, "cannot read fixture %s: %s\n", path, strerror(-ret));
+	free(path);
+	strbuf_release(&rel);
 	return ret < 0 ? -1 : 0;
 }
 

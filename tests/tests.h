@@ -24,6 +24,9 @@ struct test_suite {
 /* Records the reason shown as "Skip (reason)"; returns TEST_SKIP. */
 int test_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* REL ("tests/data/NAME") beside the binary, else in the source tree; free() it. */
+char *test_source_path(const char *rel);
+
 #define TEST_ASSERT_VAL(text, cond)					\
 	do {								\
 		if (!(cond)) {						\
