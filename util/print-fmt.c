@@ -103,9 +103,7 @@ static void *fmt_alloc(struct print_fmt *f, size_t n)
 
 	if (f->nr_allocs == f->alloc_allocs) {
 		f->alloc_allocs = f->alloc_allocs ? 2 * f->alloc_allocs : 16;
-		f->allocs = realloc(f->allocs, f->alloc_allocs * sizeof(*f->allocs));
-		if (!f->allocs)
-			die("out of memory");
+		f->allocs = xrealloc(f->allocs, f->alloc_allocs * sizeof(*f->allocs));
 	}
 	f->allocs[f->nr_allocs++] = p;
 	return p;
@@ -132,9 +130,7 @@ static struct seg *add_seg(struct print_fmt *f, enum seg_kind kind)
 
 	if (f->nr_segs == f->alloc_segs) {
 		f->alloc_segs = f->alloc_segs ? 2 * f->alloc_segs : 8;
-		f->segs = realloc(f->segs, f->alloc_segs * sizeof(*f->segs));
-		if (!f->segs)
-			die("out of memory");
+		f->segs = xrealloc(f->segs, f->alloc_segs * sizeof(*f->segs));
 	}
 	s = &f->segs[f->nr_segs++];
 	memset(s, 0, sizeof(*s));

@@ -90,9 +90,7 @@ static struct print_tep *tep_table(struct print_ctx *p, struct tep_handle *tep)
 	for (i = 0; i < p->nr_teps; i++)
 		if (p->teps[i].tep == tep)
 			return p->last = &p->teps[i];
-	p->teps = realloc(p->teps, (p->nr_teps + 1) * sizeof(*p->teps));
-	if (!p->teps)
-		die("out of memory");
+	p->teps = xrealloc(p->teps, (p->nr_teps + 1) * sizeof(*p->teps));
 	t = &p->teps[p->nr_teps++];
 	memset(t, 0, sizeof(*t));
 	t->tep = tep;
@@ -123,9 +121,7 @@ static void scan_fields(struct print_event *pe, struct tep_format_field *f)
 		if (end > pe->min_size)
 			pe->min_size = end;
 		if (f->flags & TEP_FIELD_IS_DYNAMIC) {
-			pe->dyn = realloc(pe->dyn, (pe->nr_dyn + 1) * sizeof(*pe->dyn));
-			if (!pe->dyn)
-				die("out of memory");
+			pe->dyn = xrealloc(pe->dyn, (pe->nr_dyn + 1) * sizeof(*pe->dyn));
 			pe->dyn[pe->nr_dyn++] = f;
 		}
 	}
