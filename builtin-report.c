@@ -18,7 +18,6 @@
 #include "util/tracedat-read.h"
 #include "util/usage.h"
 
-#define MAX_EVENT_ID	65536
 #define MAX_CPU		4096	/* as util/tracedat-read.c accepts */
 #define OUT_FLUSH	(256 * 1024)
 
@@ -128,11 +127,11 @@ static int setup_file(struct report *r, struct report_file *f, const char *path)
 	if (r->events.nr) {
 		int any = 0;
 
-		f->allowed = xcalloc(MAX_EVENT_ID, 1);
+		f->allowed = xcalloc(TRACEDAT_MAX_EVENT_ID, 1);
 		for (i = 0; i < n; i++) {
 			struct tep_event *ev = tep_get_event(tep, i);
 
-			if (ev->id >= 0 && ev->id < MAX_EVENT_ID && event_selected(r, ev))
+			if (ev->id >= 0 && ev->id < TRACEDAT_MAX_EVENT_ID && event_selected(r, ev))
 				any = f->allowed[ev->id] = 1;
 		}
 		if (!any)
@@ -152,7 +151,7 @@ static int setup_file(struct report *r, struct report_file *f, const char *path)
 		}
 	}
 	if (r->stat)
-		f->per_event = xcalloc(MAX_EVENT_ID, sizeof(*f->per_event));
+		f->per_event = xcalloc(TRACEDAT_MAX_EVENT_ID, sizeof(*f->per_event));
 	return 0;
 }
 
@@ -192,7 +191,7 @@ static int wanted(struct report *r, struct report_file *f, struct tep_record *re
 
 	if (f->allowed) {
 		id = tep_data_type(tep, rec);
-		if (id < 0 || id >= MAX_EVENT_ID || !f->allowed[id])
+		if (id < 0 || id >= TRACEDAT_MAX_EVENT_ID || !f->allowed[id])
 			return 0;
 	}
 	if (r->pids.nr || r->comms.nr) {
@@ -297,7 +296,7 @@ static void count_event(struct report *r, const struct tracedat_event *ev)
 	else if (ev->rec->missed_events < 0)
 		s->missed_unknown++;
 	id = tep_data_type(tracedat_tep(f->td), ev->rec);
-	if (id >= 0 && id < MAX_EVENT_ID)
+	if (id >= 0 && id < TRACEDAT_MAX_EVENT_ID)
 		f->per_event[id]++;
 }
 
@@ -357,7 +356,7 @@ static void print_stat(struct report *r)
 				    tracedat_buffer_nr_cpus(f->td, b),
 				    (unsigned long long)tracedat_buffer_data_size(f->td, b));
 		strbuf_addstr(o, "  events:\n");
-		for (id = 0; id < MAX_EVENT_ID; id++) {
+		for (id = 0; id < TRACEDAT_MAX_EVENT_ID; id++) {
 			struct tep_event *ev;
 
 			if (!f->per_event[id])

@@ -39,12 +39,9 @@ struct print_event {
  */
 #define CHECKED_RECORDS	4
 
-/* Event ids are below 64K: the kernel keeps them in a u16. */
-#define MAX_EVENT_ID	65536
-
 struct print_tep {
 	struct tep_handle *tep;
-	struct print_event **by_id;	/* MAX_EVENT_ID slots, filled on first use */
+	struct print_event **by_id;	/* TRACEDAT_MAX_EVENT_ID slots, filled on first use */
 	unsigned int common_size;	/* the end of the common fields */
 	/* common_type and common_pid, read here rather than by two calls */
 	int type_off, type_size, pid_off, pid_size, swap;
@@ -64,7 +61,7 @@ void print_release(struct print_ctx *p)
 	int i, id;
 
 	for (i = 0; i < p->nr_teps; i++) {
-		for (id = 0; id < MAX_EVENT_ID; id++) {
+		for (id = 0; id < TRACEDAT_MAX_EVENT_ID; id++) {
 			struct print_event *pe = p->teps[i].by_id[id];
 
 			if (!pe)
@@ -94,7 +91,7 @@ static struct print_tep *tep_table(struct print_ctx *p, struct tep_handle *tep)
 	t = &p->teps[p->nr_teps++];
 	memset(t, 0, sizeof(*t));
 	t->tep = tep;
-	t->by_id = xcalloc(MAX_EVENT_ID, sizeof(*t->by_id));
+	t->by_id = xcalloc(TRACEDAT_MAX_EVENT_ID, sizeof(*t->by_id));
 	return p->last = t;
 }
 
@@ -161,7 +158,7 @@ static struct print_event *event_of(struct print_ctx *p, struct tep_handle *tep,
 	id = t->type_size ? (int)print_read_number((char *)rec->data + t->type_off,
 						   t->type_size, t->swap) :
 			    tep_data_type(tep, rec);
-	if (id < 0 || id >= MAX_EVENT_ID)
+	if (id < 0 || id >= TRACEDAT_MAX_EVENT_ID)
 		return NULL;
 	pe = t->by_id[id];
 	if (pe)

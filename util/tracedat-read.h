@@ -16,6 +16,9 @@
 
 struct tracedat;
 
+/* Event ids are below 64K: the kernel keeps them in a u16 common_type. */
+#define TRACEDAT_MAX_EVENT_ID	65536
+
 struct tracedat_info {
 	int version;			/* 6 or 7 */
 	int big_endian;
