@@ -4,9 +4,10 @@
  * (tracecmd/trace-read.c: trace_show_data): "%16s-%-5d [%03d]", the
  * timestamp as libtraceevent's "%6.1000d" (usecs, rounded) for
  * nanosecond clocks, the event name padded to 20, then the event's print
- * format through tep_print_event().  The columns are built here instead
- * of with four tep_print_event() calls because that is most of the cost
- * per event; the info part stays with libtraceevent and its plugins.
+ * format.  The columns are built here instead of with four
+ * tep_print_event() calls because that is most of the cost per event;
+ * the info part is the compiled print format's (util/print-fmt) where
+ * there is one, else libtraceevent's with its plugins.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -220,9 +221,9 @@ int print_record_check(struct print_ctx *p, struct tep_handle *tep, struct tep_r
 /* tep_data_pid(), for a record event_of() has seen */
 static int pid_of(struct print_ctx *p, struct tep_handle *tep, struct tep_record *rec)
 {
-	struct print_tep *t = p->last;
+	struct print_tep *t = tep_table(p, tep);
 
-	if (t && t->tep == tep && t->pid_size)
+	if (t->pid_size)
 		return (int)print_read_number((char *)rec->data + t->pid_off, t->pid_size,
 					      t->swap);
 	return tep_data_pid(tep, rec);
@@ -300,24 +301,11 @@ static char *put_padded(char *o, const char *str, size_t len, int width, int lef
 	return o;
 }
 
-/* printf("%*llu"), "%-*llu" or "%0*llu" */
-static char *put_uint(char *o, unsigned long long v, int width, int left, int zero)
+/* printf("%*lld"), "%-*lld" or "%0*lld" */
+static char *put_int(char *o, long long v, int width, int left, int zero)
 {
 	char buf[24], *end = buf + sizeof(buf), *p = end;
-
-	do
-		*--p = '0' + v % 10;
-	while (v /= 10);
-	while (zero && end - p < width)
-		*--p = '0';
-	return put_padded(o, p, end - p, width, left);
-}
-
-/* printf("%*d"), "%-*d" or "%0*d" */
-static char *put_int(char *o, int v, int width, int left, int zero)
-{
-	char buf[24], *end = buf + sizeof(buf), *p = end;
-	unsigned int u = v < 0 ? -(unsigned int)v : (unsigned int)v;
+	unsigned long long u = v < 0 ? -(unsigned long long)v : (unsigned long long)v;
 
 	do
 		*--p = '0' + u % 10;
@@ -337,11 +325,11 @@ static char *put_usecs(char *o, unsigned long long ts)
 	*o++ = ' ';
 	/* libtraceevent prints small values without the dot. */
 	if (us > 1000000) {
-		o = put_uint(o, us / 1000000, 5, 0, 0);
+		o = put_int(o, us / 1000000, 5, 0, 0);
 		*o++ = '.';
-		o = put_uint(o, us % 1000000, 6, 0, 1);
+		o = put_int(o, us % 1000000, 6, 0, 1);
 	} else {
-		o = put_uint(o, us, 12, 0, 0);
+		o = put_int(o, us, 12, 0, 0);
 	}
 	*o++ = ':';
 	return o;
@@ -552,7 +540,7 @@ void print_json(struct print_ctx *p, struct strbuf *out, const struct tracedat_e
 	struct tep_event *event = pe ? pe->event : NULL;
 	struct tep_format_field *f;
 	const char *comm;
-	int pid = tep_data_pid(tep, rec);
+	int pid = pid_of(p, tep, rec);
 
 	comm = comm_of(p, tep, pid);
 	strbuf_addf(out, "{\"ts_ns\":%llu,\"cpu\":%d,\"pid\":%d,\"comm\":", rec->ts,
