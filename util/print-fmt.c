@@ -537,22 +537,26 @@ static int compile_spec(struct print_fmt *f, struct tep_event *ev, const char *s
 {
 	const char *p = start + 1;
 	struct seg *s;
-	int ls = 0, len;
+	int ls = 0, sized = 0, len;
 
 	for (; *p; p++) {
 		switch (*p) {
 		case 'h':
 			ls--;
+			sized = 1;
 			continue;
 		case 'l':
 			ls++;
+			sized = 1;
 			continue;
 		case 'L':
 			ls = 2;
+			sized = 1;
 			continue;
 		case 'z':
 		case 'Z':
 			ls = 1;
+			sized = 1;
 			continue;
 		case '#':
 		case '.':
@@ -598,8 +602,8 @@ static int compile_spec(struct print_fmt *f, struct tep_event *ev, const char *s
 			return -1;
 		break;
 	case 's':
-		/* %ls would read a wide string: leave that to nobody. */
-		if (strpbrk(start, "hlLzZ") && strpbrk(start, "hlLzZ") < p)
+		/* %ls would read a wide string: left to libtraceevent. */
+		if (sized)
 			return -1;
 		s = add_seg(f, SEG_STR);
 		s->str = compile_str(f, ev, *arg);
@@ -612,10 +616,7 @@ static int compile_spec(struct print_fmt *f, struct tep_event *ev, const char *s
 	len = p + 1 - start;
 	if (len > 30)
 		return -1;
-	s->text = xmalloc(len + 1);
-	memcpy(s->text, start, len);
-	s->text[len] = '\0';
-	s->len = len;
+	s->text = xstrndup(start, len);
 	if (s->kind == SEG_INT || s->kind == SEG_STR)
 		classify(s);
 	*arg = (*arg)->next;
