@@ -391,6 +391,12 @@ static int print_fmt_sane(const char *p, const char *end)
 {
 	const char *start = p;
 	char stack[64];
+	/*
+	 * Per bracket depth: a '?' seen, and then its ':'.  libtraceevent
+	 * 1.7 crashes on a member access ('.') in the operand after the
+	 * ':' (REC->a ? b : c.d), up to the next ',' or closing bracket.
+	 */
+	char cond[65] = { 0 }, in_else[65] = { 0 };
 	int depth = 0, in_str = 0;
 
 	while (p < end && *p == ' ')
@@ -427,9 +433,16 @@ static int print_fmt_sane(const char *p, const char *end)
 			return 0;
 		} else if (*p == '.' && (p == start || !(isalnum((unsigned char)p[-1]) ||
 						  strchr("_)]", p[-1])) ||
-					 p + 1 >= end || !(isalnum((unsigned char)p[1]) || p[1] == '_'))) {
+					 p + 1 >= end || !(isalnum((unsigned char)p[1]) || p[1] == '_') ||
+					 in_else[depth])) {
 			/* A member (REC->a.b) or a number: nothing else has a '.'. */
 			return 0;
+		} else if (*p == '?') {
+			cond[depth] = 1;
+		} else if (*p == ':' && cond[depth]) {
+			in_else[depth] = 1;
+		} else if (*p == ',' || *p == ';') {
+			cond[depth] = in_else[depth] = 0;
 		} else if (*p == 's' && !sizeof_sane(start, p, end)) {
 			return 0;
 		} else if ((*p == '/' || *p == '%') && !divisor_sane(p + 1, end)) {
@@ -438,6 +451,7 @@ static int print_fmt_sane(const char *p, const char *end)
 			if (depth == (int)sizeof(stack))
 				return 0;
 			stack[depth++] = *p == '(' ? ')' : *p == '[' ? ']' : '}';
+			cond[depth] = in_else[depth] = 0;
 		} else if (strchr(")]}", *p)) {
 			if (!depth || stack[--depth] != *p)
 				return 0;

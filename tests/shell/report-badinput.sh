@@ -91,7 +91,7 @@ bad "absurd page size" "$f" 'offset 14: page size'
 # Inputs that once crashed libtraceevent (tests/fuzz/report.c found them):
 # a print fmt naming an undeclared field, a divisor that is an octal 0,
 # garbage after a "?:" (three times), a short printk_formats line,
-# "sizeof(int)(x)".
+# "sizeof(int)(x)", a number with a '.' after the ':' of a "?:".
 for f in "$data"/report-fuzz-*.dat; do
 	set +e
 	"$TRACEKIT" report "$f" >/dev/null 2>&1
