@@ -40,6 +40,7 @@ struct test_entry {
 	int (*func)(void);
 	char *script;		/* shell test path, or NULL for a C suite */
 	int host_tracefs;	/* may touch the host's tracefs */
+	int timeout;		/* seconds, or 0 for --timeout's */
 };
 
 struct test_list {
@@ -67,7 +68,7 @@ int test_skip(const char *fmt, ...)
 }
 
 static void add_test(struct test_list *l, const char *desc, int (*func)(void),
-		     const char *script, int host_tracefs)
+		     const char *script, int host_tracefs, int timeout)
 {
 	if (l->nr == l->alloc) {
 		l->alloc = l->alloc ? 2 * l->alloc : 32;
@@ -77,6 +78,7 @@ static void add_test(struct test_list *l, const char *desc, int (*func)(void),
 	l->v[l->nr].func = func;
 	l->v[l->nr].script = script ? xstrdup(script) : NULL;
 	l->v[l->nr].host_tracefs = host_tracefs;
+	l->v[l->nr].timeout = timeout;
 	l->nr++;
 }
 
@@ -133,16 +135,18 @@ static char *shell_tests_dir(void)
  * Header lines near the top of a shell test: "# description: TEXT" names
  * it; "# tracefs: untouched" says it never touches the host's tracefs
  * (VM tests), so it neither waits for the tracefs lock nor is checked
- * for residue.
+ * for residue; "# timeout: SEC" is the time limit of a test that runs
+ * others inside (the VM suite), which must outlast theirs.
  */
 static char *script_header(const char *path, const char *fallback,
-			   int *host_tracefs)
+			   int *host_tracefs, int *timeout)
 {
 	FILE *fp = fopen(path, "re");
 	char line[512], *desc = NULL;
 	int n = 0;
 
 	*host_tracefs = 1;
+	*timeout = 0;
 	while (fp && n++ < 10 && fgets(line, sizeof(line), fp)) {
 		char *p;
 
@@ -154,6 +158,8 @@ static char *script_header(const char *path, const char *fallback,
 			desc = xstrdup(p);
 		} else if (strstr(line, "# tracefs: untouched")) {
 			*host_tracefs = 0;
+		} else if ((p = strstr(line, "# timeout:"))) {
+			*timeout = atoi(p + strlen("# timeout:"));
 		}
 	}
 	if (fp)
@@ -213,11 +219,11 @@ static void add_shell_tests(struct test_list *l)
 	for (i = 0; i < nr; i++) {
 		struct strbuf path = STRBUF_INIT;
 		char *desc;
-		int host_tracefs;
+		int host_tracefs, timeout;
 
 		strbuf_addf(&path, "%s/%s", dir, names[i]);
-		desc = script_header(path.buf, names[i], &host_tracefs);
-		add_test(l, desc, NULL, path.buf, host_tracefs);
+		desc = script_header(path.buf, names[i], &host_tracefs, &timeout);
+		add_test(l, desc, NULL, path.buf, host_tracefs, timeout);
 		free(desc);
 		strbuf_release(&path);
 	}
@@ -238,7 +244,7 @@ static void free_tests(struct test_list *l)
 
 static void collect_tests(struct test_list *l)
 {
-#define TK_ADD_SUITE(name, desc) add_test(l, desc, test__##name, NULL, 1);
+#define TK_ADD_SUITE(name, desc) add_test(l, desc, test__##name, NULL, 1, 0);
 	/* The framework's self-test wants a list with known outcomes only. */
 	if (getenv("TRACEKIT_TEST_FIXTURES")) {
 		TK_TEST_FIXTURES(TK_ADD_SUITE)
@@ -407,6 +413,8 @@ static enum outcome run_test(const struct test_entry *t, int num,
 	struct strbuf output = STRBUF_INIT;
 	enum outcome res;
 	int fd, status, timed_out = 0, lock_fd = -1;
+	int limit = t->timeout ? t->timeout : o->timeout;
+	double started;
 	pid_t pid;
 
 	strbuf_addf(&out_path, "%s/out-%d", o->tmpdir, num);
@@ -425,6 +433,7 @@ static enum outcome run_test(const struct test_entry *t, int num,
 	}
 	fflush(stdout);
 	fflush(stderr);
+	started = now_sec();
 	pid = fork();
 	if (pid < 0)
 		die_code(TK_EXIT_ENV, "fork: %s", strerror(errno));
@@ -439,7 +448,7 @@ static enum outcome run_test(const struct test_entry *t, int num,
 	setpgid(pid, pid);
 	running_child = pid;
 	close(fd);
-	status = wait_with_timeout(pid, o->timeout, &timed_out);
+	status = wait_with_timeout(pid, limit, &timed_out);
 	running_child = 0;
 	if (t->host_tracefs) {
 		snapshot_tracefs(&after);
@@ -448,7 +457,7 @@ static enum outcome run_test(const struct test_entry *t, int num,
 	}
 
 	if (timed_out) {
-		strbuf_addf(why, "timed out after %d s", o->timeout);
+		strbuf_addf(why, "timed out after %d s", limit);
 		res = OUT_FAIL;
 	} else if (status < 0 || WIFSIGNALED(status)) {
 		strbuf_addf(why, "killed by signal %d",
@@ -475,8 +484,9 @@ static enum outcome run_test(const struct test_entry *t, int num,
 	}
 	if (o->verbose) {
 		strbuf_read_file(&output, out_path.buf, 0);
-		printf("--- start ---\n%s%s---- end ----\n", output.buf,
-		       output.len && output.buf[output.len - 1] != '\n' ? "\n" : "");
+		printf("--- start ---\n%s%s---- end (%.1f s) ----\n", output.buf,
+		       output.len && output.buf[output.len - 1] != '\n' ? "\n" : "",
+		       now_sec() - started);
 	}
 	unlink(out_path.buf);
 	unlink(skip_path.buf);

@@ -1,5 +1,5 @@
 #!/bin/bash
-# description: test framework: numbering, selection, -v, failing run exits 1
+# description: test framework: numbering, selection, -v, timeouts, failing run exits 1
 . "$(dirname "$0")/lib/common.sh"
 
 fx() {
@@ -36,6 +36,24 @@ assert_eq "exit status of a failing selection" "$rc" 1
 assert_grep 'deliberate failure detail \(4 != 5\)' "$TK_TMP/v"
 assert_grep '^--- start ---$' "$TK_TMP/v"
 assert_eq "substring selects one" "$(grep -c 'FAILED!' "$TK_TMP/v")" 1
+
+# --timeout stops a test that runs too long (TERM, so its cleanups run);
+# a "# timeout:" header gives one a limit of its own.  -v shows how long.
+mkdir "$TK_TMP/sh"
+printf '#!/bin/bash\n# description: fixture: sleeps\n# tracefs: untouched\n%s\n' \
+	"trap 'echo cleaned up; exit 1' TERM; sleep 5 & wait" >"$TK_TMP/sh/a.sh"
+printf '#!/bin/bash\n# description: fixture: sleeps, allowed\n# tracefs: untouched\n# timeout: 10\nsleep 2\n' \
+	>"$TK_TMP/sh/b.sh"
+set +e
+TRACEKIT_SHELL_TESTS="$TK_TMP/sh" "$TRACEKIT" test -v --timeout 1 'fixture: sleeps' >"$TK_TMP/t" 2>&1
+rc=$?
+set -e
+cat "$TK_TMP/t"
+assert_eq "exit status with a timeout" "$rc" 1
+assert_grep 'fixture: sleeps +: FAILED! \(timed out after 1 s\)$' "$TK_TMP/t"
+assert_grep '^cleaned up$' "$TK_TMP/t"
+assert_grep 'fixture: sleeps, allowed +: Ok$' "$TK_TMP/t"
+assert_grep '^---- end \(2\.[0-9] s\) ----$' "$TK_TMP/t"
 
 # Unknown selection is a usage error.
 set +e
