@@ -13,7 +13,7 @@ on_exit "umount $mnt"
 # Too small for the metadata (kallsyms alone is larger).
 "$TRACEKIT" record -q -e sched -o "$mnt/t.dat" --duration 2 >"$TK_TMP/log" 2>&1 &
 rec=$!
-wait $rec
+wait_bounded $rec 60
 rc=$?
 cat "$TK_TMP/log"
 assert_eq "exit code" "$rc" 1
@@ -34,7 +34,7 @@ on_exit "kill $load"
 "$TRACEKIT" record -q -e sched -e syscalls -o "$mnt/t.dat" --duration 15 \
 	>"$TK_TMP/log" 2>&1 &
 rec=$!
-wait $rec
+wait_bounded $rec 60
 rc=$?
 kill $load 2>/dev/null
 cat "$TK_TMP/log"
