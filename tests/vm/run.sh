@@ -10,6 +10,9 @@
 # Default CMD: tracekit test -v.  Environment:
 #   TRACEKIT_VM_CACHE  download/build folder (default build/vm, ignored by git)
 #   TRACEKIT_VM_ACCEL  kvm or tcg, to skip detection
+#   TRACEKIT_VM_MONITOR  a path: QEMU's monitor listens there (for
+#                      "info registers" on a hung guest) and the kernel
+#                      boots with nokaslr, so addresses match System.map
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
@@ -26,7 +29,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift 2 ;;
 	--bin) extra_bins+=("$2"); shift 2 ;;
 	--) shift; break ;;
-	-h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	-*) die "unknown option $1" ;;
 	*) break ;;
 	esac
@@ -130,9 +133,11 @@ initrd=$work/initramfs.cpio.gz
 # --- boot ---
 # KVM is present but broken on these machines (MSR assertion, firmware
 # hang): try it once with a short timeout, remember the verdict per host.
+monitor=${TRACEKIT_VM_MONITOR:-}
 qemu_base=(qemu-system-x86_64 -m 1G -smp 2 -kernel "$vmlinuz" -initrd "$initrd"
-	-display none -serial stdio -monitor none -no-reboot)
-append="console=ttyS0 quiet loglevel=3 panic=-1"
+	-display none -serial stdio -no-reboot
+	-monitor "${monitor:+unix:$monitor,server,nowait}${monitor:-none}")
+append="console=ttyS0 quiet loglevel=3 panic=-1${monitor:+ nokaslr}"
 accel=${TRACEKIT_VM_ACCEL:-}
 verdict=$cache/accel-$(uname -r)
 if [ -z "$accel" ] && [ -f "$verdict" ]; then
@@ -142,7 +147,7 @@ if [ -z "$accel" ]; then
 	accel=tcg
 	if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
 		echo "vm: trying KVM" >&2
-		if timeout -k 2 30 "${qemu_base[@]}" -accel kvm -cpu host \
+		if timeout --foreground -k 2 30 "${qemu_base[@]}" -accel kvm -cpu host \
 			-append "$append tracekit.probe" </dev/null 2>/dev/null |
 			tr -d '\r' | grep -q '^TRACEKIT-VM: booted'; then
 			accel=kvm
@@ -159,7 +164,9 @@ fi
 
 log=$work/console.log
 echo "vm: booting $kver ($accel), running: $*" >&2
-timeout -k 5 "$timeout" "${qemu_base[@]}" "${cpu[@]}" -append "$append" \
+# --foreground keeps QEMU in our process group, so the signal that stops
+# a test run (its timeout, Ctrl-C) stops the guest too.
+timeout --foreground -k 5 "$timeout" "${qemu_base[@]}" "${cpu[@]}" -append "$append" \
 	</dev/null 2>&1 | tr -d '\r' | tee "$log"
 status=${PIPESTATUS[0]}
 if [ "$status" = 124 ] || [ "$status" = 137 ]; then
