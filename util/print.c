@@ -30,6 +30,18 @@ struct print_event {
 	int nr_dyn;
 	struct print_fmt *fmt;
 	int unchecked;		/* records still to compare with libtraceevent */
+	struct json_event *json;	/* built on first JSON use */
+};
+
+/* What JSON output writes the same for every record of an event. */
+struct json_event {
+	char *head;		/* ,"system":..,"event":..,"fields":{ */
+	int nr;
+	struct json_key {
+		struct tep_format_field *f;
+		char *key;	/* "name": with the comma before all but the first */
+		unsigned int esize;	/* element size of an array */
+	} *keys;
 };
 
 /*
@@ -57,6 +69,19 @@ void print_init(struct print_ctx *p, int raw, int latency)
 	strbuf_init(&p->info, 256);
 }
 
+static void json_event_free(struct json_event *j)
+{
+	int i;
+
+	if (!j)
+		return;
+	for (i = 0; i < j->nr; i++)
+		free(j->keys[i].key);
+	free(j->keys);
+	free(j->head);
+	free(j);
+}
+
 void print_release(struct print_ctx *p)
 {
 	int i, id;
@@ -69,6 +94,7 @@ void print_release(struct print_ctx *p)
 				continue;
 			print_fmt_free(pe->fmt);
 			free(pe->dyn);
+			json_event_free(pe->json);
 			free(pe);
 		}
 		free(p->teps[i].by_id);
@@ -301,15 +327,29 @@ static char *put_padded(char *o, const char *str, size_t len, int width, int lef
 	return o;
 }
 
+/* The decimal digits of u, written backwards to end at end. */
+static char *digits_before(char *end, unsigned long long u)
+{
+	do
+		*--end = '0' + u % 10;
+	while (u /= 10);
+	return end;
+}
+
+static char *put_uint(char *o, unsigned long long u)
+{
+	char buf[24], *end = buf + sizeof(buf), *p = digits_before(end, u);
+
+	memcpy(o, p, end - p);
+	return o + (end - p);
+}
+
 /* printf("%*lld"), "%-*lld" or "%0*lld" */
 static char *put_int(char *o, long long v, int width, int left, int zero)
 {
-	char buf[24], *end = buf + sizeof(buf), *p = end;
-	unsigned long long u = v < 0 ? -(unsigned long long)v : (unsigned long long)v;
+	char buf[24], *end = buf + sizeof(buf);
+	char *p = digits_before(end, v < 0 ? -(unsigned long long)v : (unsigned long long)v);
 
-	do
-		*--p = '0' + u % 10;
-	while (u /= 10);
 	while (zero && end - p < width - (v < 0))
 		*--p = '0';
 	if (v < 0)
@@ -334,6 +374,8 @@ static char *put_usecs(char *o, unsigned long long ts)
 	*o++ = ':';
 	return o;
 }
+
+#define put_lit(o, s)	((char *)memcpy((o), (s), sizeof(s) - 1) + sizeof(s) - 1)
 
 /* Room for everything put_*() write into; the strings are measured. */
 #define COLUMNS_ROOM	128
@@ -414,14 +456,28 @@ void print_text(struct print_ctx *p, struct strbuf *out, const struct tracedat_e
 	strbuf_addch(out, '\n');
 }
 
+static int json_plain(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+}
+
 void print_json_string(struct strbuf *out, const char *s, size_t len)
 {
-	size_t i;
+	size_t i = 0;
 
 	strbuf_addch(out, '"');
-	for (i = 0; i < len && s[i]; i++) {
+	while (i < len && s[i]) {
 		unsigned char c = s[i];
+		size_t run = i;
 
+		while (run < len && json_plain(s[run]))
+			run++;
+		if (run > i) {
+			strbuf_add(out, s + i, run - i);
+			i = run;
+			continue;
+		}
+		i++;
 		if (c == '"' || c == '\\') {
 			strbuf_addch(out, '\\');
 			strbuf_addch(out, c);
@@ -429,11 +485,9 @@ void print_json_string(struct strbuf *out, const char *s, size_t len)
 			strbuf_addstr(out, "\\n");
 		} else if (c == '\t') {
 			strbuf_addstr(out, "\\t");
-		} else if (c < 0x20 || c >= 0x7f) {
+		} else {
 			/* Bytes, not UTF-8: keep the output valid JSON. */
 			strbuf_addf(out, "\\u%04x", c);
-		} else {
-			strbuf_addch(out, c);
 		}
 	}
 	strbuf_addch(out, '"');
@@ -443,6 +497,8 @@ static void json_number(struct strbuf *out, struct tep_handle *tep, const void *
 			unsigned int size, int is_signed)
 {
 	unsigned long long v;
+	long long sv;
+	char buf[24], *end = buf + sizeof(buf), *d;
 
 	if (size != 1 && size != 2 && size != 4 && size != 8) {
 		strbuf_addstr(out, "null");
@@ -450,23 +506,15 @@ static void json_number(struct strbuf *out, struct tep_handle *tep, const void *
 	}
 	v = tep_read_number(tep, p, size);
 	if (!is_signed) {
-		strbuf_addf(out, "%llu", v);
-		return;
+		d = digits_before(end, v);
+	} else {
+		sv = size == 1 ? (signed char)v : size == 2 ? (short)v :
+		     size == 4 ? (int)v : (long long)v;
+		d = digits_before(end, sv < 0 ? -(unsigned long long)sv : (unsigned long long)sv);
+		if (sv < 0)
+			*--d = '-';
 	}
-	switch (size) {
-	case 1:
-		strbuf_addf(out, "%d", (signed char)v);
-		break;
-	case 2:
-		strbuf_addf(out, "%d", (short)v);
-		break;
-	case 4:
-		strbuf_addf(out, "%d", (int)v);
-		break;
-	default:
-		strbuf_addf(out, "%lld", (long long)v);
-		break;
-	}
+	strbuf_add(out, d, end - d);
 }
 
 /*
@@ -499,10 +547,11 @@ static unsigned int element_size(const struct tep_format_field *f)
 }
 
 static void json_field(struct strbuf *out, struct tep_handle *tep,
-		       const struct tep_format_field *f, const struct tep_record *rec)
+		       const struct json_key *k, const struct tep_record *rec)
 {
+	const struct tep_format_field *f = k->f;
 	const char *data = rec->data;
-	unsigned int off, len, esize, i;
+	unsigned int off, len, esize = k->esize, i;
 	int is_signed = !!(f->flags & TEP_FIELD_IS_SIGNED);
 
 	/* All the frames the record holds, more or fewer than declared. */
@@ -521,7 +570,6 @@ static void json_field(struct strbuf *out, struct tep_handle *tep,
 		json_number(out, tep, data + off, len, is_signed);
 		return;
 	}
-	esize = element_size(f);
 	strbuf_addch(out, '[');
 	for (i = 0; i + esize <= len; i += esize) {
 		if (i)
@@ -531,6 +579,34 @@ static void json_field(struct strbuf *out, struct tep_handle *tep,
 	strbuf_addch(out, ']');
 }
 
+static struct json_event *json_event_of(struct tep_event *event)
+{
+	struct json_event *j = xcalloc(1, sizeof(*j));
+	struct strbuf sb = STRBUF_INIT;
+	struct tep_format_field *f;
+	int i;
+
+	strbuf_addstr(&sb, ",\"system\":");
+	print_json_string(&sb, event->system, strlen(event->system));
+	strbuf_addstr(&sb, ",\"event\":");
+	print_json_string(&sb, event->name, strlen(event->name));
+	strbuf_addstr(&sb, ",\"fields\":{");
+	j->head = strbuf_detach(&sb, NULL);
+	for (f = event->format.fields; f; f = f->next)
+		j->nr++;
+	j->keys = xcalloc(j->nr ? j->nr : 1, sizeof(*j->keys));
+	for (f = event->format.fields, i = 0; f; f = f->next, i++) {
+		if (i)
+			strbuf_addch(&sb, ',');
+		print_json_string(&sb, f->name, strlen(f->name));
+		strbuf_addch(&sb, ':');
+		j->keys[i].f = f;
+		j->keys[i].key = strbuf_detach(&sb, NULL);
+		j->keys[i].esize = element_size(f);
+	}
+	return j;
+}
+
 void print_json(struct print_ctx *p, struct strbuf *out, const struct tracedat_event *ev,
 		const char *buffer, const char *file)
 {
@@ -538,13 +614,21 @@ void print_json(struct print_ctx *p, struct strbuf *out, const struct tracedat_e
 	struct tep_record *rec = ev->rec;
 	struct print_event *pe = event_of(p, tep, rec);
 	struct tep_event *event = pe ? pe->event : NULL;
-	struct tep_format_field *f;
+	struct json_event *j;
 	const char *comm;
-	int pid = pid_of(p, tep, rec);
+	int pid = pid_of(p, tep, rec), i;
+	char *o;
 
 	comm = comm_of(p, tep, pid);
-	strbuf_addf(out, "{\"ts_ns\":%llu,\"cpu\":%d,\"pid\":%d,\"comm\":", rec->ts,
-		    rec->cpu, pid);
+	o = reserve(out, COLUMNS_ROOM);
+	o = put_lit(o, "{\"ts_ns\":");
+	o = put_uint(o, rec->ts);
+	o = put_lit(o, ",\"cpu\":");
+	o = put_int(o, rec->cpu, 0, 0, 0);
+	o = put_lit(o, ",\"pid\":");
+	o = put_int(o, pid, 0, 0, 0);
+	o = put_lit(o, ",\"comm\":");
+	reserved(out, o);
 	print_json_string(out, comm, strlen(comm));
 	if (file) {
 		strbuf_addstr(out, ",\"file\":");
@@ -560,17 +644,13 @@ void print_json(struct print_ctx *p, struct strbuf *out, const struct tracedat_e
 		strbuf_addf(out, ",\"event\":null,\"type\":%d}\n", tep_data_type(tep, rec));
 		return;
 	}
-	strbuf_addstr(out, ",\"system\":");
-	print_json_string(out, event->system, strlen(event->system));
-	strbuf_addstr(out, ",\"event\":");
-	print_json_string(out, event->name, strlen(event->name));
-	strbuf_addstr(out, ",\"fields\":{");
-	for (f = event->format.fields; f; f = f->next) {
-		if (f != event->format.fields)
-			strbuf_addch(out, ',');
-		print_json_string(out, f->name, strlen(f->name));
-		strbuf_addch(out, ':');
-		json_field(out, tep, f, rec);
+	if (!pe->json)
+		pe->json = json_event_of(event);
+	j = pe->json;
+	strbuf_addstr(out, j->head);
+	for (i = 0; i < j->nr; i++) {
+		strbuf_addstr(out, j->keys[i].key);
+		json_field(out, tep, &j->keys[i], rec);
 	}
 	strbuf_addstr(out, "},\"info\":");
 	strbuf_reset(&p->info);
