@@ -1,6 +1,7 @@
 #!/bin/bash
 # tracekit report vs trace-cmd report on the same file of >= 1M events, in
-# one run: wall time of each to /dev/null, the ratio, peak RSS.
+# one run: wall time of each to /dev/null, the ratio, peak RSS; then
+# tracekit --format json against the same trace-cmd text run.
 #   bench/report.sh [TRACEKIT] [FILE]
 # Without FILE, one is recorded (root): raw_syscalls and sched events of a
 # dd doing 1-byte reads and writes, in a tracefs instance with big
@@ -51,7 +52,7 @@ measure() {
 		if [ -z "$cpu" ] || awk "BEGIN{exit !($c < $cpu)}"; then cpu=$c; fi
 		[ "$m" -gt "$rss" ] && rss=$m
 	done
-	printf '%-10s %7.2f s wall %7.2f s cpu %8d KB peak RSS\n' "$name" "$wall" "$cpu" "$rss"
+	printf '%-13s %7.2f s wall %7.2f s cpu %8d KB peak RSS\n' "$name" "$wall" "$cpu" "$rss"
 	eval "${name//-/_}_wall=$wall ${name//-/_}_cpu=$cpu"
 }
 
@@ -62,3 +63,10 @@ trace-cmd report -i "$file" 2>/dev/null | cmp -s - <("$tk" report "$file") &&
 	echo "outputs: identical" || echo "outputs: DIFFER"
 awk -v a="$trace_cmd_wall" -v b="$tracekit_wall" -v c="$trace_cmd_cpu" -v d="$tracekit_cpu" \
 	'BEGIN { printf "speedup: %.2fx wall, %.2fx cpu\n", a / b, c / d }'
+# trace-cmd has no JSON output: --format json is timed against its text,
+# the only way the peer can hand the same events to a script.
+measure tracekit-json "$tk" report --format json "$file"
+lines=$("$tk" report --format json "$file" | wc -l)
+[ "$lines" = "$events" ] || echo "json: $lines lines for $events events" >&2
+awk -v a="$trace_cmd_wall" -v b="$tracekit_json_wall" -v c="$trace_cmd_cpu" -v d="$tracekit_json_cpu" \
+	'BEGIN { printf "json vs trace-cmd text: %.2fx wall, %.2fx cpu\n", a / b, c / d }'
