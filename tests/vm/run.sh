@@ -133,11 +133,15 @@ initrd=$work/initramfs.cpio.gz
 # --- boot ---
 # KVM is present but broken on these machines (MSR assertion, firmware
 # hang): try it once with a short timeout, remember the verdict per host.
-monitor=${TRACEKIT_VM_MONITOR:-}
 qemu_base=(qemu-system-x86_64 -m 1G -smp 2 -kernel "$vmlinuz" -initrd "$initrd"
-	-display none -serial stdio -no-reboot
-	-monitor "${monitor:+unix:$monitor,server,nowait}${monitor:-none}")
-append="console=ttyS0 quiet loglevel=3 panic=-1${monitor:+ nokaslr}"
+	-display none -serial stdio -no-reboot)
+append="console=ttyS0 quiet loglevel=3 panic=-1"
+if [ -n "${TRACEKIT_VM_MONITOR:-}" ]; then
+	qemu_base+=(-monitor "unix:$TRACEKIT_VM_MONITOR,server,nowait")
+	append+=" nokaslr"
+else
+	qemu_base+=(-monitor none)
+fi
 accel=${TRACEKIT_VM_ACCEL:-}
 verdict=$cache/accel-$(uname -r)
 if [ -z "$accel" ] && [ -f "$verdict" ]; then
@@ -159,7 +163,15 @@ fi
 if [ "$accel" = kvm ]; then
 	cpu=(-accel kvm -cpu host)
 else
-	cpu=(-accel tcg -cpu max)
+	# With one host thread per vCPU (QEMU 7.2's default), one run in four
+	# or so hung for good under load: both vCPUs looping through exc_int3
+	# at syscall_trace_enter+0xe9, where memory held a jmp, not an int3
+	# (caught with TRACEKIT_VM_MONITOR).  That is the int3 text_poke_bp()
+	# sets on a static branch while a tracepoint is switched, still being
+	# executed after it was written away, and the kprobes int3 handler
+	# retrying it forever.  One thread runs the vCPUs in turn, so each
+	# sees the other's writes to code before it runs on.
+	cpu=(-accel tcg,thread=single -cpu max)
 fi
 
 log=$work/console.log
