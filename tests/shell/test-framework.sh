@@ -48,7 +48,6 @@ set +e
 TRACEKIT_SHELL_TESTS="$TK_TMP/sh" "$TRACEKIT" test -v --timeout 1 'fixture: sleeps' >"$TK_TMP/t" 2>&1
 rc=$?
 set -e
-cat "$TK_TMP/t"
 assert_eq "exit status with a timeout" "$rc" 1
 assert_grep 'fixture: sleeps +: FAILED! \(timed out after 1 s\)$' "$TK_TMP/t"
 assert_grep '^cleaned up$' "$TK_TMP/t"
