@@ -12,7 +12,8 @@
 #   TRACEKIT_VM_ACCEL  kvm or tcg, to skip detection
 #   TRACEKIT_VM_MONITOR  a path: QEMU's monitor listens there (for
 #                      "info registers" on a hung guest) and the kernel
-#                      boots with nokaslr, so addresses match System.map
+#                      boots with nokaslr, so addresses stay those of the
+#                      guest's /proc/kallsyms from any other such boot
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
@@ -163,8 +164,8 @@ fi
 if [ "$accel" = kvm ]; then
 	cpu=(-accel kvm -cpu host)
 else
-	# With one host thread per vCPU (QEMU 7.2's default), one run in four
-	# or so hung for good under load: both vCPUs looping through exc_int3
+	# With one host thread per vCPU (QEMU 7.2's default), two runs in
+	# seven hung for good under load: both vCPUs looping through exc_int3
 	# at syscall_trace_enter+0xe9, where memory held a jmp, not an int3
 	# (caught with TRACEKIT_VM_MONITOR).  That is the int3 text_poke_bp()
 	# sets on a static branch while a tracepoint is switched, still being
