@@ -497,24 +497,20 @@ static void json_number(struct strbuf *out, struct tep_handle *tep, const void *
 			unsigned int size, int is_signed)
 {
 	unsigned long long v;
-	long long sv;
-	char buf[24], *end = buf + sizeof(buf), *d;
+	char *o;
 
 	if (size != 1 && size != 2 && size != 4 && size != 8) {
 		strbuf_addstr(out, "null");
 		return;
 	}
 	v = tep_read_number(tep, p, size);
-	if (!is_signed) {
-		d = digits_before(end, v);
-	} else {
-		sv = size == 1 ? (signed char)v : size == 2 ? (short)v :
-		     size == 4 ? (int)v : (long long)v;
-		d = digits_before(end, sv < 0 ? -(unsigned long long)sv : (unsigned long long)sv);
-		if (sv < 0)
-			*--d = '-';
-	}
-	strbuf_add(out, d, end - d);
+	o = reserve(out, COLUMNS_ROOM);
+	if (!is_signed)
+		o = put_uint(o, v);
+	else
+		o = put_int(o, size == 1 ? (signed char)v : size == 2 ? (short)v :
+			       size == 4 ? (int)v : (long long)v, 0, 0, 0);
+	reserved(out, o);
 }
 
 /*
