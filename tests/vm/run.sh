@@ -164,10 +164,11 @@ fi
 if [ "$accel" = kvm ]; then
 	cpu=(-accel kvm -cpu host)
 else
-	# With one host thread per vCPU (QEMU 7.2's default), two runs in
-	# seven hung for good under load: both vCPUs looping through exc_int3
-	# at syscall_trace_enter+0xe9, where memory held a jmp, not an int3
-	# (caught with TRACEKIT_VM_MONITOR).  That is the int3 text_poke_bp()
+	# With one host thread per vCPU (QEMU 7.2's default), two of four runs
+	# of the suite under load hung for good (none of four without load):
+	# both vCPUs looping through exc_int3 at syscall_trace_enter+0xe9,
+	# where memory held a jmp, not an int3 (caught with
+	# TRACEKIT_VM_MONITOR).  That is the int3 text_poke_bp()
 	# sets on a static branch while a tracepoint is switched, still being
 	# executed after it was written away, and the kprobes int3 handler
 	# retrying it forever.  One thread runs the vCPUs in turn, so each
