@@ -473,7 +473,7 @@ static int fixture_files(void)
 	return ret;
 }
 
-/* JSON strings: RFC 8259 escapes, bytes beyond ASCII as \\u00XX, a NUL ends. */
+/* JSON strings: RFC 8259 escapes, other bytes below 0x20 or from 0x7f as \u00XX, a NUL ends. */
 static int json_strings(void)
 {
 	static const struct { const char *in; size_t len; const char *want; } cases[] = {

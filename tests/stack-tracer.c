@@ -15,7 +15,6 @@
 #include "util/stack-tracer.h"
 #include "util/strbuf.h"
 
-
 static int read_fixture(const char *name, struct strbuf *out)
 {
 	struct strbuf rel = STRBUF_INIT;
