@@ -244,6 +244,22 @@ static void free_key(uint8_t *key, size_t len)
 	free(key);
 }
 
+/* What an OK means: the policy of util/ubifs-verify.c, in words. */
+static const char *auth_summary(const struct ubifs_verify_result *res)
+{
+	if (!res->authenticated)
+		return "integrity only (CRCs): the image is not authenticated, "
+		       "authenticity NOT checked";
+	if (res->sig_checked && res->hmac_checked)
+		return "authenticated: signature and HMACs verified";
+	if (res->sig_checked)
+		return "authenticated: signature verified";
+	if (res->hmac_checked)
+		return "authenticated: HMACs verified";
+	return "integrity only (CRCs and hashes): authenticity NOT checked, "
+	       "give --cert or --key-file";
+}
+
 static int cmd_verify(int argc, const char **argv)
 {
 	const char *const verify_usage[] = {
@@ -303,23 +319,15 @@ static int cmd_verify(int argc, const char **argv)
 		printf("%s\n", s);
 		free(s);
 	}
-	if (!n) {
+	if (!n)
 		printf("%s: OK: %d index nodes, %d leaves, %d LPT pnodes; %s\n",
 		       argv[0], res.idx_nodes,
 		       res.leaves[UBIFS_INO_NODE] + res.leaves[UBIFS_DATA_NODE] +
 		       res.leaves[UBIFS_DENT_NODE] + res.leaves[UBIFS_XENT_NODE],
-		       res.pnodes,
-		       !res.authenticated ? "not authenticated (CRCs only)" :
-		       res.sig_checked ? "signature verified" :
-		       res.hmac_checked ? "HMACs verified" :
-		       "hashes verified, signature/HMAC not checked");
-		if (res.authenticated && !res.sig_checked && !res.hmac_checked)
-			warning("%s: give --cert%s to check who made it",
-				argv[0], res.hmac_present ? " or --key-file" : "");
-	} else {
+		       res.pnodes, auth_summary(&res));
+	else
 		error("%s: verification FAILED: %d problem%s%s", argv[0], n,
 		      n == 1 ? "" : "s", extract ? ", nothing extracted" : "");
-	}
 	if (!n && extract) {
 		char why[512];
 		int files;

@@ -230,8 +230,54 @@ static X509 *read_cert(const char *path, char *why, size_t whylen)
 	return x;
 }
 
-int ubifs_sig_verify(const char *cert_path, const void *data, size_t len,
-		     const void *sig, size_t sig_len, char *why, size_t whylen)
+/*
+ * What the kernel's PKCS#7 parser and pkcs7_verify() refuse before any
+ * key is tried: content that is not id-data (VERIFYING_UNSPECIFIED_
+ * SIGNATURE), and no signer at all.  A signer whose digest is not the
+ * superblock's hash algorithm is refused too: the superblock names the
+ * one algorithm that authenticates this image.
+ */
+static int check_sig_form(CMS_ContentInfo *cms, int hash_algo, char *why,
+			  size_t whylen)
+{
+	STACK_OF(CMS_SignerInfo) *sis;
+	const EVP_MD *md = hash_md(hash_algo);
+	int i;
+
+	if (OBJ_obj2nid(CMS_get0_type(cms)) != NID_pkcs7_signed) {
+		snprintf(why, whylen, "signature is not a PKCS#7 SignedData");
+		return -1;
+	}
+	if (OBJ_obj2nid(CMS_get0_eContentType(cms)) != NID_pkcs7_data) {
+		snprintf(why, whylen, "signed content type is not id-data");
+		return -1;
+	}
+	sis = CMS_get0_SignerInfos(cms);
+	if (!md || sk_CMS_SignerInfo_num(sis) < 1) {
+		snprintf(why, whylen, "signature has no signer");
+		return -1;
+	}
+	for (i = 0; i < sk_CMS_SignerInfo_num(sis); i++) {
+		X509_ALGOR *dig;
+		const ASN1_OBJECT *obj;
+
+		CMS_SignerInfo_get0_algs(sk_CMS_SignerInfo_value(sis, i), NULL,
+					 NULL, &dig, NULL);
+		X509_ALGOR_get0(&obj, NULL, NULL, dig);
+		if (OBJ_obj2nid(obj) != EVP_MD_get_type(md)) {
+			snprintf(why, whylen, "signer %d digests with %s, the "
+				 "superblock's hash is %s", i,
+				 OBJ_nid2sn(OBJ_obj2nid(obj)),
+				 ubifs_hash_name(hash_algo));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int ubifs_sig_verify(const char *cert_path, int hash_algo, const void *data,
+		     size_t len, const void *sig, size_t sig_len, char *why,
+		     size_t whylen)
 {
 	const unsigned char *p = sig;
 	CMS_ContentInfo *cms;
@@ -248,6 +294,8 @@ int ubifs_sig_verify(const char *cert_path, const void *data, size_t len,
 		ssl_reason(why, whylen, "signature is not PKCS#7/CMS");
 		goto out;
 	}
+	if (check_sig_form(cms, hash_algo, why, whylen))
+		goto out;
 	certs = sk_X509_new_null();
 	content = BIO_new_mem_buf(data, len);
 	if (!certs || !content || !sk_X509_push(certs, cert)) {

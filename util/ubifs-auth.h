@@ -45,10 +45,15 @@ int ubifs_auth_node_hmac(struct ubifs_auth *a, const void *node, size_t len,
 /* Constant-time: 1 when equal. */
 int ubifs_mac_equal(const void *a, const void *b, size_t len);
 
-/* Returns 0 when sig verifies over data with the certificate in cert_path;
- * otherwise -1 and a one-line reason in why. */
-int ubifs_sig_verify(const char *cert_path, const void *data, size_t len,
-		     const void *sig, size_t sig_len, char *why, size_t whylen);
+/*
+ * Returns 0 when sig is a PKCS#7 SignedData of id-data content whose
+ * signers all digest with hash_algo (the superblock's) and which verifies
+ * over data with the certificate in cert_path; otherwise -1 and a
+ * one-line reason in why.
+ */
+int ubifs_sig_verify(const char *cert_path, int hash_algo, const void *data,
+		     size_t len, const void *sig, size_t sig_len, char *why,
+		     size_t whylen);
 /* Detached SignedData without certificates or signed attributes, as
  * mkfs.ubifs makes it.  *der is malloc'ed. */
 int ubifs_sig_create(const char *key_path, const char *cert_path,

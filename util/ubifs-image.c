@@ -213,6 +213,10 @@ int ubifs_image_init(struct ubifs_image *img, const void *buf, size_t len,
 	g->main_first = g->orph_first + g->orph_lebs;
 	if (sb->key_fmt != 0 || sb->key_hash > 1)
 		why = "unsupported key format";
+	else if (g->fmt_version < 3 || g->fmt_version > UBIFS_FORMAT_VERSION)
+		why = "unsupported format version";
+	else if (g->flags & ~UBIFS_FLG_MASK)
+		why = "unknown feature flags";
 	else
 		why = check_geometry(g);
 	if (why) {

@@ -39,6 +39,16 @@ static const uint8_t *node_ptr(const struct vctx *v, int lnum, int offs)
 	return ubifs_leb(v->img, lnum) + offs;
 }
 
+/*
+ * The kernel takes an HMAC field as "not set" when its first hash_len
+ * bytes are zero (ubifs_hmac_zero()); the rest of the 64-byte field is
+ * covered by the HMAC like any other byte.
+ */
+static int hmac_zero(const struct vctx *v, const uint8_t *hmac)
+{
+	return is_zero(hmac, v->img->g.hash_len);
+}
+
 static void check_signature(struct vctx *v)
 {
 	const struct ubifs_snode *sn = ubifs_find_node(v->img, 0,
@@ -49,11 +59,10 @@ static void check_signature(struct vctx *v)
 
 	if (!sn || sn->type != UBIFS_SIG_NODE) {
 		ubifs_report_add(v->rep, 0, UBIFS_SB_NODE_SZ, "signature node",
-				 "missing: the superblock has no HMAC and no "
-				 "signature follows it");
+				 "missing: --cert needs the PKCS#7 signature "
+				 "node behind the superblock");
 		return;
 	}
-	v->res->sig_present = 1;
 	if (!sn->crc_ok)
 		return;
 	sig = (const void *)node_ptr(v, 0, sn->offs);
@@ -69,10 +78,9 @@ static void check_signature(struct vctx *v)
 				 "signature length %u beyond the node", sig_len);
 		return;
 	}
-	if (!v->o->cert)
-		return;
-	if (ubifs_sig_verify(v->o->cert, v->sb, UBIFS_SB_NODE_SZ, sig->sig,
-			     sig_len, why, sizeof(why)))
+	if (ubifs_sig_verify(v->o->cert, v->img->g.hash_algo, v->sb,
+			     UBIFS_SB_NODE_SZ, sig->sig, sig_len, why,
+			     sizeof(why)))
 		ubifs_report_add(v->rep, 0, sn->offs, "signature node",
 				 "%s (certificate %s)", why, v->o->cert);
 	else
@@ -84,9 +92,6 @@ static void check_sb_hmac(struct vctx *v)
 	uint8_t mac[UBIFS_MAX_HMAC_LEN];
 	int n = v->img->g.hash_len;
 
-	v->res->hmac_present = 1;
-	if (!ubifs_auth_has_key(v->auth))
-		return;
 	if (ubifs_auth_hmac(v->auth, "UBIFS", 5, mac) ||
 	    !ubifs_mac_equal(mac, v->sb->hmac_wkm, n)) {
 		ubifs_report_add(v->rep, 0, 0, "superblock node",
@@ -102,6 +107,52 @@ static void check_sb_hmac(struct vctx *v)
 		v->res->hmac_checked = 1;
 }
 
+/*
+ * The authentication policy, after the kernel's authenticate_sb_node()
+ * (sb.c) and scan_for_master() (master.c), with the mount options
+ * replaced by what the caller gave: the mode is decided by the
+ * superblock's flag and by the caller, never by an HMAC field being
+ * zero.  A zero field only selects which credential a node is checked
+ * with, as in the kernel; a node that needs a credential the caller did
+ * not give is a problem, not a node left unchecked.
+ *   --cert: the signature node must verify over the superblock.
+ *   --key-file: a superblock with an HMAC must fit the key (hmac_wkm)
+ *	and its HMAC must verify; one without an HMAC is authenticated by
+ *	its signature alone, so --cert is needed too.
+ *   master nodes: with an HMAC, it must verify with the key; without,
+ *	the node must hash to the superblock's hash_mst.
+ *   neither: integrity only (all CRCs and hashes); the caller is told
+ *	that authenticity was not checked.
+ */
+static void check_sb_auth(struct vctx *v)
+{
+	int have_key;
+
+	if (!v->res->authenticated) {
+		if (v->o->cert || v->o->hmac_key)
+			ubifs_report_add(v->rep, 0, 0, "superblock node",
+					 "the image is not authenticated (no "
+					 "authentication flag): %s cannot be "
+					 "checked", v->o->cert ? "--cert" :
+					 "the HMAC key");
+		return;
+	}
+	have_key = ubifs_auth_has_key(v->auth);
+	v->res->hmac_present = !hmac_zero(v, v->sb->hmac);
+	if (!v->o->cert && !have_key)
+		return;
+	if (v->o->cert)
+		check_signature(v);
+	if (!have_key)
+		return;
+	if (v->res->hmac_present)
+		check_sb_hmac(v);
+	else if (!v->o->cert)
+		ubifs_report_add(v->rep, 0, 0, "superblock node",
+				 "has no HMAC: it is authenticated by its "
+				 "signature, give --cert too");
+}
+
 /* LEB 0 holds the superblock and, in signed images, the signature node;
  * plain mkfs.ubifs 2.1.5 images have an all-zero 64-byte placeholder
  * (type 0) where the signature would be. */
@@ -114,21 +165,18 @@ static void check_sb_leb(struct vctx *v)
 		const struct ubifs_snode *sn = &s->v[i];
 		const uint8_t *p = node_ptr(v, 0, sn->offs);
 
-		if (sn->offs == UBIFS_SB_NODE_SZ && sn->type == UBIFS_SIG_NODE)
+		if (sn->offs == UBIFS_SB_NODE_SZ && sn->type == UBIFS_SIG_NODE) {
+			v->res->sig_present = 1;
 			continue;
+		}
 		if (sn->offs == UBIFS_SB_NODE_SZ && sn->type == 0 &&
-		    sn->len == UBIFS_SIG_NODE_SZ && !v->auth &&
+		    sn->len == UBIFS_SIG_NODE_SZ && !v->res->authenticated &&
 		    is_zero(p + UBIFS_CH_SZ, sn->len - UBIFS_CH_SZ))
 			continue;
 		ubifs_report_add(v->rep, 0, sn->offs, ubifs_node_name(sn->type),
 				 "unexpected node in the superblock LEB");
 	}
-	if (!v->auth)
-		return;
-	if (is_zero(v->sb->hmac, UBIFS_MAX_HMAC_LEN))
-		check_signature(v);
-	else
-		check_sb_hmac(v);
+	check_sb_auth(v);
 }
 
 static const struct ubifs_snode *last_master(struct vctx *v, int lnum)
@@ -150,6 +198,9 @@ static const struct ubifs_snode *last_master(struct vctx *v, int lnum)
 	return sn->crc_ok ? sn : NULL;
 }
 
+/* mst_node_check_hash() or ubifs_node_verify_hmac() of master.c, for
+ * each copy: a stale or forged copy in LEB 2 is as much a problem as
+ * one in LEB 1. */
 static void auth_master(struct vctx *v, int lnum,
 			const struct ubifs_mst_node *mst)
 {
@@ -157,7 +208,7 @@ static void auth_master(struct vctx *v, int lnum,
 	int n = v->img->g.hash_len;
 	int offs = (const uint8_t *)mst - ubifs_leb(v->img, lnum);
 
-	if (is_zero(mst->hmac, UBIFS_MAX_HMAC_LEN)) {
+	if (hmac_zero(v, mst->hmac)) {
 		if (ubifs_auth_hash(v->auth, (const uint8_t *)mst + UBIFS_CH_SZ,
 				    UBIFS_MST_NODE_SZ - UBIFS_CH_SZ, mac) ||
 		    !ubifs_mac_equal(mac, v->sb->hash_mst, n))
@@ -167,13 +218,21 @@ static void auth_master(struct vctx *v, int lnum,
 		return;
 	}
 	v->res->hmac_present = 1;
-	if (!ubifs_auth_has_key(v->auth))
+	if (!ubifs_auth_has_key(v->auth)) {
+		if (v->o->cert)
+			ubifs_report_add(v->rep, lnum, offs, "master node",
+					 "carries an HMAC (a kernel wrote it): "
+					 "only the HMAC key can authenticate "
+					 "it, give --key-file");
 		return;
+	}
 	if (ubifs_auth_node_hmac(v->auth, mst, UBIFS_MST_NODE_SZ,
 				 offsetof(struct ubifs_mst_node, hmac), mac) ||
 	    !ubifs_mac_equal(mac, mst->hmac, n))
 		ubifs_report_add(v->rep, lnum, offs, "master node",
 				 "HMAC mismatch");
+	else
+		v->res->hmac_checked = 1;
 }
 
 /* ubifs_compare_master_node(): everything but the common header and the
@@ -209,6 +268,47 @@ static int check_masters(struct vctx *v)
 	v->res->mst_offs = p1 ? m1->offs : m2->offs;
 	v->res->highest_inum = le64toh(v->mst->highest_inum);
 	return 0;
+}
+
+/*
+ * replay_log_leb() of the kernel's replay.c: the log starts at the
+ * master's log_lnum with a commit start node of the master's commit
+ * number; anything else there is refused at mount.
+ */
+static void check_commit_start(struct vctx *v)
+{
+	const struct ubifs_geom *g = &v->img->g;
+	int lnum = le32toh(v->mst->log_lnum);
+	const struct ubifs_snode *sn;
+	const struct ubifs_cs_node *cs;
+
+	if (lnum < UBIFS_LOG_LNUM || lnum >= g->lpt_first) {
+		ubifs_report_add(v->rep, v->res->mst_lnum, v->res->mst_offs,
+				 "master node", "log_lnum %d is outside the "
+				 "log (LEBs %d-%d)", lnum, UBIFS_LOG_LNUM,
+				 g->lpt_first - 1);
+		return;
+	}
+	sn = ubifs_find_node(v->img, lnum, 0);
+	if (!sn || sn->type != UBIFS_CS_NODE) {
+		ubifs_report_add(v->rep, lnum, 0, sn ?
+				 ubifs_node_name(sn->type) : "log",
+				 "the log does not start with a commit start "
+				 "node");
+		return;
+	}
+	if (sn->len != UBIFS_CS_NODE_SZ) {
+		ubifs_report_add(v->rep, lnum, 0, "commit start node",
+				 "length %u, not %zu", sn->len,
+				 UBIFS_CS_NODE_SZ);
+		return;
+	}
+	cs = (const void *)node_ptr(v, lnum, 0);
+	if (sn->crc_ok && cs->cmt_no != v->mst->cmt_no)
+		ubifs_report_add(v->rep, lnum, 0, "commit start node",
+				 "commit number %llu, the master node says "
+				 "%llu", (unsigned long long)le64toh(cs->cmt_no),
+				 (unsigned long long)le64toh(v->mst->cmt_no));
 }
 
 /* Returns 1 when lnum:offs was already visited. */
@@ -515,12 +615,18 @@ int ubifs_verify(struct ubifs_image *img, const struct ubifs_verify_opts *o,
 		res->root_lnum = le32toh(v.mst->root_lnum);
 		res->root_offs = le32toh(v.mst->root_offs);
 		res->root_len = le32toh(v.mst->root_len);
+		check_commit_start(&v);
 		walk_index(&v, res->root_lnum, res->root_offs, res->root_len,
 			   -1, v.mst->hash_root_idx, &master);
 		v.is_bud = xcalloc(img->g.leb_cnt, 1);
 		check_log(&v);
 		check_lpt(&v);
 	}
+	if (o->hmac_key && res->authenticated && !res->hmac_checked &&
+	    rep->nr == before)
+		ubifs_report_add(rep, 0, 0, "superblock node",
+				 "the HMAC key cannot be checked: no "
+				 "superblock or master node carries an HMAC");
 	free(v.is_bud);
 	free(v.seen);
 	ubifs_auth_free(v.auth);
