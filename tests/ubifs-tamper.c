@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tamper test: flip one byte at a time at positions sampled from every
- * kind of node in the used part of a signed mkfs.ubifs image and check
- * that verification fails and names the node that was changed.
+ * Tamper test: flip one byte at a time at positions sampled from the
+ * authenticated bytes of every kind of node of a signed mkfs.ubifs image
+ * and of a tracekit-signed one, repair the CRC as an attacker would, and
+ * check that verification fails and names the node that was changed.
  */
 #include <endian.h>
 #include <stdio.h>
@@ -16,19 +17,22 @@
 #include "util/ubifs-lpt.h"
 #include "util/ubifs-sign.h"
 #include "util/ubifs-verify.h"
+#include "util/usage.h"
 
-#define PER_KIND 240
+#define PER_KIND 300
 
-enum kind { K_SB, K_SIG, K_MST, K_CS, K_IDX, K_INO, K_DENT, K_DATA, K_PAD,
-	    K_LPT, K_NR };
+enum kind { K_SB, K_SIG, K_MST, K_CS, K_IDX, K_INO, K_DENT, K_DATA, K_PNODE,
+	    K_NR };
 
 static const char *const kind_names[K_NR] = {
 	"superblock", "signature", "master", "commit start", "index",
-	"inode", "dentry", "data", "padding", "LPT",
+	"inode", "dentry", "data", "LPT pnode",
 };
 
+/* Authenticated bytes [from, from + len) of the node at lnum:offs. */
 struct region {
-	int lnum, offs, len;
+	int lnum, offs, node_len;
+	int from, len;
 };
 
 struct regions {
@@ -37,28 +41,24 @@ struct regions {
 	long bytes;
 };
 
-static void add_region(struct regions *r, int lnum, int offs, int len)
+static void add_region(struct regions *r, int lnum, int offs, int node_len,
+		       int from, int len)
 {
 	if (r->nr == r->alloc) {
 		r->alloc = r->alloc ? 2 * r->alloc : 32;
-		r->v = realloc(r->v, r->alloc * sizeof(*r->v));
+		r->v = xrealloc(r->v, r->alloc * sizeof(*r->v));
 	}
-	r->v[r->nr++] = (struct region){ lnum, offs, len };
+	r->v[r->nr++] = (struct region){ lnum, offs, node_len, from, len };
 	r->bytes += len;
 }
 
 static int kind_of(int type)
 {
 	switch (type) {
-	case UBIFS_SB_NODE: return K_SB;
-	case UBIFS_SIG_NODE: return K_SIG;
-	case UBIFS_MST_NODE: return K_MST;
-	case UBIFS_CS_NODE: return K_CS;
 	case UBIFS_IDX_NODE: return K_IDX;
 	case UBIFS_INO_NODE: return K_INO;
 	case UBIFS_DENT_NODE: return K_DENT;
 	case UBIFS_DATA_NODE: return K_DATA;
-	case UBIFS_PAD_NODE: return K_PAD;
 	}
 	return -1;
 }
@@ -72,6 +72,8 @@ static uint64_t next_rand(uint64_t *s)
 	return *s;
 }
 
+/* The problem must name the node that was changed; the superblock's
+ * signature names the superblock it covers, the LPT hash only the LEB. */
 static int located(const struct ubifs_report *rep, int k,
 		   const struct region *r)
 {
@@ -80,13 +82,36 @@ static int located(const struct ubifs_report *rep, int k,
 	for (i = 0; i < rep->nr; i++) {
 		const struct ubifs_problem *p = &rep->v[i];
 
-		if (k == K_LPT ? p->lnum == r->lnum && !strncmp(p->what, "LPT", 3)
-			       : p->lnum == r->lnum && p->offs == r->offs)
+		if (p->lnum != r->lnum)
+			continue;
+		if (k == K_PNODE ? !strncmp(p->what, "LPT", 3) :
+		    p->offs == r->offs)
+			return 1;
+		if (k == K_SB && strstr(p->msg, "superblock at LEB 0:0x0"))
 			return 1;
 	}
 	return 0;
 }
 
+static int hmac_set(const uint8_t *field, int n)
+{
+	while (n--)
+		if (field[n])
+			return 1;
+	return 0;
+}
+
+/*
+ * The bytes UBIFS authentication covers in an image whose main area is
+ * all indexed (mkfs.ubifs's and tracekit sign's): the superblock (its
+ * signature and HMAC leave out only magic and CRC), the signature
+ * itself with its type and length, the master nodes (from byte 24 when
+ * they hash to hash_mst, from byte 8 when they carry an HMAC), the
+ * commit number of the commit start node, every node of the main area
+ * (the hash in the branch covers it whole; its CRC field is rewritten
+ * after each flip anyway) and the pnodes (hash_lpt).  What is left out
+ * is listed in Documentation/tracekit-ubifs.txt.
+ */
 static void collect(const uint8_t *buf, size_t len, struct regions *kinds)
 {
 	struct ubifs_report rep = { 0 };
@@ -95,41 +120,76 @@ static void collect(const uint8_t *buf, size_t len, struct regions *kinds)
 	struct ubifs_lpt_geom lg;
 	struct ubifs_image img;
 	const struct ubifs_mst_node *mst;
-	int lnum, i;
+	const struct ubifs_sig_node *sig;
+	int lnum, i, hl;
 
 	if (ubifs_image_init(&img, buf, len, &rep))
 		return;
 	ubifs_verify(&img, &o, &res, &rep);
-	for (lnum = 0; lnum < img.g.leb_cnt; lnum++) {
+	hl = img.g.hash_len;
+	add_region(&kinds[K_SB], 0, 0, UBIFS_SB_NODE_SZ, 0, 4);
+	add_region(&kinds[K_SB], 0, 0, UBIFS_SB_NODE_SZ, 8,
+		   UBIFS_SB_NODE_SZ - 8);
+	sig = (const void *)(buf + UBIFS_SB_NODE_SZ);
+	add_region(&kinds[K_SIG], 0, UBIFS_SB_NODE_SZ, le32toh(sig->ch.len),
+		   UBIFS_CH_SZ, 8);
+	add_region(&kinds[K_SIG], 0, UBIFS_SB_NODE_SZ, le32toh(sig->ch.len),
+		   UBIFS_SIG_NODE_SZ, le32toh(sig->len));
+	for (lnum = UBIFS_MST_LNUM; lnum <= UBIFS_MST_LNUM + 1; lnum++) {
 		const struct ubifs_leb_scan *s = &img.scan[lnum];
-		const uint8_t *leb = ubifs_leb(&img, lnum);
+		int offs = s->v[s->nr - 1].offs;
+
+		mst = (const void *)(ubifs_leb(&img, lnum) + offs);
+		i = hmac_set(mst->hmac, hl) ? 8 : UBIFS_CH_SZ;
+		add_region(&kinds[K_MST], lnum, offs, UBIFS_MST_NODE_SZ, i,
+			   UBIFS_MST_NODE_SZ - i);
+	}
+	mst = (const void *)(ubifs_leb(&img, res.mst_lnum) + res.mst_offs);
+	add_region(&kinds[K_CS], le32toh(mst->log_lnum), 0, UBIFS_CS_NODE_SZ,
+		   UBIFS_CH_SZ, 8);
+	for (lnum = img.g.main_first; lnum < img.g.leb_cnt; lnum++) {
+		const struct ubifs_leb_scan *s = &img.scan[lnum];
 
 		for (i = 0; i < s->nr; i++) {
 			int k = kind_of(s->v[i].type);
 
-			if (k >= 0)
-				add_region(&kinds[k], lnum, s->v[i].offs,
-					   s->v[i].len);
-		}
-		/* Padding nodes are skipped by the scan: find their headers. */
-		for (i = 0; i + (int)UBIFS_PAD_NODE_SZ <= s->end; i += 8) {
-			const struct ubifs_ch *ch = (const void *)(leb + i);
-
-			if (le32toh(ch->magic) == UBIFS_NODE_MAGIC &&
-			    ch->node_type == UBIFS_PAD_NODE &&
-			    le32toh(ch->len) == UBIFS_PAD_NODE_SZ)
-				add_region(&kinds[K_PAD], lnum, i,
-					   UBIFS_PAD_NODE_SZ);
+			if (k < 0)
+				continue;
+			add_region(&kinds[k], lnum, s->v[i].offs, s->v[i].len,
+				   0, 4);
+			add_region(&kinds[k], lnum, s->v[i].offs, s->v[i].len,
+				   8, s->v[i].len - 8);
 		}
 	}
-	mst = (const void *)(ubifs_leb(&img, res.mst_lnum) + res.mst_offs);
+	/* Both lay the pnodes out first, from the start of the LPT LEB. */
 	ubifs_lpt_calc_geom(&img.g, &lg);
-	/* mkfs.ubifs writes pnodes, nnodes and the ltab back to back. */
-	if (le32toh(mst->ltab_lnum) == le32toh(mst->lpt_lnum))
-		add_region(&kinds[K_LPT], le32toh(mst->ltab_lnum), 0,
-			   le32toh(mst->ltab_offs) + lg.ltab_sz);
+	for (i = 0; i < lg.pnode_cnt; i++)
+		add_region(&kinds[K_PNODE], le32toh(mst->lpt_lnum),
+			   i * lg.pnode_sz, lg.pnode_sz, UBIFS_LPT_CRC_BYTES,
+			   lg.pnode_sz - UBIFS_LPT_CRC_BYTES);
 	ubifs_image_release(&img);
 	ubifs_report_clear(&rep);
+}
+
+/* Rewrites the CRC of the node the flipped byte is in, as an attacker
+ * would, so that only hashes, HMACs and signatures are left to see it. */
+static void repair_crc(uint8_t *node, int k, int node_len)
+{
+	struct ubifs_crc crc;
+
+	ubifs_crc_init(&crc);
+	if (k == K_PNODE) {
+		uint16_t c = ubifs_crc16(&crc, 0xffff, node + UBIFS_LPT_CRC_BYTES,
+					 node_len - UBIFS_LPT_CRC_BYTES);
+
+		node[0] = c;
+		node[1] = c >> 8;
+	} else {
+		uint32_t c = htole32(ubifs_crc32(&crc, UBIFS_CRC32_INIT,
+						 node + 8, node_len - 8));
+
+		memcpy(node + 4, &c, 4);
+	}
 }
 
 struct tally {
@@ -138,7 +198,7 @@ struct tally {
 };
 
 /* Flips PER_KIND sampled bytes of every kind in img, one at a time. */
-static void tamper(const char *label, uint8_t *img, size_t len,
+static void tamper(const char *label, uint8_t *img, size_t len, int leb_size,
 		   const struct ubifs_verify_opts *o, struct tally *t)
 {
 	struct regions kinds[K_NR] = { 0 };
@@ -157,25 +217,31 @@ static void tamper(const char *label, uint8_t *img, size_t len,
 			long pick = next_rand(&seed) % kinds[k].bytes;
 			const struct region *r = kinds[k].v;
 			uint8_t flip = 1 + next_rand(&seed) % 255;
-			size_t pos;
+			uint8_t *node, saved[4];
+			int at;
 
 			while (pick >= r->len)
 				pick -= r++->len;
-			pos = (size_t)r->lnum * 129024 + r->offs + pick;
-			img[pos] ^= flip;
+			node = img + (size_t)r->lnum * leb_size + r->offs;
+			at = r->from + pick;
+			memcpy(saved, k == K_PNODE ? node : node + 4, 4);
+			node[at] ^= flip;
+			repair_crc(node, k, r->node_len);
 			if (ubifs_image_init(&im, img, len, &rep) == 0)
 				ubifs_verify(&im, o, &res, &rep);
 			ubifs_image_release(&im);
-			img[pos] ^= flip;
+			node[at] ^= flip;
+			memcpy(k == K_PNODE ? node : node + 4, saved,
+			       k == K_PNODE ? 2 : 4);
 			t->total++;
 			if (!rep.nr)
-				fprintf(stderr, "%s: not detected: LEB %d:0x%lx "
-					"in %s node\n", label, r->lnum,
-					r->offs + pick, kind_names[k]);
-			else if (!located(&rep, k, r))
-				fprintf(stderr, "%s: not located: LEB %d:0x%lx "
+				fprintf(stderr, "%s: not detected: LEB %d:0x%x "
 					"in %s node at 0x%x\n", label, r->lnum,
-					r->offs + pick, kind_names[k], r->offs);
+					r->offs + at, kind_names[k], r->offs);
+			else if (!located(&rep, k, r))
+				fprintf(stderr, "%s: not located: LEB %d:0x%x "
+					"in %s node at 0x%x\n", label, r->lnum,
+					r->offs + at, kind_names[k], r->offs);
 			kd += rep.nr > 0;
 			kn += rep.nr > 0 && located(&rep, k, r);
 			ubifs_report_clear(&rep);
@@ -209,7 +275,7 @@ int test__ubifs_tamper(void)
 
 	/* mkfs.ubifs --auth-key output, checked with the certificate. */
 	o = (struct ubifs_verify_opts){ .cert = f.cert };
-	tamper("mkfs.ubifs", img, len, &o, &t);
+	tamper("mkfs.ubifs", img, len, 129024, &o, &t);
 
 	/* Our own signing, signature and HMACs, checked with both. */
 	so = (struct ubifs_sign_opts){
@@ -223,10 +289,10 @@ int test__ubifs_tamper(void)
 	ubifs_image_release(&plain);
 	o.hmac_key = key;
 	o.hmac_key_len = sizeof(key) - 1;
-	tamper("tracekit-sign", ours, olen, &o, &t);
+	tamper("tracekit-sign", ours, olen, 129024, &o, &t);
 
-	printf("tamper: %d byte positions, detection rate %.2f%%, "
-	       "right node named %.2f%%\n", t.total,
+	printf("tamper: %d flips of authenticated bytes, CRCs repaired: "
+	       "detection rate %.2f%%, right node named %.2f%%\n", t.total,
 	       100.0 * t.detected / t.total, 100.0 * t.named / t.total);
 	free(img);
 	free(pimg);
@@ -234,7 +300,7 @@ int test__ubifs_tamper(void)
 	ubifs_report_clear(&rep);
 	ubifs_fixture_remove(&f);
 	TEST_ASSERT_EQUAL("every kind of node sampled", t.kinds_missing, 0);
-	TEST_ASSERT_VAL("at least 2000 positions", t.total >= 2000);
+	TEST_ASSERT_VAL("at least 5000 flips", t.total >= 5000);
 	TEST_ASSERT_EQUAL("every flip detected", t.detected, t.total);
 	TEST_ASSERT_EQUAL("every flip located", t.named, t.total);
 	return TEST_OK;

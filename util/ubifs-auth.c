@@ -230,19 +230,154 @@ static X509 *read_cert(const char *path, char *why, size_t whylen)
 	return x;
 }
 
+/* One DER header at *p: its tag and the length of its contents. */
+static int der_head(const unsigned char **p, long *left, int *tag,
+		    long *len)
+{
+	const unsigned char *q = *p;
+	int cls, ret = ASN1_get_object(&q, len, tag, &cls, *left);
+
+	/* 0x80: no valid header; 1: indefinite length, which DER has not */
+	if ((ret & 0x81) || *len > *left - (q - *p))
+		return -1;
+	*tag |= cls;
+	*left -= q - *p;
+	*p = q;
+	return 0;
+}
+
+static int der_skip(const unsigned char **p, long *left)
+{
+	int tag;
+	long len;
+
+	if (der_head(p, left, &tag, &len))
+		return -1;
+	*p += len;
+	*left -= len;
+	return 0;
+}
+
+static int der_version(const unsigned char **p, long *left)
+{
+	int tag;
+	long len;
+
+	if (der_head(p, left, &tag, &len) || tag != V_ASN1_INTEGER || len != 1)
+		return -1;
+	*left -= 1;
+	return *(*p)++;
+}
+
+/*
+ * The version numbers OpenSSL reads past: SignedData and each SignerInfo
+ * version, in DER order, as the kernel's pkcs7_note_signeddata_version()
+ * and pkcs7_note_signerinfo_version() check them.  Returns the number of
+ * signer versions stored, or -1.
+ */
+static int sig_versions(const unsigned char *der, long len, int *sd_version,
+			int *si_version, int max)
+{
+	const unsigned char *p = der;
+	long left = len, l;
+	int tag, n = 0;
+
+	if (der_head(&p, &left, &tag, &l) || der_skip(&p, &left) ||
+	    der_head(&p, &left, &tag, &l) || der_head(&p, &left, &tag, &l))
+		return -1;
+	left = l;
+	*sd_version = der_version(&p, &left);
+	if (*sd_version < 0 || der_skip(&p, &left) || der_skip(&p, &left))
+		return -1;
+	while (left > 0 && (*p & 0xc0) == 0x80)	/* [0] certificates, [1] crls */
+		if (der_skip(&p, &left))
+			return -1;
+	if (der_head(&p, &left, &tag, &l) || tag != V_ASN1_SET)
+		return -1;
+	left = l;
+	while (left > 0 && n < max) {
+		const unsigned char *end;
+		long si_left;
+
+		if (der_head(&p, &left, &tag, &l) || tag != V_ASN1_SEQUENCE)
+			return -1;
+		end = p + l;
+		si_left = l;
+		left -= l;
+		si_version[n++] = der_version(&p, &si_left);
+		p = end;
+	}
+	return n;
+}
+
+/* What a signer's sid must be for its version (RFC 5652 5.3). */
+static int signer_fits(CMS_SignerInfo *si, int si_version, int sd_version)
+{
+	/* Only the fields of the identifier's kind are set. */
+	ASN1_OCTET_STRING *keyid = NULL;
+	X509_NAME *issuer = NULL;
+	ASN1_INTEGER *serial = NULL;
+
+	if (CMS_SignerInfo_get0_signer_id(si, &keyid, &issuer, &serial) != 1)
+		return 0;
+	if (si_version == 1)
+		return sd_version == 1 && issuer && serial;
+	if (si_version == 3)
+		return sd_version != 1 && keyid;
+	return 0;
+}
+
+/* RSA signature and digest algorithms take NULL or no parameters; other
+ * bytes there would be read past by both OpenSSL and the kernel. */
+static int plain_params(const X509_ALGOR *alg)
+{
+	int ptype;
+
+	X509_ALGOR_get0(NULL, &ptype, NULL, alg);
+	return ptype == V_ASN1_UNDEF || ptype == V_ASN1_NULL;
+}
+
+/*
+ * The kernel's pkcs7_sig_note_pkey_algo() takes rsaEncryption (and ECDSA
+ * with a named digest); OpenSSL would also verify with any
+ * <digest>WithRSAEncryption, even one naming another digest than the
+ * signer's.
+ */
+static int sig_algo_fits(const X509_ALGOR *alg, const EVP_MD *md)
+{
+	const ASN1_OBJECT *obj;
+	int nid, dig, pkey;
+
+	X509_ALGOR_get0(&obj, NULL, NULL, alg);
+	nid = OBJ_obj2nid(obj);
+	if (nid == NID_rsaEncryption)
+		return 1;
+	return OBJ_find_sigid_algs(nid, &dig, &pkey) &&
+	       pkey == NID_X9_62_id_ecPublicKey && dig == EVP_MD_get_type(md);
+}
+
 /*
  * What the kernel's PKCS#7 parser and pkcs7_verify() refuse before any
- * key is tried: content that is not id-data (VERIFYING_UNSPECIFIED_
- * SIGNATURE), and no signer at all.  A signer whose digest is not the
- * superblock's hash algorithm is refused too: the superblock names the
- * one algorithm that authenticates this image.
+ * key is tried: a SignedData version other than 1 or 3, a SignerInfo
+ * whose version does not fit it and its signer identifier, content that
+ * is not id-data (VERIFYING_UNSPECIFIED_SIGNATURE), and no signer at
+ * all.  OpenSSL's CMS_verify() accepts all of these.  A signer whose
+ * digest is not the superblock's hash algorithm is refused too: the
+ * superblock names the one algorithm that authenticates this image.
  */
-static int check_sig_form(CMS_ContentInfo *cms, int hash_algo, char *why,
+static int check_sig_form(CMS_ContentInfo *cms, int hash_algo,
+			  const void *sig, size_t sig_len, char *why,
 			  size_t whylen)
 {
 	STACK_OF(CMS_SignerInfo) *sis;
 	const EVP_MD *md = hash_md(hash_algo);
-	int i;
+	int sd_version, si_version[8], nv, i;
+
+	nv = sig_versions(sig, sig_len, &sd_version, si_version, 8);
+	if (nv < 0 || (sd_version != 1 && sd_version != 3)) {
+		snprintf(why, whylen, "unsupported SignedData version");
+		return -1;
+	}
 
 	if (OBJ_obj2nid(CMS_get0_type(cms)) != NID_pkcs7_signed) {
 		snprintf(why, whylen, "signature is not a PKCS#7 SignedData");
@@ -257,12 +392,33 @@ static int check_sig_form(CMS_ContentInfo *cms, int hash_algo, char *why,
 		snprintf(why, whylen, "signature has no signer");
 		return -1;
 	}
-	for (i = 0; i < sk_CMS_SignerInfo_num(sis); i++) {
-		X509_ALGOR *dig;
+	if (nv != sk_CMS_SignerInfo_num(sis)) {
+		snprintf(why, whylen, "signature has %d signers, at most 8 "
+			 "are read", sk_CMS_SignerInfo_num(sis));
+		return -1;
+	}
+	for (i = 0; i < nv; i++) {
+		CMS_SignerInfo *si = sk_CMS_SignerInfo_value(sis, i);
+		X509_ALGOR *dig, *alg;
 		const ASN1_OBJECT *obj;
 
-		CMS_SignerInfo_get0_algs(sk_CMS_SignerInfo_value(sis, i), NULL,
-					 NULL, &dig, NULL);
+		if (!signer_fits(si, si_version[i], sd_version)) {
+			snprintf(why, whylen, "signer %d: version %d does not "
+				 "fit the SignedData version %d or its signer "
+				 "identifier", i, si_version[i], sd_version);
+			return -1;
+		}
+		CMS_SignerInfo_get0_algs(si, NULL, NULL, &dig, &alg);
+		if (!plain_params(dig) || !plain_params(alg)) {
+			snprintf(why, whylen, "signer %d: unexpected algorithm "
+				 "parameters", i);
+			return -1;
+		}
+		if (!sig_algo_fits(alg, md)) {
+			snprintf(why, whylen, "signer %d: unsupported signature "
+				 "algorithm", i);
+			return -1;
+		}
 		X509_ALGOR_get0(&obj, NULL, NULL, dig);
 		if (OBJ_obj2nid(obj) != EVP_MD_get_type(md)) {
 			snprintf(why, whylen, "signer %d digests with %s, the "
@@ -273,6 +429,66 @@ static int check_sig_form(CMS_ContentInfo *cms, int hash_algo, char *why,
 		}
 	}
 	return 0;
+}
+
+/*
+ * OpenSSL's decoder lets through encodings that the kernel's ASN.1
+ * decoder, which compares tag bytes exactly, refuses (a SET with its
+ * constructed bit clear, for one): the signature must read back as the
+ * bytes OpenSSL itself would write, as mkfs.ubifs's are.
+ */
+static int der_canonical(CMS_ContentInfo *cms, const void *sig,
+			 size_t sig_len)
+{
+	unsigned char *der = NULL;
+	int n = i2d_CMS_ContentInfo(cms, &der), same;
+
+	same = n > 0 && (size_t)n == sig_len && !memcmp(der, sig, sig_len);
+	OPENSSL_free(der);
+	return same;
+}
+
+static int same_der_name(const X509_NAME *a, const X509_NAME *b)
+{
+	unsigned char *da = NULL, *db = NULL;
+	int na = i2d_X509_NAME(a, &da), nb = i2d_X509_NAME(b, &db);
+	int same = na > 0 && na == nb && !memcmp(da, db, na);
+
+	OPENSSL_free(da);
+	OPENSSL_free(db);
+	return same;
+}
+
+/*
+ * OpenSSL finds a signer's certificate by comparing names in canonical
+ * form (case folded, encoding normalised); the kernel looks the key up
+ * by the issuer's bytes and the serial, so a signer identifier whose
+ * issuer differs from the certificate's in any byte names another key.
+ */
+static int signers_are(CMS_ContentInfo *cms, X509 *cert)
+{
+	STACK_OF(CMS_SignerInfo) *sis = CMS_get0_SignerInfos(cms);
+	int i;
+
+	for (i = 0; i < sk_CMS_SignerInfo_num(sis); i++) {
+		ASN1_OCTET_STRING *keyid = NULL;
+		X509_NAME *issuer = NULL;
+		ASN1_INTEGER *serial = NULL;
+		const ASN1_OCTET_STRING *skid;
+
+		if (CMS_SignerInfo_get0_signer_id(sk_CMS_SignerInfo_value(sis, i),
+						  &keyid, &issuer, &serial) != 1)
+			return 0;
+		if (keyid) {
+			skid = X509_get0_subject_key_id(cert);
+			if (!skid || ASN1_OCTET_STRING_cmp(keyid, skid))
+				return 0;
+		} else if (ASN1_INTEGER_cmp(serial, X509_get0_serialNumber(cert)) ||
+			   !same_der_name(issuer, X509_get_issuer_name(cert))) {
+			return 0;
+		}
+	}
+	return 1;
 }
 
 int ubifs_sig_verify(const char *cert_path, int hash_algo, const void *data,
@@ -294,8 +510,17 @@ int ubifs_sig_verify(const char *cert_path, int hash_algo, const void *data,
 		ssl_reason(why, whylen, "signature is not PKCS#7/CMS");
 		goto out;
 	}
-	if (check_sig_form(cms, hash_algo, why, whylen))
+	if (!der_canonical(cms, sig, sig_len)) {
+		snprintf(why, whylen, "signature is not in DER");
 		goto out;
+	}
+	if (check_sig_form(cms, hash_algo, sig, sig_len, why, whylen))
+		goto out;
+	if (!signers_are(cms, cert)) {
+		snprintf(why, whylen, "signature does not verify: a signer is "
+			 "not the certificate's key");
+		goto out;
+	}
 	certs = sk_X509_new_null();
 	content = BIO_new_mem_buf(data, len);
 	if (!certs || !content || !sk_X509_push(certs, cert)) {

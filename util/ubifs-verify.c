@@ -82,7 +82,8 @@ static void check_signature(struct vctx *v)
 			     UBIFS_SB_NODE_SZ, sig->sig, sig_len, why,
 			     sizeof(why)))
 		ubifs_report_add(v->rep, 0, sn->offs, "signature node",
-				 "%s (certificate %s)", why, v->o->cert);
+				 "%s over the superblock at LEB 0:0x0 "
+				 "(certificate %s)", why, v->o->cert);
 	else
 		v->res->sig_checked = 1;
 }
