@@ -39,7 +39,8 @@ int ubifs_fixture_make(struct ubifs_fixture *f, char *why, size_t whylen)
 	char path[160];
 
 	if (!have("mkfs.ubifs") || !have("openssl")) {
-		snprintf(why, whylen, "mkfs.ubifs (mtd-utils) or openssl missing");
+		snprintf(why, whylen, "mkfs.ubifs (mtd-utils) or openssl is not "
+			 "installed: scripts/deps.sh installs both");
 		return -1;
 	}
 	strcpy(f->dir, "/tmp/tk-ubifs.XXXXXX");

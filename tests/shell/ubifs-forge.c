@@ -9,6 +9,8 @@
  *   ubifs-forge IMG xor POS MASK        IMG[POS] ^= MASK (hex)
  *   ubifs-forge IMG set POS HEXBYTES    write bytes at POS
  *   ubifs-forge IMG setsig SIG.der      signature node at 4096 holding SIG
+ *   ubifs-forge IMG nodes LEBSIZE       list "LEB N:0xOFF TYPE LEN" of every
+ *                                       node found by common headers
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -86,6 +88,41 @@ static void setsig(const char *path)
 	fixcrc(4096);
 }
 
+/* Walks each LEB from offset 0 by the common header, as far as the
+ * nodes go: padding nodes and 0xCE padding bytes are stepped over. */
+static void nodes(long leb_size)
+{
+	long lnum, offs;
+
+	if (leb_size <= 0)
+		die("bad LEB size");
+	for (lnum = 0; (lnum + 1) * leb_size <= img_len; lnum++) {
+		const uint8_t *leb = img + lnum * leb_size;
+
+		offs = 0;
+		while (offs + 24 <= leb_size) {
+			uint32_t len;
+
+			if (leb[offs] == 0xCE) {
+				offs++;
+				continue;
+			}
+			if (offs & 7 || get32(lnum * leb_size + offs) != 0x06101831)
+				break;
+			len = get32(lnum * leb_size + offs + 16);
+			if (len < 24 || offs + len > leb_size)
+				break;
+			if (leb[offs + 20] == 5) {	/* padding node */
+				offs += len + get32(lnum * leb_size + offs + 24);
+				continue;
+			}
+			printf("LEB %ld:0x%lx %d %u\n", lnum, offs, leb[offs + 20],
+			       len);
+			offs += (len + 7) & ~7u;
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	FILE *f;
@@ -120,6 +157,9 @@ int main(int argc, char **argv)
 		}
 	} else if (!strcmp(argv[2], "setsig")) {
 		setsig(argv[3]);
+	} else if (!strcmp(argv[2], "nodes")) {
+		nodes(strtol(argv[3], NULL, 0));
+		return 0;
 	} else {
 		die("unknown command");
 	}
