@@ -1,7 +1,7 @@
 # tracekit: plain GNU make.  `make`, `make check`, `make check SANITIZE=1`,
 # `make vmcheck`, `make demo`, `make deps`, `make bench`, `make install`.
 
-PKGS := libelf libdw libunwind libtraceevent libtracefs libzstd libcrypto
+PKGS := libelf libdw libunwind libtraceevent libtracefs libzstd libcrypto zlib
 
 CC ?= gcc
 ifeq ($(CC),cc)

@@ -91,6 +91,7 @@ static void open_image(const char *path, struct mapped *m,
 	if (ubifs_image_init(img, vol, vol_len, rep))
 		print_first_problem_and_die(path, rep);
 	img->owned = owned;
+	img->mapped = !owned;
 	if (owned)
 		img->ubi_note = "UBIFS volume of a UBI image";
 }

@@ -7,9 +7,9 @@
 set -u
 
 build_pkgs="gcc make pkg-config libelf-dev libdw-dev libunwind-dev
-libtraceevent-dev libtracefs-dev libzstd-dev libssl-dev"
+libtraceevent-dev libtracefs-dev libzstd-dev libssl-dev zlib1g-dev"
 test_pkgs="trace-cmd linux-perf systemtap-sdt-dev mtd-utils openssl xxd
-busybox-static cpio kmod qemu-system-x86"
+busybox-static cpio kmod qemu-system-x86 time"
 
 # The VM boots the kernel behind Debian's linux-image-amd64 metapackage;
 # its headers build tests/kmod.  Needs the apt lists to be present.

@@ -53,7 +53,7 @@ static int first_node(const uint8_t *buf, size_t len, int lnum, int type)
 
 	if (ubifs_image_init(&img, buf, len, &rep))
 		return -1;
-	ubifs_scan_all(&img, &rep, NULL, NULL);
+	ubifs_scan_all(&img, 0, &rep, NULL, NULL);
 	for (i = 0; i < img.scan[lnum].nr; i++)
 		if (img.scan[lnum].v[i].type == type) {
 			offs = img.scan[lnum].v[i].offs;

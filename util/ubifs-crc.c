@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <string.h>
 
+#include <zlib.h>
+
 #include "util/ubifs-crc.h"
 
 void ubifs_crc_init(struct ubifs_crc *c)
@@ -8,49 +10,31 @@ void ubifs_crc_init(struct ubifs_crc *c)
 	unsigned int i, k;
 
 	for (i = 0; i < 256; i++) {
-		uint32_t v = i;
 		uint16_t w = i;
 
-		for (k = 0; k < 8; k++) {
-			v = (v >> 1) ^ ((v & 1) ? 0xEDB88320u : 0);
+		for (k = 0; k < 8; k++)
 			w = (w >> 1) ^ ((w & 1) ? 0xA001u : 0);
-		}
-		c->t32[0][i] = v;
 		c->t16[i] = w;
 	}
-	for (i = 0; i < 256; i++)
-		for (k = 1; k < 8; k++)
-			c->t32[k][i] = (c->t32[k - 1][i] >> 8) ^
-				       c->t32[0][c->t32[k - 1][i] & 0xff];
 }
 
-/* Slicing-by-8: node checksums cover every byte of the image once, so
- * this is half of what `verify` costs. */
+/* zlib inverts the running value on the way in and out; the kernel's
+ * crc32() does neither.  zlib takes at most UINT_MAX bytes a call. */
 uint32_t ubifs_crc32(const struct ubifs_crc *c, uint32_t crc,
 		     const void *buf, size_t len)
 {
-	const uint8_t *p = buf;
+	const Bytef *p = buf;
+	uLong z = ~crc & 0xffffffffu;
 
-	while (len && ((uintptr_t)p & 7)) {
-		crc = (crc >> 8) ^ c->t32[0][(crc ^ *p++) & 0xff];
-		len--;
-	}
-	while (len >= 8) {
-		uint32_t lo, hi;
+	(void)c;
+	while (len) {
+		uInt n = len > 1u << 30 ? 1u << 30 : (uInt)len;
 
-		memcpy(&lo, p, 4);
-		memcpy(&hi, p + 4, 4);
-		lo ^= crc;
-		crc = c->t32[7][lo & 0xff] ^ c->t32[6][(lo >> 8) & 0xff] ^
-		      c->t32[5][(lo >> 16) & 0xff] ^ c->t32[4][lo >> 24] ^
-		      c->t32[3][hi & 0xff] ^ c->t32[2][(hi >> 8) & 0xff] ^
-		      c->t32[1][(hi >> 16) & 0xff] ^ c->t32[0][hi >> 24];
-		p += 8;
-		len -= 8;
+		z = crc32(z, p, n);
+		p += n;
+		len -= n;
 	}
-	while (len--)
-		crc = (crc >> 8) ^ c->t32[0][(crc ^ *p++) & 0xff];
-	return crc;
+	return ~z & 0xffffffffu;
 }
 
 uint16_t ubifs_crc16(const struct ubifs_crc *c, uint16_t crc,

@@ -7,12 +7,13 @@
 
 /*
  * The checksums of UBI and UBIFS: the kernel's crc32_le (reflected
- * 0xEDB88320, no final inversion; nodes seed it with 0xFFFFFFFF) and crc16
- * (reflected 0xA001, LPT nodes seed it with 0xFFFF).  The tables live in
- * the caller's object so that nothing global is mutable.
+ * 0xEDB88320, no final inversion; nodes seed it with 0xFFFFFFFF), which
+ * is zlib's crc32() without its inversions, and crc16 (reflected 0xA001,
+ * LPT nodes seed it with 0xFFFF), which no library of ours has.  The
+ * crc16 table lives in the caller's object so that nothing global is
+ * mutable.
  */
 struct ubifs_crc {
-	uint32_t t32[8][256];
 	uint16_t t16[256];
 };
 

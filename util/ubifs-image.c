@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <endian.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "util/strbuf.h"
 #include "util/ubifs-auth.h"
@@ -242,8 +245,10 @@ void ubifs_image_release(struct ubifs_image *img)
 	int i;
 
 	if (img->scan) {
-		for (i = 0; i < img->g.leb_cnt; i++)
+		for (i = 0; i < img->g.leb_cnt; i++) {
 			free(img->scan[i].v);
+			free(img->scan[i].hash);
+		}
 		free(img->scan);
 	}
 	free(img->owned);
@@ -261,18 +266,52 @@ static int all_ff(const uint8_t *p, size_t n)
 	return 1;
 }
 
-static void scan_add(struct ubifs_leb_scan *s, uint32_t offs, uint32_t len,
-		     int type, int crc_ok)
+static int has_key(int type)
 {
+	return type == UBIFS_INO_NODE || type == UBIFS_DATA_NODE ||
+	       type == UBIFS_DENT_NODE || type == UBIFS_XENT_NODE ||
+	       type == UBIFS_TRUN_NODE;
+}
+
+/* Adds the node at p (len bytes, CRC checked) to s, and its hash when
+ * auth is given. */
+static void scan_add(struct ubifs_leb_scan *s, const uint8_t *p,
+		     uint32_t offs, uint32_t len, int crc_ok,
+		     struct ubifs_auth *auth)
+{
+	const struct ubifs_ch *ch = (const void *)p;
+	struct ubifs_snode *sn;
+	int hl = auth ? ubifs_auth_hash_len(auth) : 0;
+
 	if (s->nr == s->alloc) {
 		s->alloc = s->alloc ? 2 * s->alloc : 16;
 		s->v = xrealloc(s->v, s->alloc * sizeof(*s->v));
+		if (auth)
+			s->hash = xrealloc(s->hash, (size_t)s->alloc * hl);
 	}
-	s->v[s->nr].offs = offs;
-	s->v[s->nr].len = len;
-	s->v[s->nr].type = type;
-	s->v[s->nr].crc_ok = crc_ok;
+	sn = &s->v[s->nr];
+	memset(sn, 0, sizeof(*sn));
+	sn->offs = offs;
+	sn->len = len;
+	sn->type = ch->node_type;
+	sn->crc_ok = crc_ok;
+	if (has_key(sn->type) && len >= UBIFS_CH_SZ + UBIFS_SK_LEN)
+		memcpy(sn->key, p + UBIFS_CH_SZ, UBIFS_SK_LEN);
+	if (sn->type == UBIFS_DATA_NODE && len >= UBIFS_DATA_NODE_SZ)
+		sn->data_size = le32toh(((const struct ubifs_data_node *)p)->size);
+	if (auth && ubifs_auth_hash(auth, p, len, s->hash + (size_t)s->nr * hl))
+		memset(s->hash + (size_t)s->nr * hl, 0, hl);
 	s->nr++;
+}
+
+const uint8_t *ubifs_snode_hash(const struct ubifs_image *img, int lnum,
+				const struct ubifs_snode *sn)
+{
+	const struct ubifs_leb_scan *s = &img->scan[lnum];
+
+	if (!s->hash)
+		return NULL;
+	return s->hash + (size_t)(sn - s->v) * img->g.hash_len;
 }
 
 /*
@@ -281,7 +320,7 @@ static void scan_add(struct ubifs_leb_scan *s, uint32_t offs, uint32_t len,
  * nothing but 0xFF after the last node.
  */
 static void scan_leb(struct ubifs_image *img, int lnum,
-		     struct ubifs_report *rep)
+		     struct ubifs_report *rep, struct ubifs_auth *auth)
 {
 	struct ubifs_leb_scan *s = &img->scan[lnum];
 	const uint8_t *leb = ubifs_leb(img, lnum);
@@ -372,7 +411,7 @@ static void scan_leb(struct ubifs_image *img, int lnum,
 			offs += len + pad_len;
 			continue;
 		}
-		scan_add(s, offs, len, ch->node_type, ok);
+		scan_add(s, leb + offs, offs, len, ok, auth);
 		offs += ALIGN8(len);
 	}
 	if (offs > avail)
@@ -388,21 +427,102 @@ static void scan_leb(struct ubifs_image *img, int lnum,
 	}
 }
 
-void ubifs_scan_all(struct ubifs_image *img, struct ubifs_report *rep,
-		    ubifs_progress_fn progress, void *arg)
-{
-	int lnum;
+/* One scanning thread: the LEBs [first, last) and a report of its own,
+ * so that problems come out in LEB order whatever the threads did. */
+struct scanner {
+	struct ubifs_image *img;
+	pthread_t thread;
+	int started, share;
+	int first, last, hash;
+	struct ubifs_report rep;
+	ubifs_progress_fn progress;
+	void *arg;
+};
 
-	img->scan = xcalloc(img->g.leb_cnt, sizeof(*img->scan));
-	for (lnum = 0; lnum < img->g.leb_cnt; lnum++) {
-		if (progress && !(lnum & 63))
-			progress(arg, lnum, img->g.leb_cnt);
+/*
+ * Pages of the file mapping that the scan has passed are dropped from
+ * this process (MADV_DONTNEED on a private read-only file mapping only
+ * unmaps them: the page cache keeps them, a later read faults them back).
+ */
+static void drop_pages(const struct ubifs_image *img, int from, int to)
+{
+	uintptr_t page = sysconf(_SC_PAGESIZE);
+	uintptr_t a = (uintptr_t)ubifs_leb(img, from);
+	size_t end = (size_t)to * img->g.leb_size;
+	uintptr_t b = (uintptr_t)img->data + (end < img->size ? end : img->size);
+
+	a = (a + page - 1) & ~(page - 1);
+	b &= ~(page - 1);
+	if (img->mapped && b > a)
+		madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
+static void *scan_range(void *arg)
+{
+	struct scanner *t = arg;
+	struct ubifs_image *img = t->img;
+	struct ubifs_auth *auth = NULL;
+	int lnum, dropped = t->first;
+
+	if (t->hash && (img->g.flags & UBIFS_FLG_AUTHENTICATION))
+		auth = ubifs_auth_new(img->g.hash_algo, NULL, 0);
+	for (lnum = t->first; lnum < t->last; lnum++) {
+		/* Only the first thread reports, its share times the count. */
+		if (t->progress && !(lnum & 63))
+			t->progress(t->arg, lnum * t->share, img->g.leb_cnt);
+		if (lnum - dropped >= 16) {
+			drop_pages(img, dropped, lnum);
+			dropped = lnum;
+		}
 		if (lnum >= img->g.lpt_first && lnum <= img->g.lpt_last)
 			continue;
-		scan_leb(img, lnum, rep);
+		scan_leb(img, lnum, &t->rep, auth);
+	}
+	drop_pages(img, dropped, t->last);
+	ubifs_auth_free(auth);
+	return NULL;
+}
+
+void ubifs_scan_all(struct ubifs_image *img, int hash,
+		    struct ubifs_report *rep, ubifs_progress_fn progress,
+		    void *arg)
+{
+	struct scanner t[4];
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int n = cpus < 1 ? 1 : cpus > 4 ? 4 : cpus, i, j;
+	int cnt = img->g.leb_cnt;
+
+	if (n > cnt / 16 + 1)
+		n = cnt / 16 + 1;
+	img->scan = xcalloc(cnt, sizeof(*img->scan));
+	for (i = 0; i < n; i++) {
+		t[i] = (struct scanner){
+			.img = img, .hash = hash,
+			.first = (long)cnt * i / n,
+			.last = (long)cnt * (i + 1) / n,
+			.progress = i ? NULL : progress,
+			.arg = arg, .share = n,
+		};
+	}
+	for (i = 1; i < n; i++)
+		if (pthread_create(&t[i].thread, NULL, scan_range, &t[i]))
+			scan_range(&t[i]);
+		else
+			t[i].started = 1;
+	scan_range(&t[0]);
+	for (i = 0; i < n; i++) {
+		if (t[i].started)
+			pthread_join(t[i].thread, NULL);
+		for (j = 0; j < t[i].rep.nr; j++) {
+			const struct ubifs_problem *p = &t[i].rep.v[j];
+
+			ubifs_report_add(rep, p->lnum, p->offs, p->what, "%s",
+					 p->msg);
+		}
+		ubifs_report_clear(&t[i].rep);
 	}
 	if (progress)
-		progress(arg, img->g.leb_cnt, img->g.leb_cnt);
+		progress(arg, cnt, cnt);
 }
 
 const struct ubifs_snode *ubifs_find_node(const struct ubifs_image *img,

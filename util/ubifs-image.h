@@ -45,16 +45,23 @@ struct ubifs_geom {
 	int branch_sz;		/* index branch with key and hash */
 };
 
-/* One node found by scanning a LEB. */
+/*
+ * One node found by scanning a LEB, with what the index walk needs of it,
+ * so that the walk does not read leaves again: the key of nodes that have
+ * one and the uncompressed size of data nodes.
+ */
 struct ubifs_snode {
 	uint32_t offs;
 	uint32_t len;
 	uint8_t type;
 	uint8_t crc_ok;
+	uint8_t key[UBIFS_SK_LEN];
+	uint32_t data_size;
 };
 
 struct ubifs_leb_scan {
 	struct ubifs_snode *v;
+	uint8_t *hash;		/* nr hashes of hash_len bytes, or NULL */
 	int nr, alloc;
 	int end;		/* first offset after the last node/padding */
 	int bad;		/* scanning stopped at a corrupt spot */
@@ -68,6 +75,7 @@ struct ubifs_image {
 	struct ubifs_leb_scan *scan;	/* g.leb_cnt entries once scanned */
 	const char *ubi_note;		/* set when found inside a UBI image */
 	void *owned;
+	int mapped;			/* data is a read-only file mapping */
 };
 
 /*
@@ -86,11 +94,22 @@ int ubifs_leb_avail(const struct ubifs_image *img, int lnum);
 uint32_t ubifs_node_crc(const struct ubifs_image *img, const void *node,
 			uint32_t len);
 
-/* Scans every LEB of the superblock, master, log, orphan and main areas;
- * progress (may be NULL) is called now and then with LEBs done/total. */
+/*
+ * Scans every LEB of the superblock, master, log, orphan and main areas,
+ * on as many threads as there are CPUs (up to 4), and with hash set, in
+ * an authenticated image, hashes every node found (scan[].hash).  Each
+ * byte of the image is read once, in order; of a file mapping (mapped)
+ * the pages are given back as the scan passes, so memory stays small
+ * however large the image.  progress (may be NULL) is called now and then
+ * with LEBs done/total.
+ */
 typedef void (*ubifs_progress_fn)(void *arg, int done, int total);
-void ubifs_scan_all(struct ubifs_image *img, struct ubifs_report *rep,
-		    ubifs_progress_fn progress, void *arg);
+void ubifs_scan_all(struct ubifs_image *img, int hash,
+		    struct ubifs_report *rep, ubifs_progress_fn progress,
+		    void *arg);
+/* The hash of a scanned node (hash_len bytes), or NULL. */
+const uint8_t *ubifs_snode_hash(const struct ubifs_image *img, int lnum,
+				const struct ubifs_snode *sn);
 const struct ubifs_snode *ubifs_find_node(const struct ubifs_image *img,
 					  int lnum, int offs);
 

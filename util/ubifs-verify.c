@@ -369,6 +369,7 @@ static const struct ubifs_snode *ref_node(struct vctx *v, int lnum, int offs,
 {
 	const struct ubifs_snode *sn;
 	uint8_t calc[UBIFS_MAX_HASH_LEN];
+	const uint8_t *node_hash;
 	char ref[96];
 
 	add_ref(ref, sizeof(ref), pa);
@@ -392,9 +393,13 @@ static const struct ubifs_snode *ref_node(struct vctx *v, int lnum, int offs,
 	}
 	if (!sn->crc_ok)
 		return NULL;
+	node_hash = ubifs_snode_hash(v->img, lnum, sn);
+	if (v->auth && !v->o->no_hash && !node_hash &&
+	    !ubifs_auth_hash(v->auth, node_ptr(v, lnum, offs), len, calc))
+		node_hash = calc;
 	if (v->auth && !v->o->no_hash &&
-	    (ubifs_auth_hash(v->auth, node_ptr(v, lnum, offs), len, calc) ||
-	     !ubifs_mac_equal(calc, hash, v->img->g.hash_len))) {
+	    (!node_hash || !ubifs_mac_equal(node_hash, hash,
+					    v->img->g.hash_len))) {
 		if (pa->lnum < 0)
 			ubifs_report_add(v->rep, lnum, offs,
 					 ubifs_node_name(sn->type),
@@ -413,14 +418,12 @@ static void check_leaf(struct vctx *v, const struct ubifs_branch *br,
 {
 	int lnum = le32toh(br->lnum), offs = le32toh(br->offs);
 	const struct ubifs_snode *sn;
-	const uint8_t *node;
 	int ktype = ubifs_key_type(br->key);
 
 	sn = ref_node(v, lnum, offs, le32toh(br->len),
 		      br->key + UBIFS_SK_LEN, pa);
 	if (!sn)
 		return;
-	node = node_ptr(v, lnum, offs);
 	if (ktype > UBIFS_XENT_KEY || sn->type != ktype) {
 		ubifs_report_add(v->rep, lnum, offs, ubifs_node_name(sn->type),
 				 "index key type %d does not fit (index LEB "
@@ -429,7 +432,7 @@ static void check_leaf(struct vctx *v, const struct ubifs_branch *br,
 		return;
 	}
 	if (sn->len < UBIFS_CH_SZ + UBIFS_SK_LEN ||
-	    memcmp(node + UBIFS_CH_SZ, br->key, UBIFS_SK_LEN)) {
+	    memcmp(sn->key, br->key, UBIFS_SK_LEN)) {
 		ubifs_report_add(v->rep, lnum, offs, ubifs_node_name(sn->type),
 				 "key differs from its index branch (index "
 				 "LEB %d:0x%x branch %d)", pa->lnum, pa->offs,
@@ -437,9 +440,7 @@ static void check_leaf(struct vctx *v, const struct ubifs_branch *br,
 		return;
 	}
 	v->res->leaves[sn->type]++;
-	if (sn->type == UBIFS_DATA_NODE && sn->len >= UBIFS_DATA_NODE_SZ)
-		v->res->data_bytes +=
-			le32toh(((const struct ubifs_data_node *)node)->size);
+	v->res->data_bytes += sn->data_size;
 }
 
 static void walk_index(struct vctx *v, int lnum, int offs, uint32_t len,
@@ -609,7 +610,8 @@ int ubifs_verify(struct ubifs_image *img, const struct ubifs_verify_opts *o,
 		}
 	}
 	if (!img->scan)
-		ubifs_scan_all(img, rep, o->progress, o->progress_arg);
+		ubifs_scan_all(img, !o->no_hash, rep, o->progress,
+			       o->progress_arg);
 	count_scanned(&v);
 	check_sb_leb(&v);
 	if (check_masters(&v) == 0) {
