@@ -191,11 +191,11 @@ static int cmd_info(int argc, const char **argv)
 	       g->flags & UBIFS_FLG_DOUBLE_HASH ? " double-hash" : "",
 	       g->flags & UBIFS_FLG_SPACE_FIXUP ? " space-fixup" : "");
 	if (res.authenticated)
-		printf("%-16s%s, %s\n", "authentication:",
+		printf("%-16s%s, %s%s\n", "authentication:",
 		       ubifs_hash_name(g->hash_algo),
-		       res.hmac_present ? "HMAC" :
 		       res.sig_present ? "signed (PKCS#7 signature node)" :
-		       "no signature");
+		       "no signature",
+		       res.hmac_present ? ", HMACs" : "");
 	else
 		printf("%-16snone\n", "authentication:");
 	printf("%-16sLEB %d:0x%x, length %d, level %d\n", "root index:",
