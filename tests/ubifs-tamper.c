@@ -63,6 +63,50 @@ static int kind_of(int type)
 	return -1;
 }
 
+static void add_node(struct regions *kinds, const uint8_t *buf, int leb_size,
+		     int lnum, int offs, int len)
+{
+	const struct ubifs_ch *ch = (const void *)(buf + (size_t)lnum * leb_size +
+						   offs);
+	int k = kind_of(ch->node_type);
+
+	if (k < 0)
+		return;
+	add_region(&kinds[k], lnum, offs, len, 0, 4);
+	add_region(&kinds[k], lnum, offs, len, 8, len - 8);
+}
+
+/*
+ * The nodes the index refers to, found by this test's own walk (the
+ * branches' positions, nothing else): in an image a kernel has written,
+ * the main area also holds obsolete nodes that nothing authenticates.
+ */
+static void walk_index(struct regions *kinds, const uint8_t *buf, size_t len,
+		       int leb_size, int branch_sz, int lnum, int offs,
+		       int nlen, int depth)
+{
+	const uint8_t *idx = buf + (size_t)lnum * leb_size + offs;
+	int cc, level, i;
+
+	if ((size_t)lnum * leb_size + offs + nlen > len || depth > 64)
+		return;
+	add_node(kinds, buf, leb_size, lnum, offs, nlen);
+	cc = idx[24] | idx[25] << 8;
+	level = idx[26] | idx[27] << 8;
+	for (i = 0; i < cc; i++) {
+		const uint8_t *br = idx + UBIFS_IDX_NODE_SZ + i * branch_sz;
+		int bl = br[0] | br[1] << 8 | br[2] << 16 | br[3] << 24;
+		int bo = br[4] | br[5] << 8 | br[6] << 16 | br[7] << 24;
+		int bn = br[8] | br[9] << 8 | br[10] << 16 | br[11] << 24;
+
+		if (level)
+			walk_index(kinds, buf, len, leb_size, branch_sz, bl, bo,
+				   bn, depth + 1);
+		else if ((size_t)bl * leb_size + bo + bn <= len)
+			add_node(kinds, buf, leb_size, bl, bo, bn);
+	}
+}
+
 /* A small deterministic generator: the sample is the same every run. */
 static uint64_t next_rand(uint64_t *s)
 {
@@ -102,39 +146,41 @@ static int hmac_set(const uint8_t *field, int n)
 }
 
 /*
- * The bytes UBIFS authentication covers in an image whose main area is
- * all indexed (mkfs.ubifs's and tracekit sign's): the superblock (its
- * signature and HMAC leave out only magic and CRC), the signature
- * itself with its type and length, the master nodes (from byte 24 when
- * they hash to hash_mst, from byte 8 when they carry an HMAC), the
- * commit number of the commit start node, every node of the main area
- * (the hash in the branch covers it whole; its CRC field is rewritten
- * after each flip anyway) and the pnodes (hash_lpt).  What is left out
- * is listed in Documentation/tracekit-ubifs.txt.
+ * The bytes UBIFS authentication covers: the superblock (its signature
+ * and HMAC leave out only magic and CRC), the signature itself with its
+ * type and length, the master nodes (from byte 24 when they hash to
+ * hash_mst, from byte 8 when they carry an HMAC), the commit number of
+ * the commit start node, every node the index refers to (the hash in the
+ * branch covers it whole; its CRC field is rewritten after each flip
+ * anyway) and the pnodes (hash_lpt).  What is left out is listed in
+ * Documentation/tracekit-ubifs.txt.  Returns the number of kinds found.
  */
-static void collect(const uint8_t *buf, size_t len, struct regions *kinds)
+static int collect(const uint8_t *buf, size_t len, struct regions *kinds)
 {
 	struct ubifs_report rep = { 0 };
 	struct ubifs_verify_opts o = { .no_hash = 1 };
 	struct ubifs_verify_result res;
-	struct ubifs_lpt_geom lg;
 	struct ubifs_image img;
+	struct ubifs_lpt lpt;
 	const struct ubifs_mst_node *mst;
 	const struct ubifs_sig_node *sig;
-	int lnum, i, hl;
+	int lnum, i, hl, k, found = 0;
 
 	if (ubifs_image_init(&img, buf, len, &rep))
-		return;
+		return 0;
 	ubifs_verify(&img, &o, &res, &rep);
 	hl = img.g.hash_len;
 	add_region(&kinds[K_SB], 0, 0, UBIFS_SB_NODE_SZ, 0, 4);
 	add_region(&kinds[K_SB], 0, 0, UBIFS_SB_NODE_SZ, 8,
 		   UBIFS_SB_NODE_SZ - 8);
 	sig = (const void *)(buf + UBIFS_SB_NODE_SZ);
-	add_region(&kinds[K_SIG], 0, UBIFS_SB_NODE_SZ, le32toh(sig->ch.len),
-		   UBIFS_CH_SZ, 8);
-	add_region(&kinds[K_SIG], 0, UBIFS_SB_NODE_SZ, le32toh(sig->ch.len),
-		   UBIFS_SIG_NODE_SZ, le32toh(sig->len));
+	if (res.sig_present) {
+		add_region(&kinds[K_SIG], 0, UBIFS_SB_NODE_SZ,
+			   le32toh(sig->ch.len), UBIFS_CH_SZ, 8);
+		add_region(&kinds[K_SIG], 0, UBIFS_SB_NODE_SZ,
+			   le32toh(sig->ch.len), UBIFS_SIG_NODE_SZ,
+			   le32toh(sig->len));
+	}
 	for (lnum = UBIFS_MST_LNUM; lnum <= UBIFS_MST_LNUM + 1; lnum++) {
 		const struct ubifs_leb_scan *s = &img.scan[lnum];
 		int offs = s->v[s->nr - 1].offs;
@@ -147,28 +193,20 @@ static void collect(const uint8_t *buf, size_t len, struct regions *kinds)
 	mst = (const void *)(ubifs_leb(&img, res.mst_lnum) + res.mst_offs);
 	add_region(&kinds[K_CS], le32toh(mst->log_lnum), 0, UBIFS_CS_NODE_SZ,
 		   UBIFS_CH_SZ, 8);
-	for (lnum = img.g.main_first; lnum < img.g.leb_cnt; lnum++) {
-		const struct ubifs_leb_scan *s = &img.scan[lnum];
-
-		for (i = 0; i < s->nr; i++) {
-			int k = kind_of(s->v[i].type);
-
-			if (k < 0)
-				continue;
-			add_region(&kinds[k], lnum, s->v[i].offs, s->v[i].len,
-				   0, 4);
-			add_region(&kinds[k], lnum, s->v[i].offs, s->v[i].len,
-				   8, s->v[i].len - 8);
-		}
-	}
-	/* Both lay the pnodes out first, from the start of the LPT LEB. */
-	ubifs_lpt_calc_geom(&img.g, &lg);
-	for (i = 0; i < lg.pnode_cnt; i++)
-		add_region(&kinds[K_PNODE], le32toh(mst->lpt_lnum),
-			   i * lg.pnode_sz, lg.pnode_sz, UBIFS_LPT_CRC_BYTES,
-			   lg.pnode_sz - UBIFS_LPT_CRC_BYTES);
+	walk_index(kinds, buf, len, img.g.leb_size, img.g.branch_sz,
+		   res.root_lnum, res.root_offs, res.root_len, 0);
+	if (ubifs_lpt_read(&img, mst, NULL, &lpt, &rep) == 0)
+		for (i = 0; i < lpt.pnodes; i++)
+			add_region(&kinds[K_PNODE], lpt.pnode_at[i].lnum,
+				   lpt.pnode_at[i].offs, lpt.lg.pnode_sz,
+				   UBIFS_LPT_CRC_BYTES,
+				   lpt.lg.pnode_sz - UBIFS_LPT_CRC_BYTES);
+	ubifs_lpt_release(&lpt);
 	ubifs_image_release(&img);
 	ubifs_report_clear(&rep);
+	for (k = 0; k < K_NR; k++)
+		found += kinds[k].bytes > 0;
+	return found;
 }
 
 /* Rewrites the CRC of the node the flipped byte is in, as an attacker
@@ -197,19 +235,20 @@ struct tally {
 	int kinds_missing;
 };
 
-/* Flips PER_KIND sampled bytes of every kind in img, one at a time. */
+/* Flips PER_KIND sampled bytes of every kind in img, one at a time; img
+ * must hold nkinds kinds of node. */
 static void tamper(const char *label, uint8_t *img, size_t len, int leb_size,
-		   const struct ubifs_verify_opts *o, struct tally *t)
+		   const struct ubifs_verify_opts *o, int nkinds,
+		   struct tally *t)
 {
 	struct regions kinds[K_NR] = { 0 };
 	uint64_t seed = 0x7261636b6974ull;
 	int k, n;
 
-	collect(img, len, kinds);
+	t->kinds_missing += nkinds - collect(img, len, kinds);
 	for (k = 0; k < K_NR; k++) {
 		int kd = 0, kn = 0;
 
-		t->kinds_missing += !kinds[k].bytes;
 		for (n = 0; n < PER_KIND && kinds[k].bytes; n++) {
 			struct ubifs_report rep = { 0 };
 			struct ubifs_verify_result res;
@@ -277,7 +316,7 @@ int test__ubifs_tamper(void)
 
 	/* mkfs.ubifs --auth-key output, checked with the certificate. */
 	o = (struct ubifs_verify_opts){ .cert = f.cert };
-	tamper("mkfs.ubifs", img, len, 129024, &o, &t);
+	tamper("mkfs.ubifs", img, len, 129024, &o, K_NR, &t);
 
 	/* Our own signing, signature and HMACs, checked with both. */
 	so = (struct ubifs_sign_opts){
@@ -291,7 +330,7 @@ int test__ubifs_tamper(void)
 	ubifs_image_release(&plain);
 	o.hmac_key = key;
 	o.hmac_key_len = sizeof(key) - 1;
-	tamper("tracekit-sign", ours, olen, 129024, &o, &t);
+	tamper("tracekit-sign", ours, olen, 129024, &o, K_NR, &t);
 
 	printf("tamper: %d flips of authenticated bytes, CRCs repaired: "
 	       "detection rate %.2f%%, right node named %.2f%%\n", t.total,

@@ -129,6 +129,7 @@ static int read_pnode(struct walk *w, int lnum, int offs, int num)
 	}
 	if (lpt_node(w, lnum, offs, lg->pnode_sz, UBIFS_LPT_PNODE, &br))
 		return -1;
+	lpt->pnode_at[lpt->pnodes - 1] = (struct ubifs_lpt_node){ lnum, offs };
 	if (lg->big && (int)get_bits(&br, lg->pcnt_bits) != num) {
 		ubifs_report_add(w->rep, lnum, offs, "LPT pnode",
 				 "wrong pnode number");
@@ -215,6 +216,7 @@ int ubifs_lpt_read(const struct ubifs_image *img,
 	ubifs_lpt_calc_geom(&img->g, &lpt->lg);
 	lpt->main_lebs = img->g.leb_cnt - img->g.main_first;
 	lpt->lp = xcalloc(lpt->main_lebs, sizeof(*lpt->lp));
+	lpt->pnode_at = xcalloc(lpt->lg.pnode_cnt, sizeof(*lpt->pnode_at));
 	if (auth)
 		ubifs_auth_hash_begin(auth);
 	err = read_nnode(&w, le32toh(mst->lpt_lnum), le32toh(mst->lpt_offs),
@@ -233,7 +235,9 @@ int ubifs_lpt_read(const struct ubifs_image *img,
 void ubifs_lpt_release(struct ubifs_lpt *lpt)
 {
 	free(lpt->lp);
+	free(lpt->pnode_at);
 	lpt->lp = NULL;
+	lpt->pnode_at = NULL;
 }
 
 struct bitwriter {

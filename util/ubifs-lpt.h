@@ -21,11 +21,16 @@ struct ubifs_lprops {
 	int free, dirty, index;
 };
 
+struct ubifs_lpt_node {
+	int lnum, offs;
+};
+
 struct ubifs_lpt {
 	struct ubifs_lpt_geom lg;
 	int main_lebs;
 	struct ubifs_lprops *lp;	/* main_lebs entries */
 	int pnodes, nnodes;		/* counted while walking */
+	struct ubifs_lpt_node *pnode_at;	/* where each pnode read was */
 	uint8_t hash[UBIFS_MAX_HASH_LEN];
 };
 
