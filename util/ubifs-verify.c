@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/ubifs-auth.h"
+#include "util/ubifs-journal.h"
 #include "util/ubifs-lpt.h"
 #include "util/ubifs-verify.h"
 #include "util/usage.h"
@@ -439,43 +440,16 @@ static void check_lpt(struct vctx *v)
  * mkfs.ubifs images have a log of one commit start node.  A mounted image
  * has reference nodes to buds; nodes in a bud after the referenced offset
  * were written since the last commit and are not in the index yet (the
- * kernel replays them).  They are only authenticated by HMACs of the
- * journal's running hash.
+ * kernel replays them).  They are authenticated by the journal's HMAC
+ * chain, which util/ubifs-journal.c checks as the kernel's replay does.
  */
 static void check_log(struct vctx *v)
 {
-	const struct ubifs_geom *g = &v->img->g;
-	int lnum, i;
+	struct ubifs_journal_result jr;
 
-	for (lnum = UBIFS_LOG_LNUM; lnum < g->lpt_first; lnum++) {
-		const struct ubifs_leb_scan *s = &v->img->scan[lnum];
-
-		for (i = 0; i < s->nr; i++) {
-			const struct ubifs_ref_node *ref;
-			const struct ubifs_leb_scan *bud;
-			int j, bl, bo;
-
-			if (s->v[i].type != UBIFS_REF_NODE || !s->v[i].crc_ok ||
-			    s->v[i].len < UBIFS_REF_NODE_SZ)
-				continue;
-			v->res->buds++;
-			ref = (const void *)node_ptr(v, lnum, s->v[i].offs);
-			bl = le32toh(ref->lnum);
-			bo = le32toh(ref->offs);
-			if (bl < g->main_first || bl >= g->leb_cnt)
-				continue;
-			v->is_bud[bl] = 1;
-			bud = &v->img->scan[bl];
-			for (j = 0; j < bud->nr; j++)
-				if (bud->v[j].offs >= (uint32_t)bo)
-					v->res->journal_nodes++;
-		}
-	}
-	if (v->res->buds && v->auth)
-		ubifs_report_add(v->rep, le32toh(v->mst->log_lnum), 0,
-				 "commit start node", "the journal has %d buds "
-				 "whose HMAC chain is not verified: mount the "
-				 "image once to commit it", v->res->buds);
+	ubifs_journal_check(v->img, v->mst, v->auth, v->is_bud, &jr, v->rep);
+	v->res->buds = jr.buds;
+	v->res->journal_nodes = jr.journal_nodes;
 }
 
 static void count_scanned(struct vctx *v)
