@@ -259,6 +259,7 @@ static void replay_bud(struct jctx *j, int i)
 	const struct ubifs_leb_scan *s = &j->img->scan[b->lnum];
 	uint8_t mac[UBIFS_MAX_HMAC_LEN];
 	int k, first = s->nr, n_nodes = 0, n_not_auth = 0, replay;
+	int since = b->start;	/* what the next HMAC covers, in this LEB */
 	int hlen = j->img->g.hash_len, last = is_last_bud(j, i);
 
 	for (k = 0; k < s->nr; k++) {
@@ -303,13 +304,17 @@ static void replay_bud(struct jctx *j, int i)
 		}
 		if (ubifs_hash_state_hmac(j->auth, b->hash, mac) ||
 		    !ubifs_mac_equal(mac, p + AUTH_HMAC_OFFS, hlen)) {
+			/* The chain up to the previous authentication node
+			 * verified, so the change is in between (or in the
+			 * log, for the first one of a bud). */
 			jerr(j, b->lnum, sn->offs, sn->type, "HMAC mismatch: "
-			     "the nodes of bud LEB %d:0x%x before it are not "
-			     "the ones it authenticates", b->lnum, b->start);
+			     "the nodes at LEB %d:0x%x..0x%x are not the ones "
+			     "it authenticates", b->lnum, since, sn->offs);
 			return;
 		}
 		j->res->auth_nodes++;
 		n_not_auth = 0;
+		since = (sn->offs + sn->len + 7) & ~7u;
 	}
 	replay = n_nodes;
 	if (j->keyed && n_not_auth) {
