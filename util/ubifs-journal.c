@@ -236,6 +236,92 @@ static int is_last_bud(const struct jctx *j, int i)
 	return p[0] == 0xff && p[1] == 0xff && p[2] == 0xff && p[3] == 0xff;
 }
 
+#define PUSH(arr, nr, alloc)						\
+	do {								\
+		if ((nr) == (alloc)) {					\
+			(alloc) = (alloc) ? 2 * (alloc) : 64;		\
+			(arr) = xrealloc((arr), (alloc) * sizeof(*(arr))); \
+		}							\
+	} while (0)
+
+/* struct ubifs_trun_node: inum at 24, old_size at 40, new_size at 48. */
+#define TRUN_NODE_SZ	56
+
+/*
+ * What apply_replay_entry() does to the committed leaves: insert_node()
+ * and insert_dent() replace the leaf of the node's key, an inode with
+ * nlink 0 removes the whole inode (ubifs_tnc_remove_ino()), a truncation
+ * node the blocks trun_remove_range() computes.
+ */
+static void note_replayed(struct jctx *j, const uint8_t *node, int type,
+			  uint32_t len)
+{
+	struct ubifs_journal_result *r = j->res;
+
+	if (type == UBIFS_TRUN_NODE) {
+		uint64_t old_size, new_size;
+		uint32_t min_blk, max_blk;
+
+		if (len < TRUN_NODE_SZ)
+			return;
+		old_size = le64toh(*(const uint64_t *)(node + 40));
+		new_size = le64toh(*(const uint64_t *)(node + 48));
+		if (old_size <= new_size)
+			return;
+		min_blk = new_size / UBIFS_BLOCK_SIZE +
+			  !!(new_size & (UBIFS_BLOCK_SIZE - 1));
+		max_blk = old_size / UBIFS_BLOCK_SIZE -
+			  !(old_size & (UBIFS_BLOCK_SIZE - 1));
+		PUSH(r->truns, r->truns_nr, r->truns_alloc);
+		r->truns[r->truns_nr].inum =
+			le32toh(*(const uint32_t *)(node + 24));
+		r->truns[r->truns_nr].min_blk = min_blk;
+		r->truns[r->truns_nr++].max_blk = max_blk;
+		return;
+	}
+	if (type == UBIFS_AUTH_NODE || len < UBIFS_CH_SZ + UBIFS_SK_LEN)
+		return;
+	PUSH(r->keys, r->keys_nr, r->keys_alloc);
+	memcpy(r->keys[r->keys_nr++], node + UBIFS_CH_SZ, UBIFS_SK_LEN);
+	if (type == UBIFS_INO_NODE && len >= UBIFS_INO_NODE_SZ &&
+	    !((const struct ubifs_ino_node *)node)->nlink) {
+		PUSH(r->inums, r->inums_nr, r->inums_alloc);
+		r->inums[r->inums_nr++] = ubifs_key_inum(node + UBIFS_CH_SZ);
+	}
+}
+
+int ubifs_journal_supersedes(const struct ubifs_journal_result *r,
+			     const uint8_t *key)
+{
+	uint32_t inum = ubifs_key_inum(key);
+	int type = ubifs_key_type(key), i;
+
+	for (i = 0; i < r->keys_nr; i++)
+		if (!memcmp(r->keys[i], key, UBIFS_SK_LEN))
+			return 1;
+	for (i = 0; type != UBIFS_XENT_KEY && i < r->inums_nr; i++)
+		if (r->inums[i] == inum)
+			return 1;
+	for (i = 0; type == UBIFS_DATA_KEY && i < r->truns_nr; i++)
+		if (r->truns[i].inum == inum &&
+		    ubifs_key_val(key) >= r->truns[i].min_blk &&
+		    ubifs_key_val(key) <= r->truns[i].max_blk)
+			return 1;
+	return 0;
+}
+
+void ubifs_journal_release(struct ubifs_journal_result *r)
+{
+	free(r->keys);
+	free(r->inums);
+	free(r->truns);
+	r->keys = NULL;
+	r->inums = NULL;
+	r->truns = NULL;
+	r->keys_nr = r->inums_nr = r->truns_nr = 0;
+	r->keys_alloc = r->inums_alloc = r->truns_alloc = 0;
+}
+
 static int replayable(int type)
 {
 	return type == UBIFS_INO_NODE || type == UBIFS_DATA_NODE ||
@@ -330,13 +416,16 @@ static void replay_bud(struct jctx *j, int i)
 	}
 	if (j->auth && !j->keyed && n_nodes)
 		j->res->hmac_needed = 1;
-	for (k = first; k < first + replay; k++)
+	for (k = first; k < first + replay; k++) {
 		if (!replayable(s->v[k].type)) {
 			jerr(j, b->lnum, s->v[k].offs, s->v[k].type,
 			     "unexpected node type %d in a bud",
 			     s->v[k].type);
 			return;
 		}
+		note_replayed(j, node_at(j, b->lnum, &s->v[k]), s->v[k].type,
+			      s->v[k].len);
+	}
 }
 
 int ubifs_journal_check(const struct ubifs_image *img,

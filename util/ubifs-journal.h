@@ -21,6 +21,16 @@ struct ubifs_journal_result {
 	int unauth_tail;	/* nodes after the last one, which the kernel
 				 * ignores (last bud of a journal head) */
 	int hmac_needed;	/* authenticated, nodes in buds, but no key */
+	/* What the replayed nodes take out of the committed index: the
+	 * kernel never reads those leaves again (see below). */
+	uint8_t (*keys)[UBIFS_SK_LEN];	/* replaced or deleted keys */
+	int keys_nr, keys_alloc;
+	uint32_t *inums;		/* inodes deleted (nlink 0) */
+	int inums_nr, inums_alloc;
+	struct ubifs_journal_trun {
+		uint32_t inum, min_blk, max_blk;
+	} *truns;			/* data blocks truncated away */
+	int truns_nr, truns_alloc;
 };
 
 /*
@@ -34,5 +44,17 @@ int ubifs_journal_check(const struct ubifs_image *img,
 			struct ubifs_auth *auth, uint8_t *is_bud,
 			struct ubifs_journal_result *res,
 			struct ubifs_report *rep);
+
+/*
+ * 1 when the journal replaces or removes the committed index's leaf of
+ * this key: a node of the same key in a bud, an inode deleted by the
+ * journal (its inode, data and entries; its extended attribute entries
+ * are still read by ubifs_tnc_remove_ino()), or a data block truncated
+ * away.  The kernel's replay (apply_replay_entry()) drops such a leaf
+ * from the TNC without reading it, so its contents are not checked.
+ */
+int ubifs_journal_supersedes(const struct ubifs_journal_result *res,
+			     const uint8_t *key);
+void ubifs_journal_release(struct ubifs_journal_result *res);
 
 #endif

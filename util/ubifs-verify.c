@@ -20,6 +20,7 @@ struct vctx {
 	const struct ubifs_sb_node *sb;
 	const struct ubifs_mst_node *mst;
 	uint8_t *is_bud;		/* per LEB: referenced by the log */
+	struct ubifs_journal_result jr;	/* the journal, as replayed */
 	uint64_t *seen;			/* open-addressed set of lnum:offs */
 	size_t seen_mask;
 	int seen_nr;
@@ -316,6 +317,10 @@ static void check_leaf(struct vctx *v, const struct ubifs_branch *br,
 	const uint8_t *node;
 	int ktype = ubifs_key_type(br->key);
 
+	/* The journal replaces or removes this leaf: the kernel never
+	 * reads it (util/ubifs-journal.h). */
+	if (ubifs_journal_supersedes(&v->jr, br->key))
+		return;
 	sn = ref_node(v, lnum, offs, le32toh(br->len),
 		      br->key + UBIFS_SK_LEN, pa);
 	if (!sn)
@@ -445,11 +450,10 @@ static void check_lpt(struct vctx *v)
  */
 static void check_log(struct vctx *v)
 {
-	struct ubifs_journal_result jr;
-
-	ubifs_journal_check(v->img, v->mst, v->auth, v->is_bud, &jr, v->rep);
-	v->res->buds = jr.buds;
-	v->res->journal_nodes = jr.journal_nodes;
+	ubifs_journal_check(v->img, v->mst, v->auth, v->is_bud, &v->jr,
+			    v->rep);
+	v->res->buds = v->jr.buds;
+	v->res->journal_nodes = v->jr.journal_nodes;
 }
 
 static void count_scanned(struct vctx *v)
@@ -489,12 +493,14 @@ int ubifs_verify(struct ubifs_image *img, const struct ubifs_verify_opts *o,
 		res->root_lnum = le32toh(v.mst->root_lnum);
 		res->root_offs = le32toh(v.mst->root_offs);
 		res->root_len = le32toh(v.mst->root_len);
-		walk_index(&v, res->root_lnum, res->root_offs, res->root_len,
-			   -1, v.mst->hash_root_idx, &master);
+		/* The journal first: what it supersedes in the index. */
 		v.is_bud = xcalloc(img->g.leb_cnt, 1);
 		check_log(&v);
+		walk_index(&v, res->root_lnum, res->root_offs, res->root_len,
+			   -1, v.mst->hash_root_idx, &master);
 		check_lpt(&v);
 	}
+	ubifs_journal_release(&v.jr);
 	free(v.is_bud);
 	free(v.seen);
 	ubifs_auth_free(v.auth);
