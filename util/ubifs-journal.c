@@ -249,7 +249,7 @@ static int is_last_bud(const struct jctx *j, int i)
 
 /*
  * What apply_replay_entry() does to the committed leaves: insert_node()
- * and insert_dent() replace the leaf of the node's key, an inode with
+ * replaces the leaf of the node's key, an inode with
  * nlink 0 removes the whole inode (ubifs_tnc_remove_ino()), a truncation
  * node the blocks trun_remove_range() computes.
  */
@@ -279,7 +279,11 @@ static void note_replayed(struct jctx *j, const uint8_t *node, int type,
 		r->truns[r->truns_nr++].max_blk = max_blk;
 		return;
 	}
-	if (type == UBIFS_AUTH_NODE || len < UBIFS_CH_SZ + UBIFS_SK_LEN)
+	/* Entries are looked up by a hash of their name: replay reads the
+	 * committed entry of that key to compare names (the fallible
+	 * resolve_collision() in tnc.c), and logs a bad hash there. */
+	if (type == UBIFS_AUTH_NODE || type == UBIFS_DENT_NODE ||
+	    type == UBIFS_XENT_NODE || len < UBIFS_CH_SZ + UBIFS_SK_LEN)
 		return;
 	PUSH(r->keys, r->keys_nr, r->keys_alloc);
 	memcpy(r->keys[r->keys_nr++], node + UBIFS_CH_SZ, UBIFS_SK_LEN);

@@ -47,10 +47,11 @@ int ubifs_journal_check(const struct ubifs_image *img,
 
 /*
  * 1 when the journal replaces or removes the committed index's leaf of
- * this key: a node of the same key in a bud, an inode deleted by the
- * journal (its inode, data and entries; its extended attribute entries
- * are still read by ubifs_tnc_remove_ino()), or a data block truncated
- * away.  The kernel's replay (apply_replay_entry()) drops such a leaf
+ * this key: an inode or data node of the same key in a bud (not an
+ * entry: replay reads the committed one to compare names), an inode
+ * deleted by the journal (its inode, data and entries; its extended
+ * attribute entries are still read by ubifs_tnc_remove_ino()), or a data
+ * block truncated away.  The kernel's replay (apply_replay_entry()) drops such a leaf
  * from the TNC without reading it, so its contents are not checked.
  */
 int ubifs_journal_supersedes(const struct ubifs_journal_result *res,

@@ -27,7 +27,7 @@
 
 static uint8_t *img;
 static size_t img_size;
-static int leb_size, leb_cnt, log_lebs, main_first;
+static int leb_size, leb_cnt, log_lebs, main_first, lpt_first, lpt_last;
 
 struct node {
 	int lnum, offs, len, type;
@@ -77,6 +77,8 @@ static void load(const char *path)
 	if (leb_size < 4096 || img_size % leb_size)
 		die("bad LEB size");
 	leb_cnt = img_size / leb_size;
+	lpt_first = UBIFS_LOG_LNUM + log_lebs;
+	lpt_last = lpt_first + le32toh(sb->lpt_lebs) - 1;
 	main_first = UBIFS_LOG_LNUM + log_lebs + le32toh(sb->lpt_lebs) +
 		     le32toh(sb->orph_lebs);
 }
@@ -90,6 +92,16 @@ static void scan(void)
 	for (lnum = 0; lnum < leb_cnt; lnum++) {
 		const uint8_t *leb = img + (size_t)lnum * leb_size;
 		int offs = 0;
+
+		/* The LPT is bit-packed, with its own CRC16: its flips
+		 * stay unrepaired, over the bytes written. */
+		if (lnum >= lpt_first && lnum <= lpt_last) {
+			for (offs = leb_size; offs > 0 && leb[offs - 1] == 0xff;
+			     offs--)
+				;
+			leb_end[lnum] = offs;
+			continue;
+		}
 
 		while (offs + (int)UBIFS_CH_SZ <= leb_size) {
 			const struct ubifs_ch *ch = (const void *)(leb + offs);
@@ -178,9 +190,17 @@ static void plan(int count, unsigned seed)
 			types++;
 	for (lnum = 0; lnum < leb_cnt; lnum++)
 		used += leb_end[lnum];
-	/* A few structural attacks first. */
-	printf("mst-rollback\nsb-rp\nsb-zero-hmac\n");
-	done += 3;
+	/* A few structural attacks first; a rollback needs an older
+	 * master node behind the newest one. */
+	for (i = 0; i < nr_nodes; i++)
+		if (nodes[i].lnum == UBIFS_MST_LNUM && nodes[i].offs > 0)
+			break;
+	if (i < nr_nodes) {
+		printf("mst-rollback\n");
+		done++;
+	}
+	printf("sb-rp\nsb-zero-hmac\n");
+	done += 2;
 	for (i = 0; i < 4 && done < count; i++, done++) {
 		int a = main_first + rnd(leb_cnt - main_first);
 		int b = main_first + rnd(leb_cnt - main_first);
@@ -211,7 +231,21 @@ static void plan(int count, unsigned seed)
 		}
 	}
 	done = count - done - (count - done) / 2 / types * types;
-	for (i = 0; i < done; i++) {
+	/* Bytes in no node (padding, the LPT) are rare: a tenth of the
+	 * rest is drawn among them alone. */
+	for (i = 0; i < done / 10; i++) {
+		size_t pos, r;
+		int tries = 0;
+
+		do {
+			r = rnd(used);
+			for (lnum = 0; r >= (size_t)leb_end[lnum]; lnum++)
+				r -= leb_end[lnum];
+			pos = (size_t)lnum * leb_size + r;
+		} while (node_at(lnum, r) && ++tries < 100000);
+		printf("flip:%zu\n", pos);
+	}
+	for (i = done / 10; i < done; i++) {
 		size_t pos, r;
 
 		do {
@@ -238,6 +272,8 @@ static void describe(int lnum, int offs)
 
 	if (n)
 		printf("%d:0x%x %s\n", lnum, n->offs, type_name(n->type));
+	else if (lnum >= lpt_first && lnum <= lpt_last)
+		printf("%d:0x%x LPT\n", lnum, offs);
 	else
 		printf("%d:0x%x %s\n", lnum, offs,
 		       offs < leb_end[lnum] ? "padding" : "free");
@@ -276,7 +312,7 @@ static void apply(const char *spec, const char *out)
 		       leb_size);
 		memcpy(img + (size_t)b * leb_size, t, leb_size);
 		free(t);
-		printf("%d:0x0 swap-with-LEB-%d\n", a, b);
+		printf("%d:0x0 LEB-swap\n", a);
 	} else if (!strcmp(spec, "mst-rollback")) {
 		int l, last = -1, i;
 
