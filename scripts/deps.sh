@@ -9,10 +9,12 @@ set -u
 build_pkgs="gcc make pkg-config libelf-dev libdw-dev libunwind-dev
 libtraceevent-dev libtracefs-dev libzstd-dev libssl-dev zlib1g-dev"
 test_pkgs="trace-cmd linux-perf systemtap-sdt-dev mtd-utils openssl xxd
-busybox-static cpio kmod qemu-system-x86 time"
+busybox-static cpio kmod qemu-system-x86 keyutils time"
 
 # The VM boots the kernel behind Debian's linux-image-amd64 metapackage;
-# its headers build tests/kmod.  Needs the apt lists to be present.
+# its headers build tests/kmod, and with its source (linux-source-X.Y, of
+# the same version: tests/vm/ubifs-auth-module.sh checks) fs/ubifs with
+# authentication.  Needs the apt lists to be present.
 vm_kernel_pkg() {
 	apt-cache depends linux-image-amd64 2>/dev/null |
 		sed -n 's/^ *Depends: \(linux-image-[0-9].*-amd64\)$/\1/p' | head -n 1
@@ -30,7 +32,10 @@ all_pkgs() {
 	local img
 	echo $build_pkgs $test_pkgs
 	img=$(vm_kernel_pkg)
-	[ -n "$img" ] && echo "${img/linux-image-/linux-headers-}"
+	[ -n "$img" ] || return 0
+	echo "${img/linux-image-/linux-headers-}"
+	# linux-image-6.1.0-57-amd64 -> linux-source-6.1
+	echo "$img" | sed -n 's/^linux-image-\([0-9]*\.[0-9]*\)\..*/linux-source-\1/p'
 }
 
 case "${1:-}" in

@@ -6,6 +6,7 @@
  * check that verification fails and names the node that was changed.
  */
 #include <endian.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,11 +185,22 @@ static int collect(const uint8_t *buf, size_t len, struct regions *kinds)
 	for (lnum = UBIFS_MST_LNUM; lnum <= UBIFS_MST_LNUM + 1; lnum++) {
 		const struct ubifs_leb_scan *s = &img.scan[lnum];
 		int offs = s->v[s->nr - 1].offs;
+		int h = offsetof(struct ubifs_mst_node, hmac);
 
 		mst = (const void *)(ubifs_leb(&img, lnum) + offs);
-		i = hmac_set(mst->hmac, hl) ? 8 : UBIFS_CH_SZ;
-		add_region(&kinds[K_MST], lnum, offs, UBIFS_MST_NODE_SZ, i,
-			   UBIFS_MST_NODE_SZ - i);
+		if (lnum == UBIFS_MST_LNUM) {
+			i = hmac_set(mst->hmac, hl) ? 8 : UBIFS_CH_SZ;
+			add_region(&kinds[K_MST], lnum, offs, UBIFS_MST_NODE_SZ,
+				   i, UBIFS_MST_NODE_SZ - i);
+			continue;
+		}
+		/* The second copy counts through its equality with the
+		 * first, outside the header and the HMAC field. */
+		add_region(&kinds[K_MST], lnum, offs, UBIFS_MST_NODE_SZ,
+			   UBIFS_CH_SZ, h - UBIFS_CH_SZ);
+		add_region(&kinds[K_MST], lnum, offs, UBIFS_MST_NODE_SZ,
+			   h + UBIFS_MAX_HMAC_LEN,
+			   UBIFS_MST_NODE_SZ - h - UBIFS_MAX_HMAC_LEN);
 	}
 	mst = (const void *)(ubifs_leb(&img, res.mst_lnum) + res.mst_offs);
 	add_region(&kinds[K_CS], le32toh(mst->log_lnum), 0, UBIFS_CS_NODE_SZ,

@@ -176,6 +176,59 @@ int ubifs_auth_hmac(struct ubifs_auth *a, const void *buf, size_t len,
 	return hmac_parts(a, buf, len, NULL, 0, out);
 }
 
+struct ubifs_hash_state {
+	EVP_MD_CTX *ctx;
+};
+
+struct ubifs_hash_state *ubifs_hash_state_new(struct ubifs_auth *a)
+{
+	struct ubifs_hash_state *s = xcalloc(1, sizeof(*s));
+
+	s->ctx = EVP_MD_CTX_new();
+	if (!s->ctx || EVP_DigestInit_ex(s->ctx, a->md, NULL) != 1) {
+		ubifs_hash_state_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void ubifs_hash_state_free(struct ubifs_hash_state *s)
+{
+	if (!s)
+		return;
+	EVP_MD_CTX_free(s->ctx);
+	free(s);
+}
+
+int ubifs_hash_state_update(struct ubifs_hash_state *s, const void *buf,
+			    size_t len)
+{
+	return EVP_DigestUpdate(s->ctx, buf, len) == 1 ? 0 : -1;
+}
+
+int ubifs_hash_state_copy(struct ubifs_hash_state *dst,
+			  const struct ubifs_hash_state *src)
+{
+	return EVP_MD_CTX_copy_ex(dst->ctx, src->ctx) == 1 ? 0 : -1;
+}
+
+int ubifs_hash_state_hmac(struct ubifs_auth *a,
+			  const struct ubifs_hash_state *s, uint8_t *out)
+{
+	uint8_t hash[UBIFS_MAX_HASH_LEN];
+	EVP_MD_CTX *c = EVP_MD_CTX_new();
+	int ok;
+
+	ok = c && EVP_MD_CTX_copy_ex(c, s->ctx) == 1 &&
+	     EVP_DigestFinal_ex(c, hash, NULL) == 1;
+	EVP_MD_CTX_free(c);
+	if (!ok)
+		return -1;
+	ok = !hmac_parts(a, hash, a->hash_len, NULL, 0, out);
+	OPENSSL_cleanse(hash, sizeof(hash));
+	return ok ? 0 : -1;
+}
+
 int ubifs_auth_node_hmac(struct ubifs_auth *a, const void *node, size_t len,
 			 size_t ofs_hmac, uint8_t *out)
 {

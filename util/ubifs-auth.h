@@ -38,6 +38,24 @@ int ubifs_auth_hash_end(struct ubifs_auth *a, uint8_t *out);
 
 int ubifs_auth_hmac(struct ubifs_auth *a, const void *buf, size_t len,
 		    uint8_t *out);
+
+/*
+ * A running hash that can be copied, for the journal: the kernel keeps the
+ * log's hash state (shash export/import in ubifs_shash_copy_state()) and
+ * authenticates a bud by the HMAC of that state finalised on a copy.
+ */
+struct ubifs_hash_state;
+
+struct ubifs_hash_state *ubifs_hash_state_new(struct ubifs_auth *a);
+void ubifs_hash_state_free(struct ubifs_hash_state *s);
+int ubifs_hash_state_update(struct ubifs_hash_state *s, const void *buf,
+			    size_t len);
+/* dst takes src's state, as ubifs_shash_copy_state() does. */
+int ubifs_hash_state_copy(struct ubifs_hash_state *dst,
+			  const struct ubifs_hash_state *src);
+/* HMAC of the digest of a copy of s: s itself goes on unchanged. */
+int ubifs_hash_state_hmac(struct ubifs_auth *a,
+			  const struct ubifs_hash_state *s, uint8_t *out);
 /* HMAC of node[8..len) without node[ofs_hmac .. ofs_hmac + hmac_len). */
 int ubifs_auth_node_hmac(struct ubifs_auth *a, const void *node, size_t len,
 			 size_t ofs_hmac, uint8_t *out);

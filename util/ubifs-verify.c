@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/ubifs-auth.h"
+#include "util/ubifs-journal.h"
 #include "util/ubifs-lpt.h"
 #include "util/ubifs-verify.h"
 #include "util/usage.h"
@@ -19,6 +20,7 @@ struct vctx {
 	const struct ubifs_sb_node *sb;
 	const struct ubifs_mst_node *mst;
 	uint8_t *is_bud;		/* per LEB: referenced by the log */
+	struct ubifs_journal_result jr;	/* the journal, as replayed */
 	uint64_t *seen;			/* open-addressed set of lnum:offs */
 	size_t seen_mask;
 	int seen_nr;
@@ -199,9 +201,7 @@ static const struct ubifs_snode *last_master(struct vctx *v, int lnum)
 	return sn->crc_ok ? sn : NULL;
 }
 
-/* mst_node_check_hash() or ubifs_node_verify_hmac() of master.c, for
- * each copy: a stale or forged copy in LEB 2 is as much a problem as
- * one in LEB 1. */
+/* mst_node_check_hash() or ubifs_node_verify_hmac() of master.c. */
 static void auth_master(struct vctx *v, int lnum,
 			const struct ubifs_mst_node *mst)
 {
@@ -254,10 +254,17 @@ static int check_masters(struct vctx *v)
 	const uint8_t *p1 = m1 ? node_ptr(v, UBIFS_MST_LNUM, m1->offs) : NULL;
 	const uint8_t *p2 = m2 ? node_ptr(v, UBIFS_MST_LNUM + 1, m2->offs) : NULL;
 
-	if (v->auth && p1)
-		auth_master(v, UBIFS_MST_LNUM, (const void *)p1);
-	if (v->auth && p2)
-		auth_master(v, UBIFS_MST_LNUM + 1, (const void *)p2);
+	/*
+	 * scan_for_master(): the copy in LEB 1 is authenticated, the one in
+	 * LEB 2 must equal it but for the common header and the HMAC field
+	 * (which differ with the sequence number), so it is authentic through
+	 * it.  The kernel does not check the second copy's HMAC, and neither
+	 * does this: it would refuse images the kernel mounts.  Only when LEB 1
+	 * holds no usable copy is LEB 2's authenticated itself.
+	 */
+	if (v->auth && (p1 || p2))
+		auth_master(v, p1 ? UBIFS_MST_LNUM : UBIFS_MST_LNUM + 1,
+			    (const void *)(p1 ? p1 : p2));
 	if (p1 && p2 && (m1->offs != m2->offs || masters_differ(p1, p2)))
 		ubifs_report_add(v->rep, UBIFS_MST_LNUM + 1, m2->offs,
 				 "master node", "differs from the copy in "
@@ -269,47 +276,6 @@ static int check_masters(struct vctx *v)
 	v->res->mst_offs = p1 ? m1->offs : m2->offs;
 	v->res->highest_inum = le64toh(v->mst->highest_inum);
 	return 0;
-}
-
-/*
- * replay_log_leb() of the kernel's replay.c: the log starts at the
- * master's log_lnum with a commit start node of the master's commit
- * number; anything else there is refused at mount.
- */
-static void check_commit_start(struct vctx *v)
-{
-	const struct ubifs_geom *g = &v->img->g;
-	int lnum = le32toh(v->mst->log_lnum);
-	const struct ubifs_snode *sn;
-	const struct ubifs_cs_node *cs;
-
-	if (lnum < UBIFS_LOG_LNUM || lnum >= g->lpt_first) {
-		ubifs_report_add(v->rep, v->res->mst_lnum, v->res->mst_offs,
-				 "master node", "log_lnum %d is outside the "
-				 "log (LEBs %d-%d)", lnum, UBIFS_LOG_LNUM,
-				 g->lpt_first - 1);
-		return;
-	}
-	sn = ubifs_find_node(v->img, lnum, 0);
-	if (!sn || sn->type != UBIFS_CS_NODE) {
-		ubifs_report_add(v->rep, lnum, 0, sn ?
-				 ubifs_node_name(sn->type) : "log",
-				 "the log does not start with a commit start "
-				 "node");
-		return;
-	}
-	if (sn->len != UBIFS_CS_NODE_SZ) {
-		ubifs_report_add(v->rep, lnum, 0, "commit start node",
-				 "length %u, not %zu", sn->len,
-				 UBIFS_CS_NODE_SZ);
-		return;
-	}
-	cs = (const void *)node_ptr(v, lnum, 0);
-	if (sn->crc_ok && cs->cmt_no != v->mst->cmt_no)
-		ubifs_report_add(v->rep, lnum, 0, "commit start node",
-				 "commit number %llu, the master node says "
-				 "%llu", (unsigned long long)le64toh(cs->cmt_no),
-				 (unsigned long long)le64toh(v->mst->cmt_no));
 }
 
 /* Returns 1 when lnum:offs was already visited. */
@@ -420,6 +386,10 @@ static void check_leaf(struct vctx *v, const struct ubifs_branch *br,
 	const struct ubifs_snode *sn;
 	int ktype = ubifs_key_type(br->key);
 
+	/* The journal replaces or removes this leaf: the kernel never
+	 * reads it (util/ubifs-journal.h). */
+	if (ubifs_journal_supersedes(&v->jr, br->key))
+		return;
 	sn = ref_node(v, lnum, offs, le32toh(br->len),
 		      br->key + UBIFS_SK_LEN, pa);
 	if (!sn)
@@ -541,43 +511,24 @@ static void check_lpt(struct vctx *v)
  * mkfs.ubifs images have a log of one commit start node.  A mounted image
  * has reference nodes to buds; nodes in a bud after the referenced offset
  * were written since the last commit and are not in the index yet (the
- * kernel replays them).  They are only authenticated by HMACs of the
- * journal's running hash.
+ * kernel replays them).  They are authenticated by the journal's HMAC
+ * chain, which util/ubifs-journal.c checks as the kernel's replay does.
  */
 static void check_log(struct vctx *v)
 {
-	const struct ubifs_geom *g = &v->img->g;
-	int lnum, i;
-
-	for (lnum = UBIFS_LOG_LNUM; lnum < g->lpt_first; lnum++) {
-		const struct ubifs_leb_scan *s = &v->img->scan[lnum];
-
-		for (i = 0; i < s->nr; i++) {
-			const struct ubifs_ref_node *ref;
-			const struct ubifs_leb_scan *bud;
-			int j, bl, bo;
-
-			if (s->v[i].type != UBIFS_REF_NODE || !s->v[i].crc_ok ||
-			    s->v[i].len < UBIFS_REF_NODE_SZ)
-				continue;
-			v->res->buds++;
-			ref = (const void *)node_ptr(v, lnum, s->v[i].offs);
-			bl = le32toh(ref->lnum);
-			bo = le32toh(ref->offs);
-			if (bl < g->main_first || bl >= g->leb_cnt)
-				continue;
-			v->is_bud[bl] = 1;
-			bud = &v->img->scan[bl];
-			for (j = 0; j < bud->nr; j++)
-				if (bud->v[j].offs >= (uint32_t)bo)
-					v->res->journal_nodes++;
-		}
-	}
-	if (v->res->buds && v->auth)
+	ubifs_journal_check(v->img, v->mst, v->auth, v->is_bud, &v->jr,
+			    v->rep);
+	v->res->buds = v->jr.buds;
+	v->res->journal_nodes = v->jr.journal_nodes;
+	/* Without credentials this is an integrity check, which the journal's
+	 * CRCs pass; with a certificate only, the policy's "a node needs a
+	 * credential the caller did not give". */
+	if (v->jr.hmac_needed && v->o->cert)
 		ubifs_report_add(v->rep, le32toh(v->mst->log_lnum), 0,
-				 "commit start node", "the journal has %d buds "
-				 "whose HMAC chain is not verified: mount the "
-				 "image once to commit it", v->res->buds);
+				 "commit start node", "the journal is "
+				 "HMAC-authenticated: %d nodes in %d buds are "
+				 "not verified without --key-file",
+				 v->jr.journal_nodes, v->jr.buds);
 }
 
 static void count_scanned(struct vctx *v)
@@ -618,11 +569,11 @@ int ubifs_verify(struct ubifs_image *img, const struct ubifs_verify_opts *o,
 		res->root_lnum = le32toh(v.mst->root_lnum);
 		res->root_offs = le32toh(v.mst->root_offs);
 		res->root_len = le32toh(v.mst->root_len);
-		check_commit_start(&v);
-		walk_index(&v, res->root_lnum, res->root_offs, res->root_len,
-			   -1, v.mst->hash_root_idx, &master);
+		/* The journal first: what it supersedes in the index. */
 		v.is_bud = xcalloc(img->g.leb_cnt, 1);
 		check_log(&v);
+		walk_index(&v, res->root_lnum, res->root_offs, res->root_len,
+			   -1, v.mst->hash_root_idx, &master);
 		check_lpt(&v);
 	}
 	if (o->hmac_key && res->authenticated && !res->hmac_checked &&
@@ -630,6 +581,7 @@ int ubifs_verify(struct ubifs_image *img, const struct ubifs_verify_opts *o,
 		ubifs_report_add(rep, 0, 0, "superblock node",
 				 "the HMAC key cannot be checked: no "
 				 "superblock or master node carries an HMAC");
+	ubifs_journal_release(&v.jr);
 	free(v.is_bud);
 	free(v.seen);
 	ubifs_auth_free(v.auth);

@@ -95,17 +95,15 @@ refused "victim's LEB 0, masters claim an HMAC" \
 refused "victim's LEB 0, masters claim an HMAC, a key" \
 	"LEB 1:0x0 master node: HMAC mismatch" f.img --cert victim.crt --key-file victim.hmac
 
-# 6. Every byte of the masters' HMAC fields and of the superblock's HMAC
-#    field, CRC repaired.
-for l in 1 2; do
-	for b in $(seq 296 359); do
-		cp v.img t.img
-		./forge t.img xor $((l * LEB + b)) 5a && ./forge t.img fixcrc $((l * LEB)) ||
-			fail "forge"
-		"$TRACEKIT" ubifs verify t.img --cert victim.crt >out 2>&1 &&
-			{ cat out; fail "master LEB $l byte $b accepted"; }
-		grep -q "^LEB $l:0x0 master node:" out || { cat out; fail "master LEB $l byte $b not named"; }
-	done
+# 6. Every byte of the authenticated master's HMAC field and of the
+#    superblock's HMAC field, CRC repaired.  (LEB 2's copy counts through
+#    its equality with LEB 1's outside that field, as in the kernel.)
+for b in $(seq 296 359); do
+	cp v.img t.img
+	./forge t.img xor $((LEB + b)) 5a && ./forge t.img fixcrc $LEB || fail "forge"
+	"$TRACEKIT" ubifs verify t.img --cert victim.crt >out 2>&1 &&
+		{ cat out; fail "master byte $b accepted"; }
+	grep -q "^LEB 1:0x0 master node:" out || { cat out; fail "master byte $b not named"; }
 done
 for b in $(seq 128 191); do
 	cp v.img t.img
@@ -115,7 +113,7 @@ for b in $(seq 128 191); do
 	grep -q '^LEB 0:0x1000 signature node: signature does not verify' out ||
 		{ cat out; fail "superblock byte $b: not the signature"; }
 done
-echo "192 HMAC-field flips refused"
+echo "128 HMAC-field flips refused"
 
 # 7. Signatures that verify cryptographically but are not of the form the
 #    kernel takes: another digest than the superblock's, content that is

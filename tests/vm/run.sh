@@ -4,9 +4,12 @@
 # tests and the test kernel modules, runs a command inside, streams the
 # console, and exits with the guest command's exit status.
 #
-#   tests/vm/run.sh [--tracekit BIN] [--timeout SEC] [--bin PATH]... [--] CMD...
+#   tests/vm/run.sh [--tracekit BIN] [--timeout SEC] [--bin PATH]...
+#                   [--ubifs-auth] [--] CMD...
 #
 # CMD runs under the guest's sh in /tracekit with PATH including tracekit.
+# --ubifs-auth ships /tracekit/kmod-auth/ubifs.ko, fs/ubifs with
+# authentication on (tests/vm/ubifs-auth-module.sh), for guests to insmod.
 # Default CMD: tracekit test -v.  Environment:
 #   TRACEKIT_VM_CACHE  download/build folder (default build/vm, ignored by git)
 #   TRACEKIT_VM_ACCEL  kvm or tcg, to skip detection
@@ -21,6 +24,7 @@ cache=${TRACEKIT_VM_CACHE:-$src/build/vm}
 tracekit=$src/tracekit
 timeout=900
 extra_bins=(/bin/bash)
+ubifs_auth=
 
 die() { echo "vm: $*" >&2; exit 1; }
 
@@ -29,6 +33,7 @@ while [ $# -gt 0 ]; do
 	--tracekit) tracekit=$(realpath "$2"); shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--bin) extra_bins+=("$2"); shift 2 ;;
+	--ubifs-auth) ubifs_auth=1; shift ;;
 	--) shift; break ;;
 	-h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	-*) die "unknown option $1" ;;
@@ -85,6 +90,10 @@ else
 	echo "vm: no $headers: test modules not built" >&2
 fi
 
+if [ -n "$ubifs_auth" ]; then
+	ubifs_ko=$("$here/ubifs-auth-module.sh" "$kver" "$cache") || exit 1
+fi
+
 # --- the initramfs ---
 root=$work/initramfs
 mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,run,tracekit/kmod,lib/modules}
@@ -113,6 +122,10 @@ ln -sf /bin/bash "$root/usr/bin/bash" 2>/dev/null
 cp -r "$src/tests" "$root/tracekit/tests"
 rm -rf "$root/tracekit/tests/vm"
 for m in "${kmods[@]}"; do cp "$m" "$root/tracekit/kmod/"; done
+if [ -n "$ubifs_auth" ]; then
+	mkdir -p "$root/tracekit/kmod-auth"
+	cp "$ubifs_ko" "$root/tracekit/kmod-auth/ubifs.ko"
+fi
 # Kernel modules the tests may modprobe (UBIFS on MTD), with their deps.
 if [ -d "$moddir" ]; then
 	mkdir -p "$root/lib/modules/$kver"

@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Test helper for the ubifs-kernel tests: tampers with a UBIFS volume
+ * image the way an attacker with the flash would, keeping every node's
+ * CRC right so that only authentication can tell.
+ *
+ *   ubifs-mutate plan IMG COUNT SEED   COUNT variant specs, one a line
+ *   ubifs-mutate apply IMG OUT SPEC    write the variant, print
+ *                                      "LEB:offs node-type" of the change
+ *   ubifs-mutate budnode IMG           "lnum offs" of a data node in a bud
+ *                                      that an authentication node follows
+ *
+ * Specs: flip:POS (byte POS ^= 0x5a, the containing node's CRC repaired),
+ * swap:A:B (LEBs A and B exchanged), mst-rollback (the newest master node
+ * erased from both master LEBs, so the one before it rules again),
+ * sb-rp (the superblock's rp_size changed, CRC repaired),
+ * sb-zero-hmac (the superblock's HMAC zeroed, CRC repaired).
+ */
+#include <endian.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/ubifs-media.h"
+
+static uint8_t *img;
+static size_t img_size;
+static int leb_size, leb_cnt, log_lebs, main_first, lpt_first, lpt_last;
+
+struct node {
+	int lnum, offs, len, type;
+	uint64_t sqnum;
+};
+
+static struct node *nodes;
+static int nr_nodes;
+static int *leb_end;
+
+static void die(const char *msg)
+{
+	fprintf(stderr, "ubifs-mutate: %s\n", msg);
+	exit(2);
+}
+
+static uint32_t crc32_ubifs(const uint8_t *p, size_t n)
+{
+	uint32_t crc = 0xffffffff;
+	int k;
+
+	while (n--) {
+		crc ^= *p++;
+		for (k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ ((crc & 1) ? 0xedb88320u : 0);
+	}
+	return crc;
+}
+
+static void load(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	const struct ubifs_sb_node *sb;
+	long n;
+
+	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) <= 0)
+		die("cannot read the image");
+	rewind(f);
+	img_size = n;
+	img = malloc(img_size);
+	if (!img || fread(img, 1, img_size, f) != img_size)
+		die("cannot read the image");
+	fclose(f);
+	sb = (const void *)img;
+	leb_size = le32toh(sb->leb_size);
+	log_lebs = le32toh(sb->log_lebs);
+	if (leb_size < 4096 || img_size % leb_size)
+		die("bad LEB size");
+	leb_cnt = img_size / leb_size;
+	lpt_first = UBIFS_LOG_LNUM + log_lebs;
+	lpt_last = lpt_first + le32toh(sb->lpt_lebs) - 1;
+	main_first = UBIFS_LOG_LNUM + log_lebs + le32toh(sb->lpt_lebs) +
+		     le32toh(sb->orph_lebs);
+}
+
+/* Nodes of every LEB, in the manner of the kernel's ubifs_scan(). */
+static void scan(void)
+{
+	int lnum;
+
+	leb_end = calloc(leb_cnt, sizeof(*leb_end));
+	for (lnum = 0; lnum < leb_cnt; lnum++) {
+		const uint8_t *leb = img + (size_t)lnum * leb_size;
+		int offs = 0;
+
+		/* The LPT is bit-packed, with its own CRC16: its flips
+		 * stay unrepaired, over the bytes written. */
+		if (lnum >= lpt_first && lnum <= lpt_last) {
+			for (offs = leb_size; offs > 0 && leb[offs - 1] == 0xff;
+			     offs--)
+				;
+			leb_end[lnum] = offs;
+			continue;
+		}
+
+		while (offs + (int)UBIFS_CH_SZ <= leb_size) {
+			const struct ubifs_ch *ch = (const void *)(leb + offs);
+			int len;
+
+			if (leb[offs] == 0xce) {
+				offs++;
+				continue;
+			}
+			if (le32toh(ch->magic) != UBIFS_NODE_MAGIC)
+				break;
+			len = le32toh(ch->len);
+			if (len < (int)UBIFS_CH_SZ || len > leb_size - offs)
+				break;
+			if (ch->node_type == UBIFS_PAD_NODE) {
+				const struct ubifs_pad_node *pad = (const void *)ch;
+
+				offs += len + le32toh(pad->pad_len);
+				continue;
+			}
+			nodes = realloc(nodes, (nr_nodes + 1) * sizeof(*nodes));
+			nodes[nr_nodes++] = (struct node){ lnum, offs, len,
+				ch->node_type, le64toh(ch->sqnum) };
+			offs += (len + 7) & ~7;
+		}
+		leb_end[lnum] = offs < leb_size ? offs : leb_size;
+	}
+}
+
+static const struct node *node_at(int lnum, int offs)
+{
+	int i;
+
+	for (i = 0; i < nr_nodes; i++)
+		if (nodes[i].lnum == lnum && nodes[i].offs <= offs &&
+		    offs < nodes[i].offs + nodes[i].len)
+			return &nodes[i];
+	return NULL;
+}
+
+static const char *type_name(int t)
+{
+	static const char *const n[] = {
+		"inode", "data", "dent", "xent", "trun", "pad", "sb", "mst",
+		"ref", "idx", "cs", "orph", "auth", "sig",
+	};
+
+	return t >= 0 && t < (int)(sizeof(n) / sizeof(n[0])) ? n[t] : "?";
+}
+
+static void fix_crc(uint8_t *node)
+{
+	struct ubifs_ch *ch = (void *)node;
+	uint32_t len = le32toh(ch->len);
+
+	ch->crc = htole32(crc32_ubifs(node + 8, len - 8));
+}
+
+static uint64_t rnd_state;
+
+static uint64_t rnd(uint64_t n)
+{
+	rnd_state = rnd_state * 6364136223846793005ull + 1442695040888963407ull;
+	return (rnd_state >> 33) % n;
+}
+
+/* A byte that is not a node's CRC (flipping that and repairing it would
+ * undo the flip). */
+static int usable(size_t pos)
+{
+	const struct node *n = node_at(pos / leb_size, pos % leb_size);
+	int rel = n ? (int)(pos % leb_size) - n->offs : -1;
+
+	return !(rel >= 4 && rel < 8);
+}
+
+static void plan(int count, unsigned seed)
+{
+	int by_type[UBIFS_NODE_TYPES_CNT] = { 0 }, types = 0, t, i, done = 0;
+	size_t used = 0;
+	int lnum;
+
+	rnd_state = seed;
+	for (i = 0; i < nr_nodes; i++)
+		if (!by_type[nodes[i].type]++)
+			types++;
+	for (lnum = 0; lnum < leb_cnt; lnum++)
+		used += leb_end[lnum];
+	/* A few structural attacks first; a rollback needs an older
+	 * master node behind the newest one. */
+	for (i = 0; i < nr_nodes; i++)
+		if (nodes[i].lnum == UBIFS_MST_LNUM && nodes[i].offs > 0)
+			break;
+	if (i < nr_nodes) {
+		printf("mst-rollback\n");
+		done++;
+	}
+	printf("sb-rp\nsb-zero-hmac\n");
+	done += 2;
+	for (i = 0; i < 4 && done < count; i++, done++) {
+		int a = main_first + rnd(leb_cnt - main_first);
+		int b = main_first + rnd(leb_cnt - main_first);
+
+		if (a == b)
+			b = a + 1 < leb_cnt ? a + 1 : main_first;
+		printf("swap:%d:%d\n", a, b);
+	}
+	printf("swap:%d:%d\n", UBIFS_LOG_LNUM, UBIFS_LOG_LNUM + 1);
+	done++;
+	/* Half of the flips over every node kind alike, the rest over the
+	 * whole used area (padding and gaps included). */
+	for (t = 0; t < UBIFS_NODE_TYPES_CNT; t++) {
+		int want = by_type[t] ? (count - done) / 2 / types : 0;
+
+		for (i = 0; i < want; i++) {
+			int k, pick = rnd(by_type[t]);
+			size_t pos;
+
+			for (k = 0; k < nr_nodes; k++)
+				if (nodes[k].type == t && !pick--)
+					break;
+			do
+				pos = (size_t)nodes[k].lnum * leb_size +
+				      nodes[k].offs + rnd(nodes[k].len);
+			while (!usable(pos));
+			printf("flip:%zu\n", pos);
+		}
+	}
+	done = count - done - (count - done) / 2 / types * types;
+	/* Bytes in no node (padding, the LPT) are rare: a tenth of the
+	 * rest is drawn among them alone. */
+	for (i = 0; i < done / 10; i++) {
+		size_t pos, r;
+		int tries = 0;
+
+		do {
+			r = rnd(used);
+			for (lnum = 0; r >= (size_t)leb_end[lnum]; lnum++)
+				r -= leb_end[lnum];
+			pos = (size_t)lnum * leb_size + r;
+		} while (node_at(lnum, r) && ++tries < 100000);
+		printf("flip:%zu\n", pos);
+	}
+	for (i = done / 10; i < done; i++) {
+		size_t pos, r;
+
+		do {
+			r = rnd(used);
+			for (lnum = 0; r >= (size_t)leb_end[lnum]; lnum++)
+				r -= leb_end[lnum];
+			pos = (size_t)lnum * leb_size + r;
+		} while (!usable(pos));
+		printf("flip:%zu\n", pos);
+	}
+}
+
+static void save(const char *out)
+{
+	FILE *f = fopen(out, "wb");
+
+	if (!f || fwrite(img, 1, img_size, f) != img_size || fclose(f))
+		die("cannot write the variant");
+}
+
+static void describe(int lnum, int offs)
+{
+	const struct node *n = node_at(lnum, offs);
+
+	if (n)
+		printf("%d:0x%x %s\n", lnum, n->offs, type_name(n->type));
+	else if (lnum >= lpt_first && lnum <= lpt_last)
+		printf("%d:0x%x LPT\n", lnum, offs);
+	else
+		printf("%d:0x%x %s\n", lnum, offs,
+		       offs < leb_end[lnum] ? "padding" : "free");
+}
+
+static void apply(const char *spec, const char *out)
+{
+	size_t pos;
+	int a, b;
+
+	if (sscanf(spec, "flip:%zu", &pos) == 1) {
+		int lnum = pos / leb_size, offs = pos % leb_size;
+		const struct node *n = node_at(lnum, offs);
+
+		if (pos >= img_size)
+			die("position beyond the image");
+		img[pos] ^= 0x5a;
+		/* The CRC covers the length the header now says, where that
+		 * still fits in the LEB. */
+		if (n) {
+			uint8_t *p = img + (size_t)lnum * leb_size + n->offs;
+			uint32_t len = le32toh(((struct ubifs_ch *)p)->len);
+
+			if (len >= UBIFS_CH_SZ &&
+			    len <= (uint32_t)(leb_size - n->offs))
+				fix_crc(p);
+		}
+		describe(lnum, offs);
+	} else if (sscanf(spec, "swap:%d:%d", &a, &b) == 2) {
+		uint8_t *t = malloc(leb_size);
+
+		if (a >= leb_cnt || b >= leb_cnt)
+			die("no such LEB");
+		memcpy(t, img + (size_t)a * leb_size, leb_size);
+		memcpy(img + (size_t)a * leb_size, img + (size_t)b * leb_size,
+		       leb_size);
+		memcpy(img + (size_t)b * leb_size, t, leb_size);
+		free(t);
+		printf("%d:0x0 LEB-swap\n", a);
+	} else if (!strcmp(spec, "mst-rollback")) {
+		int l, last = -1, i;
+
+		for (l = UBIFS_MST_LNUM; l <= UBIFS_MST_LNUM + 1; l++) {
+			for (i = 0; i < nr_nodes; i++)
+				if (nodes[i].lnum == l)
+					last = i;
+			if (last < 0 || nodes[last].offs == 0)
+				die("no older master node to roll back to");
+			memset(img + (size_t)l * leb_size + nodes[last].offs,
+			       0xff, leb_size - nodes[last].offs);
+		}
+		printf("%d:0x%x mst-rollback\n", UBIFS_MST_LNUM + 1,
+		       nodes[last].offs);
+	} else if (!strcmp(spec, "sb-rp") || !strcmp(spec, "sb-zero-hmac")) {
+		struct ubifs_sb_node *sb = (void *)img;
+
+		if (!strcmp(spec, "sb-rp"))
+			sb->rp_size = htole64(le64toh(sb->rp_size) + 4096);
+		else
+			memset(sb->hmac, 0, sizeof(sb->hmac));
+		fix_crc(img);
+		printf("0:0x0 %s\n", spec);
+	} else {
+		die("unknown spec");
+	}
+	save(out);
+}
+
+/* A data node in a bud followed by an authentication node in that LEB:
+ * a change to it must break that authentication node's HMAC. */
+static void budnode(void)
+{
+	const struct node *best = NULL;
+	int i, k;
+
+	for (i = 0; i < nr_nodes; i++) {
+		const struct ubifs_ref_node *ref;
+		const uint8_t *p;
+
+		if (nodes[i].type != UBIFS_REF_NODE)
+			continue;
+		p = img + (size_t)nodes[i].lnum * leb_size + nodes[i].offs;
+		ref = (const void *)p;
+		for (k = 0; k + 1 < nr_nodes; k++) {
+			const struct node *n = &nodes[k];
+
+			if (n->lnum != (int)le32toh(ref->lnum) ||
+			    n->offs < (int)le32toh(ref->offs) ||
+			    n->type != UBIFS_DATA_NODE ||
+			    nodes[k + 1].lnum != n->lnum ||
+			    nodes[k + 1].type != UBIFS_AUTH_NODE)
+				continue;
+			if (!best || n->sqnum > best->sqnum)
+				best = n;
+		}
+	}
+	if (!best)
+		die("no authenticated data node in a bud");
+	printf("%d %d\n", best->lnum, best->offs);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 3)
+		die("usage: plan IMG COUNT SEED | apply IMG OUT SPEC | budnode IMG");
+	load(argv[2]);
+	scan();
+	if (!strcmp(argv[1], "plan") && argc == 5)
+		plan(atoi(argv[3]), strtoul(argv[4], NULL, 0));
+	else if (!strcmp(argv[1], "apply") && argc == 5)
+		apply(argv[4], argv[3]);
+	else if (!strcmp(argv[1], "budnode"))
+		budnode();
+	else
+		die("bad arguments");
+	return 0;
+}
