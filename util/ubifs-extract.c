@@ -50,7 +50,21 @@ struct ex {
 	size_t whylen;
 	int files;
 	int chown;		/* root: restore owners, as tar does */
+	const char *dir, *tmp;
+	struct strbuf shown;
 };
+
+/* Messages name paths as they would be under DIR, not the temporary. */
+static const char *shown(struct ex *x, const char *path)
+{
+	size_t n = strlen(x->tmp);
+
+	if (strncmp(path, x->tmp, n))
+		return path;
+	strbuf_reset(&x->shown);
+	strbuf_addf(&x->shown, "%s%s", x->dir, path + n);
+	return x->shown.buf;
+}
 
 static int fail(struct ex *x, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -230,7 +244,10 @@ static int entry_name(struct ex *x, const struct leaf *l, char *name)
 	    nlen > (int)(node_len(l) - UBIFS_DENT_NODE_SZ))
 		return fail(x, "LEB %d:0x%x %s: bad name length %d", l->lnum,
 			    l->offs, node_what(l), nlen);
-	if (memchr(de->name, '/', nlen) || memchr(de->name, '\0', nlen) ||
+	if (memchr(de->name, '\0', nlen))
+		return fail(x, "LEB %d:0x%x %s: name contains a NUL byte",
+			    l->lnum, l->offs, node_what(l));
+	if (memchr(de->name, '/', nlen) ||
 	    (nlen <= 2 && !memcmp(de->name, "..", nlen)))
 		return fail(x, "LEB %d:0x%x %s: name \"%.*s\" is not a file "
 			    "name", l->lnum, l->offs,
@@ -263,7 +280,7 @@ static int set_xattrs(struct ex *x, const char *path, uint32_t inum)
 				    (unsigned long long)le64toh(xe->inum));
 		if (lsetxattr(path, name, val->data, le32toh(val->data_len), 0) &&
 		    errno != ENOTSUP && errno != EPERM)
-			return fail(x, "%s: setxattr %s: %s", path, name,
+			return fail(x, "%s: setxattr %s: %s", shown(x, path), name,
 				    strerror(errno));
 	}
 	return 0;
@@ -290,9 +307,9 @@ static int set_owner_mode(struct ex *x, const char *path,
 	uint32_t mode = le32toh(ino->mode);
 
 	if (x->chown && lchown(path, le32toh(ino->uid), le32toh(ino->gid)))
-		return fail(x, "%s: chown: %s", path, strerror(errno));
+		return fail(x, "%s: chown: %s", shown(x, path), strerror(errno));
 	if (!S_ISLNK(mode) && chmod(path, mode & 07777))
-		return fail(x, "%s: chmod: %s", path, strerror(errno));
+		return fail(x, "%s: chmod: %s", shown(x, path), strerror(errno));
 	set_times(path, ino);
 	return 0;
 }
@@ -302,7 +319,7 @@ static int make_tree(struct ex *x, const char *dir, uint32_t dinum, int depth);
 static int make_dir(struct ex *x, const char *path, struct leaf *il, int depth)
 {
 	if (mkdir(path, 0700))
-		return fail(x, "%s: %s", path, strerror(errno));
+		return fail(x, "%s: %s", shown(x, path), strerror(errno));
 	x->dirs = xrealloc(x->dirs, (x->ndirs + 1) * sizeof(*x->dirs));
 	x->dirs[x->ndirs].path = xstrdup(path);
 	x->dirs[x->ndirs].inum = il->inum;
@@ -318,10 +335,10 @@ static int make_file(struct ex *x, const char *path, struct leaf *il)
 	/* O_EXCL: never write through something already there. */
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
 	if (fd < 0)
-		return fail(x, "%s: %s", path, strerror(errno));
+		return fail(x, "%s: %s", shown(x, path), strerror(errno));
 	err = write_data(x, fd, il->inum, le64toh(ino->size));
 	if (close(fd) && !err)
-		err = fail(x, "%s: %s", path, strerror(errno));
+		err = fail(x, "%s: %s", shown(x, path), strerror(errno));
 	x->files++;
 	return err;
 }
@@ -343,7 +360,7 @@ static int make_symlink(struct ex *x, const char *path, struct leaf *il)
 			    "(%u bytes)", il->lnum, il->offs, n);
 	target = xstrndup((const char *)ino->data, n);
 	if (symlink(target, path))
-		err = fail(x, "%s: %s", path, strerror(errno));
+		err = fail(x, "%s: %s", shown(x, path), strerror(errno));
 	free(target);
 	return err;
 }
@@ -357,11 +374,11 @@ static int make_entry(struct ex *x, const char *path, struct leaf *il,
 
 	if (il->path && S_ISDIR(mode))
 		return fail(x, "%s: directory inode %u has a second entry",
-			    path, il->inum);
+			    shown(x, path), il->inum);
 	if (il->path) {
 		/* link(2) does not follow a symlink at oldpath. */
 		if (link(il->path, path))
-			return fail(x, "%s: %s", path, strerror(errno));
+			return fail(x, "%s: %s", shown(x, path), strerror(errno));
 		return 0;
 	}
 	switch (mode & S_IFMT) {
@@ -400,7 +417,7 @@ static int make_tree(struct ex *x, const char *dir, uint32_t dinum, int depth)
 	int lo, hi, i, err = 0;
 
 	if (depth > 4096)
-		return fail(x, "%s: directories nested too deep", dir);
+		return fail(x, "%s: directories nested too deep", shown(x, dir));
 	range(x, dinum, &lo, &hi);
 	for (i = lo; i < hi && !err; i++) {
 		const struct ubifs_dent_node *de = (const void *)x->v[i].node;
@@ -481,7 +498,7 @@ static int build(struct ex *x, const char *tmp, const char *dir)
 	if (finish_dirs(x))
 		return -1;
 	if (rename(tmp, dir))
-		return fail(x, "%s: %s", dir, strerror(errno));
+		return fail(x, "%s: %s", shown(x, dir), strerror(errno));
 	return 0;
 }
 
@@ -491,7 +508,7 @@ int ubifs_extract(const struct ubifs_image *img, int root_lnum, int root_offs,
 	struct ex x = {
 		.img = img, .why = why, .whylen = whylen,
 		.root_lnum = root_lnum, .root_offs = root_offs,
-		.chown = geteuid() == 0,
+		.chown = geteuid() == 0, .shown = STRBUF_INIT,
 	};
 	struct strbuf tmp = STRBUF_INIT;
 	struct stat st;
@@ -506,6 +523,8 @@ int ubifs_extract(const struct ubifs_image *img, int root_lnum, int root_offs,
 		err = fail(&x, "%s: %s", dir, strerror(errno));
 		goto out;
 	}
+	x.dir = dir;
+	x.tmp = tmp.buf;
 	err = build(&x, tmp.buf, dir);
 	/* Leave nothing that could pass for a complete extraction. */
 	if (err && nftw(tmp.buf, rm_one, 16, FTW_DEPTH | FTW_PHYS)) {
@@ -516,6 +535,7 @@ int ubifs_extract(const struct ubifs_image *img, int root_lnum, int root_offs,
 	*files = x.files;
 out:
 	release(&x);
+	strbuf_release(&x.shown);
 	strbuf_release(&tmp);
 	return err;
 }
