@@ -55,9 +55,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char why[256];
 
 	if (ubifs_ubi_detect(data, size)) {
-		if (ubifs_ubi_extract(data, size, &owned, &len, why, sizeof(why)))
+		struct ubifs_ubi_vol uv;
+
+		if (ubifs_ubi_extract(data, size, &uv, why, sizeof(why)))
 			return 0;
+		owned = uv.data;
 		vol = owned;
+		len = uv.len;
 	}
 	if (ubifs_image_init(&img, vol, len, &rep) == 0 &&
 	    ubifs_verify(&img, &vo, &res, &rep) == 0 && !res.authenticated)
