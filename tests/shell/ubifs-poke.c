@@ -193,6 +193,8 @@ static int cmd_vid(int argc, char **argv)
 		die("no such PEB");
 	vid = p + be32(p + 16);
 	data = p + be32(p + 20);
+	if (vid + 64 > p + peb || data > p + peb || be32(vid) != 0x55424921)
+		die("no VID header in that PEB");
 	for (i = 5; i < argc; i++)
 		vid_field(vid, argv[i], data, p + peb - data);
 	put_be32(vid + 60, crc32(img + vid, 60));
