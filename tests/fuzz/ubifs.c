@@ -1,15 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target for the UBIFS reader: UBI reassembly, superblock,
- * scan, index walk, LPT, hashes; and, for inputs that verify as plain
- * images, sign with an HMAC key and check that the result verifies.
+ * scan, index walk, LPT, hashes; for inputs that verify, extraction into
+ * a scratch directory under $TMPDIR (which must then hold nothing
+ * outside it); and, for inputs that verify as plain images, sign with an
+ * HMAC key and check that the result verifies.
  * Built and run by tests/fuzz/run-ubifs.sh (not part of make check).
  */
+#include <ftw.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/ubifs-auth.h"
+#include "util/ubifs-extract.h"
 #include "util/ubifs-image.h"
 #include "util/ubifs-sign.h"
 #include "util/ubifs-ubi.h"
@@ -43,6 +49,33 @@ static void sign_round_trip(struct ubifs_image *img)
 	free(buf);
 }
 
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/* Extraction either succeeds or leaves the scratch directory empty. */
+static void extract(const struct ubifs_image *img,
+		    const struct ubifs_verify_result *res)
+{
+	const char *t = getenv("TMPDIR");
+	char base[4096], dir[4200], why[512];
+	int files;
+
+	snprintf(base, sizeof(base), "%s/ubifs-fuzz.XXXXXX", t ? t : "/tmp");
+	if (!mkdtemp(base))
+		abort();
+	snprintf(dir, sizeof(dir), "%s/x", base);
+	if (ubifs_extract(img, res->root_lnum, res->root_offs, dir, &files,
+			  why, sizeof(why)) && rmdir(base))
+		abort();
+	nftw(base, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ubifs_verify_opts vo = { 0 };
@@ -64,8 +97,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		len = uv.len;
 	}
 	if (ubifs_image_init(&img, vol, len, &rep) == 0 &&
-	    ubifs_verify(&img, &vo, &res, &rep) == 0 && !res.authenticated)
-		sign_round_trip(&img);
+	    ubifs_verify(&img, &vo, &res, &rep) == 0 && !rep.nr) {
+		if (!res.journal_nodes)
+			extract(&img, &res);
+		if (!res.authenticated)
+			sign_round_trip(&img);
+	}
 	ubifs_image_release(&img);
 	ubifs_report_clear(&rep);
 	free(owned);
