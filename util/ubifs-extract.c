@@ -222,7 +222,8 @@ static int write_data(struct ex *x, int fd, uint32_t inum, uint64_t size)
 
 	range(x, inum, &lo, &hi);
 	for (i = lo; i < hi; i++)
-		if (x->v[i].type == UBIFS_DATA_KEY && write_block(x, fd, &x->v[i]))
+		if (x->v[i].type == UBIFS_DATA_KEY &&
+		    write_block(x, fd, &x->v[i]))
 			return -1;
 	if (size > INT64_MAX || ftruncate(fd, size))
 		return fail(x, "inode %u: truncate to %llu: %s", inum,
@@ -233,7 +234,8 @@ static int write_data(struct ex *x, int fd, uint32_t inum, uint64_t size)
 /*
  * A directory entry's name: within the node and, as the kernel's
  * ubifs_validate_entry() requires, 1..UBIFS_MAX_NLEN bytes without NUL.
- * Names that would leave the directory ('/', ".", "..") are refused too.
+ * File names that would leave the directory ('/', ".", "..") are refused
+ * too; xattr names ("user.a/b") may hold a '/'.
  */
 static int entry_name(struct ex *x, const struct leaf *l, char *name)
 {
@@ -247,8 +249,8 @@ static int entry_name(struct ex *x, const struct leaf *l, char *name)
 	if (memchr(de->name, '\0', nlen))
 		return fail(x, "LEB %d:0x%x %s: name contains a NUL byte",
 			    l->lnum, l->offs, node_what(l));
-	if (memchr(de->name, '/', nlen) ||
-	    (nlen <= 2 && !memcmp(de->name, "..", nlen)))
+	if (l->type == UBIFS_DENT_KEY && (memchr(de->name, '/', nlen) ||
+	    (nlen <= 2 && !memcmp(de->name, "..", nlen))))
 		return fail(x, "LEB %d:0x%x %s: name \"%.*s\" is not a file "
 			    "name", l->lnum, l->offs,
 			    node_what(l), nlen,
@@ -280,8 +282,8 @@ static int set_xattrs(struct ex *x, const char *path, uint32_t inum)
 				    (unsigned long long)le64toh(xe->inum));
 		if (lsetxattr(path, name, val->data, le32toh(val->data_len), 0) &&
 		    errno != ENOTSUP && errno != EPERM)
-			return fail(x, "%s: setxattr %s: %s", shown(x, path), name,
-				    strerror(errno));
+			return fail(x, "%s: setxattr %s: %s", shown(x, path),
+				    name, strerror(errno));
 	}
 	return 0;
 }
@@ -307,9 +309,11 @@ static int set_owner_mode(struct ex *x, const char *path,
 	uint32_t mode = le32toh(ino->mode);
 
 	if (x->chown && lchown(path, le32toh(ino->uid), le32toh(ino->gid)))
-		return fail(x, "%s: chown: %s", shown(x, path), strerror(errno));
+		return fail(x, "%s: chown: %s", shown(x, path),
+			    strerror(errno));
 	if (!S_ISLNK(mode) && chmod(path, mode & 07777))
-		return fail(x, "%s: chmod: %s", shown(x, path), strerror(errno));
+		return fail(x, "%s: chmod: %s", shown(x, path),
+			    strerror(errno));
 	set_times(path, ino);
 	return 0;
 }
@@ -378,7 +382,8 @@ static int make_entry(struct ex *x, const char *path, struct leaf *il,
 	if (il->path) {
 		/* link(2) does not follow a symlink at oldpath. */
 		if (link(il->path, path))
-			return fail(x, "%s: %s", shown(x, path), strerror(errno));
+			return fail(x, "%s: %s", shown(x, path),
+				    strerror(errno));
 		return 0;
 	}
 	switch (mode & S_IFMT) {
@@ -417,7 +422,8 @@ static int make_tree(struct ex *x, const char *dir, uint32_t dinum, int depth)
 	int lo, hi, i, err = 0;
 
 	if (depth > 4096)
-		return fail(x, "%s: directories nested too deep", shown(x, dir));
+		return fail(x, "%s: directories nested too deep",
+			    shown(x, dir));
 	range(x, dinum, &lo, &hi);
 	for (i = lo; i < hi && !err; i++) {
 		const struct ubifs_dent_node *de = (const void *)x->v[i].node;

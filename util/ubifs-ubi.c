@@ -127,7 +127,8 @@ static int geometry(struct scan *s)
 			s->peb = i;
 			break;
 		}
-	if (s->vid_off < UBI_HDR_SIZE || s->vid_off + UBI_HDR_SIZE > s->data_off ||
+	if (s->vid_off < UBI_HDR_SIZE ||
+	    s->vid_off + UBI_HDR_SIZE > s->data_off ||
 	    s->data_off + UBIFS_MIN_LEB_SZ > s->peb)
 		return fail(s, "bad header offsets (VID 0x%x, data 0x%x, PEB "
 			    "size %zu)", s->vid_off, s->data_off, s->peb);
@@ -308,16 +309,14 @@ static int assemble(struct scan *s)
 		return fail(s, "no UBIFS volume found");
 	pad = be32toh(first->vid->data_pad);
 	if (pad >= s->peb - s->data_off - UBIFS_MIN_LEB_SZ)
-		return fail(s, "PEB %zu: data_pad %u leaves no room", first->pnum,
-			    pad);
+		return fail(s, "PEB %zu: data_pad %u leaves no room",
+			    first->pnum, pad);
 	leb = s->peb - s->data_off - pad;
 	if (check_sb(s, leb_data(s, first), leb))
 		return -1;
 	nlebs = s->v[end - 1].lnum + 1;
 	s->out->len = nlebs * leb;
 	s->out->data = xmalloc(s->out->len);
-	s->out->leb_size = leb;
-	s->out->vol_id = first->vol_id;
 	memset(s->out->data, 0xff, s->out->len);
 	for (c = first; c < s->v + end; c++) {
 		/* attach.c: every PEB of a volume has its data_pad. */

@@ -14,9 +14,7 @@ int ubifs_ubi_detect(const void *buf, size_t len);
 
 struct ubifs_ubi_vol {
 	void *data;		/* malloc'ed, whole LEBs */
-	size_t len;
-	int leb_size;		/* PEB size - data offset - data_pad */
-	int vol_id;
+	size_t len;		/* LEBs of PEB size - data offset - data_pad */
 	int skipped;		/* PEBs with a corrupt EC or VID header */
 	int first_skipped;	/* the first of them, or -1 */
 };

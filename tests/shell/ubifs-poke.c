@@ -205,7 +205,8 @@ static int cmd_vid(int argc, char **argv)
 static int cmd_peb(char **argv)
 {
 	size_t peb = strtoul(argv[3], NULL, 0), p;
-	uint32_t vol = strtoul(argv[4], NULL, 0), lnum = strtoul(argv[5], NULL, 0);
+	uint32_t vol = strtoul(argv[4], NULL, 0);
+	uint32_t lnum = strtoul(argv[5], NULL, 0);
 
 	for (p = 0; p + peb <= img_len; p += peb) {
 		size_t vid = p + be32(p + 16);
