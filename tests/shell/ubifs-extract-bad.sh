@@ -13,7 +13,8 @@ gcc -O2 -o poke "$TRACEKIT_SRCDIR/tests/shell/ubifs-poke.c" ||
 	fail "cannot build ubifs-poke"
 mkdir -p src/sub && echo hello >src/ab && echo x >src/sub/name1 &&
 	ln -s ab src/sl && head -c 20000 /dev/urandom >src/r &&
-	seq 1 3000 >src/text || fail "source tree"
+	seq 1 3000 >src/text && mkdir outside &&
+	ln -s "$TK_TMP/outside" src/out || fail "source tree"
 L=129024
 G="-m 2048 -e $L -c 100"
 mkfs.ubifs $G -r src lzo.img && mkfs.ubifs $G -x zlib -r src zlib.img &&
@@ -69,6 +70,11 @@ bad "NUL" none-nul.img 'dentry node: name contains a NUL byte$'
 e=$(./poke find none.img $L dent sub) || fail "no entry sub"
 poke none-loop $e 40 8 1
 bad "loop" none-loop.img 'extract: x/sub: directory inode 1 has a second entry$'
+# Directory "sub" renamed "out", as the symlink to $TK_TMP/outside is
+# called: whichever comes first, the other must not be made through it.
+poke none-dup $e 56 3 0x74756f
+bad "same name" none-dup.img 'extract: x/out: File exists$'
+assert_eq "nothing written through the symlink" "$(ls -A outside)" ""
 
 # A symlink inode whose target runs past the end of the node.
 s=$(./poke find none.img $L symlink) || fail "no symlink inode"
