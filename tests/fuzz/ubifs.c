@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target for the UBIFS reader: UBI reassembly, superblock,
- * scan, index walk, LPT, hashes; for inputs that verify, extraction into
- * a scratch directory under $TMPDIR (which must then hold nothing
- * outside it); and, for inputs that verify as plain images, sign with an
- * HMAC key and check that the result verifies.
+ * scan, index walk, LPT, hashes, each also after the node CRCs are
+ * repaired (so that mutations reach past them); for inputs that verify,
+ * extraction into a scratch directory under $TMPDIR (which must then
+ * hold nothing outside it); and, for inputs that verify as plain images,
+ * sign with an HMAC key and check that the result verifies.
  * Built and run by tests/fuzz/run-ubifs.sh (not part of make check).
  */
+#include <endian.h>
 #include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -76,13 +78,69 @@ static void extract(const struct ubifs_image *img,
 	nftw(base, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void check(const void *vol, size_t len)
 {
 	struct ubifs_verify_opts vo = { 0 };
 	struct ubifs_report rep = { 0 };
 	struct ubifs_verify_result res;
 	struct ubifs_image img;
+
+	if (ubifs_image_init(&img, vol, len, &rep) == 0 &&
+	    ubifs_verify(&img, &vo, &res, &rep) == 0 && !rep.nr) {
+		if (!res.journal_nodes)
+			extract(&img, &res);
+		if (!res.authenticated)
+			sign_round_trip(&img);
+	}
+	ubifs_image_release(&img);
+	ubifs_report_clear(&rep);
+}
+
+/*
+ * Recomputes the CRC of every node found by walking each LEB, so that
+ * mutations of plain images get past the CRC checks into the index,
+ * the inodes, the entries and the data nodes.  Returns 0 when nothing
+ * changed.
+ */
+static int repair_crcs(uint8_t *buf, size_t len)
+{
+	const struct ubifs_sb_node *sb = (const void *)buf;
+	struct ubifs_crc c;
+	size_t leb, l, off, step;
+	int changed = 0;
+
+	if (len < UBIFS_SB_NODE_SZ)
+		return 0;
+	leb = le32toh(sb->leb_size);
+	if (leb < UBIFS_MIN_LEB_SZ || leb > len)
+		return 0;
+	ubifs_crc_init(&c);
+	for (l = 0; l + leb <= len; l += leb)
+		for (off = l; off + UBIFS_CH_SZ <= l + leb;) {
+			struct ubifs_ch *ch = (void *)(buf + off);
+			uint32_t n = le32toh(ch->len), crc;
+
+			if (le32toh(ch->magic) != UBIFS_NODE_MAGIC ||
+			    n < UBIFS_CH_SZ || n > l + leb - off)
+				break;
+			crc = htole32(ubifs_crc32(&c, UBIFS_CRC32_INIT,
+						  buf + off + 8, n - 8));
+			changed |= crc != ch->crc;
+			ch->crc = crc;
+			step = n;
+			if (ch->node_type == UBIFS_PAD_NODE &&
+			    n >= UBIFS_PAD_NODE_SZ)
+				step += le32toh(((struct ubifs_pad_node *)ch)->
+						pad_len);
+			off += (step + 7) & ~(size_t)7;
+		}
+	return changed;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
 	const void *vol = data;
+	uint8_t *copy;
 	void *owned = NULL;
 	size_t len = size;
 	char why[256];
@@ -96,15 +154,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		vol = owned;
 		len = uv.len;
 	}
-	if (ubifs_image_init(&img, vol, len, &rep) == 0 &&
-	    ubifs_verify(&img, &vo, &res, &rep) == 0 && !rep.nr) {
-		if (!res.journal_nodes)
-			extract(&img, &res);
-		if (!res.authenticated)
-			sign_round_trip(&img);
-	}
-	ubifs_image_release(&img);
-	ubifs_report_clear(&rep);
+	check(vol, len);
+	if (!len)
+		return 0;
+	copy = malloc(len);
+	memcpy(copy, vol, len);
+	if (repair_crcs(copy, len))
+		check(copy, len);
+	free(copy);
 	free(owned);
 	return 0;
 }
