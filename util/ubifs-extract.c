@@ -324,11 +324,14 @@ static int make_dir(struct ex *x, const char *path, struct leaf *il, int depth)
 {
 	if (mkdir(path, 0700))
 		return fail(x, "%s: %s", shown(x, path), strerror(errno));
+	if (make_tree(x, path, il->inum, depth + 1))
+		return -1;
+	/* After its entries: see finish_dirs(). */
 	x->dirs = xrealloc(x->dirs, (x->ndirs + 1) * sizeof(*x->dirs));
 	x->dirs[x->ndirs].path = xstrdup(path);
 	x->dirs[x->ndirs].inum = il->inum;
 	x->dirs[x->ndirs++].ino = (const void *)il->node;
-	return make_tree(x, path, il->inum, depth + 1);
+	return 0;
 }
 
 static int make_file(struct ex *x, const char *path, struct leaf *il)
@@ -450,8 +453,9 @@ static int make_tree(struct ex *x, const char *dir, uint32_t dinum, int depth)
 	return err;
 }
 
-/* Children were recorded before their parents: that order keeps every
- * directory writable until its entries' times are set. */
+/* Directories were recorded after their entries, children before their
+ * parents: a parent's mode, even one without search permission, is set
+ * only once nothing below it needs a path through it. */
 static int finish_dirs(struct ex *x)
 {
 	int i;
