@@ -290,7 +290,7 @@ static int check_sb(struct scan *s, const uint8_t *leb0, size_t leb)
 			    "LEBs hold %zu bytes (PEB size %zu, data offset "
 			    "%u)", sb_leb, leb, s->peb, s->data_off);
 	if (!io || (io & (io - 1)) || s->peb % io ||
-	    s->data_off != (end + io - 1) / io * io)
+	    s->data_off != ((uint64_t)end + io - 1) / io * io)
 		return fail(s, "superblock min. I/O unit %u does not fit the "
 			    "UBI headers (VID header at 0x%x, data at 0x%x, "
 			    "PEB size %zu)", io, s->vid_off, s->data_off,
