@@ -24,6 +24,9 @@
 #include "util/ubifs-verify.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size,
+			       unsigned int seed);
 
 static void sign_round_trip(struct ubifs_image *img)
 {
@@ -135,6 +138,33 @@ static int repair_crcs(uint8_t *buf, size_t len)
 			off += (step + 7) & ~(size_t)7;
 		}
 	return changed;
+}
+
+/*
+ * Half the mutations are libFuzzer's own on the whole input; the other
+ * half mutate a window of up to 64 bytes in place and keep the size, so
+ * that the LEBs stay where they are and, with the CRCs repaired, a
+ * changed inode, entry or data node reaches extraction.  Only windows
+ * outside 0xFF runs are picked: erased space is not where nodes are.
+ */
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size,
+			       unsigned int seed)
+{
+	uint8_t win[128];
+	size_t off, n, tries;
+
+	if (size < 256 || seed % 2)
+		return LLVMFuzzerMutate(data, size, max_size);
+	for (tries = 0; tries < 16; tries++) {
+		off = (seed / 2 + tries * 7919) % (size - 64);
+		if (data[off] != 0xff || data[off + 63] != 0xff)
+			break;
+	}
+	n = 1 + seed / 32 % 64;
+	memcpy(win, data + off, n);
+	LLVMFuzzerMutate(win, n, n);
+	memcpy(data + off, win, n);
+	return size;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
