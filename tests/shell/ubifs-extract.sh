@@ -8,8 +8,7 @@ for c in mkfs.ubifs gcc diff stat; do
 	command -v $c >/dev/null || fail "$c is not installed (scripts/deps.sh)"
 done
 cd "$TK_TMP" || fail "no scratch dir"
-gcc -O2 -o poke "$(dirname "$0")/ubifs-poke.c" 2>/dev/null ||
-	gcc -O2 -o poke "$TRACEKIT_SRCDIR/tests/shell/ubifs-poke.c" ||
+gcc -O2 -o poke "$TRACEKIT_SRCDIR/tests/shell/ubifs-poke.c" ||
 	fail "cannot build ubifs-poke"
 
 # Text, random and zero-filled files around the 4 KiB block size, a
