@@ -1,7 +1,8 @@
 # tracekit: plain GNU make.  `make`, `make check`, `make check SANITIZE=1`,
 # `make vmcheck`, `make demo`, `make deps`, `make bench`, `make install`.
 
-PKGS := libelf libdw libunwind libtraceevent libtracefs libzstd libcrypto zlib
+PKGS := libelf libdw libunwind libtraceevent libtracefs libzstd libcrypto \
+	lzo2 zlib
 
 CC ?= gcc
 ifeq ($(CC),cc)

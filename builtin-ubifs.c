@@ -83,10 +83,19 @@ static void open_image(const char *path, struct mapped *m,
 	vol = m->addr;
 	vol_len = m->len;
 	if (ubifs_ubi_detect(m->addr, m->len)) {
-		if (ubifs_ubi_extract(m->addr, m->len, &owned, &vol_len,
-				      why, sizeof(why)))
+		struct ubifs_ubi_vol uv;
+
+		if (ubifs_ubi_extract(m->addr, m->len, &uv, why, sizeof(why)))
 			die("%s: UBI image: %s", path, why);
+		/* UBI itself leaves such PEBs out; a LEB they held reads
+		 * as erased, which is what verify will then report. */
+		if (uv.skipped)
+			warning("%s: UBI image: %d PEB%s with a corrupt header "
+				"left out (first: PEB %d)", path, uv.skipped,
+				uv.skipped == 1 ? "" : "s", uv.first_skipped);
+		owned = uv.data;
 		vol = owned;
+		vol_len = uv.len;
 	}
 	if (ubifs_image_init(img, vol, vol_len, rep))
 		print_first_problem_and_die(path, rep);

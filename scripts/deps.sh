@@ -7,7 +7,8 @@
 set -u
 
 build_pkgs="gcc make pkg-config libelf-dev libdw-dev libunwind-dev
-libtraceevent-dev libtracefs-dev libzstd-dev libssl-dev zlib1g-dev"
+libtraceevent-dev libtracefs-dev libzstd-dev libssl-dev liblzo2-dev
+zlib1g-dev"
 test_pkgs="trace-cmd linux-perf systemtap-sdt-dev mtd-utils openssl xxd
 busybox-static cpio kmod qemu-system-x86 keyutils time"
 

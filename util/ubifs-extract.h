@@ -10,9 +10,9 @@
  * Recreates the file tree of a verified image (index root at
  * root_lnum:root_offs) under dir (which must not
  * exist; it is built under a temporary name and renamed when complete):
- * directories, regular files, symlinks, hard links and xattrs, with modes
- * and times.  Data nodes stored uncompressed or with zstd are supported;
- * LZO and zlib are refused.  Returns 0 or -1 with why.
+ * directories, regular files, symlinks, hard links and xattrs, with modes,
+ * times and (when run as root) owners.  Data nodes may be uncompressed,
+ * LZO, zlib or zstd.  Returns 0, or -1 with why and nothing left at dir.
  */
 int ubifs_extract(const struct ubifs_image *img, int root_lnum, int root_offs,
 		  const char *dir, int *files, char *why, size_t whylen);

@@ -12,12 +12,22 @@
  */
 int ubifs_ubi_detect(const void *buf, size_t len);
 
+struct ubifs_ubi_vol {
+	void *data;		/* malloc'ed, whole LEBs */
+	size_t len;		/* LEBs of PEB size - data offset - data_pad */
+	int skipped;		/* PEBs with a corrupt EC or VID header */
+	int first_skipped;	/* the first of them, or -1 */
+};
+
 /*
- * Reassembles the first volume whose LEB 0 holds a UBIFS superblock into
- * a malloc'ed buffer of whole LEBs (unmapped LEBs read as 0xFF, as UBI
- * returns them).  Returns 0, or -1 with a reason in why.
+ * Reassembles, by the VID headers' vol_id and lnum, the first volume (by
+ * vol_id) whose LEB 0 holds a UBIFS node, whatever the order of the PEBs
+ * in buf; of two PEBs holding one LEB the one UBI would read wins.
+ * Unmapped LEBs read as 0xFF, as UBI returns them.  The superblock's LEB
+ * size and min. I/O unit must fit the UBI headers.  Returns 0, or -1
+ * with a reason in why.
  */
-int ubifs_ubi_extract(const void *buf, size_t len, void **vol,
-		      size_t *vol_len, char *why, size_t whylen);
+int ubifs_ubi_extract(const void *buf, size_t len, struct ubifs_ubi_vol *vol,
+		      char *why, size_t whylen);
 
 #endif

@@ -17,7 +17,7 @@ done
 clang -g -O1 -std=gnu11 -D_GNU_SOURCE -I"$src" \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-o ubifs-fuzz "$src/tests/fuzz/ubifs.c" "$src"/util/ubifs-*.c \
-	"$src/util/strbuf.c" "$src/util/usage.c" -lcrypto -lzstd
+	"$src/util/strbuf.c" "$src/util/usage.c" -lcrypto -lzstd -llzo2 -lz
 
 if [ -z "$(ls corpus)" ]; then
 	rm -rf tree && mkdir -p tree/d && echo hi >tree/a && ln -s a tree/l &&
@@ -27,10 +27,17 @@ if [ -z "$(ls corpus)" ]; then
 	G="-m 8 -e 16256 -c 30"
 	mkfs.ubifs $G -r tree corpus/plain.img
 	mkfs.ubifs $G -x none -r tree corpus/plain-none.img
+	mkfs.ubifs $G -x zlib -r tree corpus/plain-zlib.img
+	mkfs.ubifs $G -x favor_lzo -r tree corpus/plain-favor.img
 	mkfs.ubifs $G -r tree --hash-algo=sha256 --auth-key=key.pem \
 		--auth-cert=cert.pem corpus/signed.img
 	printf '[ubifs]\nmode=ubi\nimage=corpus/signed.img\nvol_id=0\nvol_type=dynamic\nvol_name=fs\n' >ubi.cfg
 	ubinize -o corpus/signed.ubi -m 8 -p 16KiB ubi.cfg
+	# PEBs out of order, as in a flash dump.
+	n=$(($(stat -c %s corpus/signed.ubi) / 16384))
+	for ((i = n - 1; i >= 0; i--)); do
+		dd if=corpus/signed.ubi bs=16384 skip=$i count=1 2>/dev/null
+	done >corpus/reversed.ubi
 fi
 ./ubifs-fuzz -max_len=600000 -max_total_time="$secs" -print_final_stats=1 \
 	-rss_limit_mb=2048 corpus 2>&1 | tail -n 25

@@ -1,21 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target for the UBIFS reader: UBI reassembly, superblock,
- * scan, index walk, LPT, hashes; and, for inputs that verify as plain
- * images, sign with an HMAC key and check that the result verifies.
+ * scan, index walk, LPT, hashes, each also after the node CRCs are
+ * repaired (so that mutations reach past them); for inputs that verify,
+ * extraction into a scratch directory under $TMPDIR (which must then
+ * hold nothing outside it); and, for inputs that verify as plain images,
+ * sign with an HMAC key and check that the result verifies.
  * Built and run by tests/fuzz/run-ubifs.sh (not part of make check).
  */
+#include <endian.h>
+#include <ftw.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/ubifs-auth.h"
+#include "util/ubifs-extract.h"
 #include "util/ubifs-image.h"
 #include "util/ubifs-sign.h"
 #include "util/ubifs-ubi.h"
 #include "util/ubifs-verify.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size,
+			       unsigned int seed);
 
 static void sign_round_trip(struct ubifs_image *img)
 {
@@ -43,27 +54,144 @@ static void sign_round_trip(struct ubifs_image *img)
 	free(buf);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/* Extraction either succeeds or leaves the scratch directory empty. */
+static void extract(const struct ubifs_image *img,
+		    const struct ubifs_verify_result *res)
+{
+	const char *t = getenv("TMPDIR");
+	char base[4096], dir[4200], why[512];
+	int files;
+
+	snprintf(base, sizeof(base), "%s/ubifs-fuzz.XXXXXX", t ? t : "/tmp");
+	if (!mkdtemp(base))
+		abort();
+	snprintf(dir, sizeof(dir), "%s/x", base);
+	if (ubifs_extract(img, res->root_lnum, res->root_offs, dir, &files,
+			  why, sizeof(why)) && rmdir(base))
+		abort();
+	nftw(base, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static void check(const void *vol, size_t len)
 {
 	struct ubifs_verify_opts vo = { 0 };
 	struct ubifs_report rep = { 0 };
 	struct ubifs_verify_result res;
 	struct ubifs_image img;
+
+	if (ubifs_image_init(&img, vol, len, &rep) == 0 &&
+	    ubifs_verify(&img, &vo, &res, &rep) == 0 && !rep.nr) {
+		if (!res.journal_nodes)
+			extract(&img, &res);
+		if (!res.authenticated)
+			sign_round_trip(&img);
+	}
+	ubifs_image_release(&img);
+	ubifs_report_clear(&rep);
+}
+
+/*
+ * Recomputes the CRC of every node found by walking each LEB, so that
+ * mutations of plain images get past the CRC checks into the index,
+ * the inodes, the entries and the data nodes.  Returns 0 when nothing
+ * changed.
+ */
+static int repair_crcs(uint8_t *buf, size_t len)
+{
+	const struct ubifs_sb_node *sb = (const void *)buf;
+	struct ubifs_crc c;
+	size_t leb, l, off, step;
+	int changed = 0;
+
+	if (len < UBIFS_SB_NODE_SZ)
+		return 0;
+	leb = le32toh(sb->leb_size);
+	if (leb < UBIFS_MIN_LEB_SZ || leb > len)
+		return 0;
+	ubifs_crc_init(&c);
+	for (l = 0; l + leb <= len; l += leb)
+		for (off = l; off + UBIFS_CH_SZ <= l + leb;) {
+			struct ubifs_ch *ch = (void *)(buf + off);
+			uint32_t n = le32toh(ch->len), crc;
+
+			if (le32toh(ch->magic) != UBIFS_NODE_MAGIC ||
+			    n < UBIFS_CH_SZ || n > l + leb - off)
+				break;
+			crc = htole32(ubifs_crc32(&c, UBIFS_CRC32_INIT,
+						  buf + off + 8, n - 8));
+			changed |= crc != ch->crc;
+			ch->crc = crc;
+			step = n;
+			if (ch->node_type == UBIFS_PAD_NODE &&
+			    n >= UBIFS_PAD_NODE_SZ)
+				step += le32toh(((struct ubifs_pad_node *)ch)->
+						pad_len);
+			off += (step + 7) & ~(size_t)7;
+		}
+	return changed;
+}
+
+/*
+ * Half the mutations are libFuzzer's own on the whole input; the other
+ * half mutate a window of up to 64 bytes in place and keep the size, so
+ * that the LEBs stay where they are and, with the CRCs repaired, a
+ * changed inode, entry or data node reaches extraction.  Only windows
+ * outside 0xFF runs are picked: erased space is not where nodes are.
+ */
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size,
+			       unsigned int seed)
+{
+	uint8_t win[128];
+	size_t off, n, tries;
+
+	if (size < 256 || seed % 2)
+		return LLVMFuzzerMutate(data, size, max_size);
+	for (tries = 0; tries < 16; tries++) {
+		off = (seed / 2 + tries * 7919) % (size - 64);
+		if (data[off] != 0xff || data[off + 63] != 0xff)
+			break;
+	}
+	n = 1 + seed / 32 % 64;
+	memcpy(win, data + off, n);
+	LLVMFuzzerMutate(win, n, n);
+	memcpy(data + off, win, n);
+	return size;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
 	const void *vol = data;
+	uint8_t *copy;
 	void *owned = NULL;
 	size_t len = size;
 	char why[256];
 
 	if (ubifs_ubi_detect(data, size)) {
-		if (ubifs_ubi_extract(data, size, &owned, &len, why, sizeof(why)))
+		struct ubifs_ubi_vol uv;
+
+		if (ubifs_ubi_extract(data, size, &uv, why, sizeof(why)))
 			return 0;
+		owned = uv.data;
 		vol = owned;
+		len = uv.len;
 	}
-	if (ubifs_image_init(&img, vol, len, &rep) == 0 &&
-	    ubifs_verify(&img, &vo, &res, &rep) == 0 && !res.authenticated)
-		sign_round_trip(&img);
-	ubifs_image_release(&img);
-	ubifs_report_clear(&rep);
+	check(vol, len);
+	if (!len)
+		return 0;
+	copy = malloc(len);
+	memcpy(copy, vol, len);
+	if (repair_crcs(copy, len))
+		check(copy, len);
+	free(copy);
 	free(owned);
 	return 0;
 }

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Test helper for tests/shell/ubifs-*.sh: finds and edits nodes of a raw
+ * UBIFS image and headers of a UBI image in place, repairing the CRCs so
+ * that only the reader's other checks can object.  Offsets are bytes from
+ * the start of the file, printed in decimal.
+ *
+ *   ubifs-poke find IMG LEB_SIZE dent NAME     offset of the entry NAME
+ *   ubifs-poke find IMG LEB_SIZE data none|lzo|zlib|zstd
+ *                                               first data node so stored
+ *   ubifs-poke find IMG LEB_SIZE symlink        first symlink inode
+ *   ubifs-poke compr IMG LEB_SIZE               data nodes per compressor
+ *   ubifs-poke set IMG OFFSET BYTES VALUE       little-endian store
+ *   ubifs-poke crc IMG OFFSET                   repair a node's CRC
+ *   ubifs-poke peb IMG PEB_SIZE VOL LNUM        PEBs holding that LEB
+ *   ubifs-poke vid IMG PEB_SIZE PNUM FIELD=VALUE...
+ *        FIELD: sqnum, copy_flag, data_size, data_crc (a number or
+ *        "good"); the VID header CRC is repaired
+ */
+#include <endian.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint8_t *img;
+static size_t img_len;
+
+static void die(const char *msg)
+{
+	fprintf(stderr, "ubifs-poke: %s\n", msg);
+	exit(1);
+}
+
+static void load(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+
+	if (!f || fseek(f, 0, SEEK_END))
+		die("cannot open the image");
+	img_len = ftell(f);
+	rewind(f);
+	img = malloc(img_len + 1);
+	if (!img || fread(img, 1, img_len, f) != img_len)
+		die("cannot read the image");
+	fclose(f);
+}
+
+static void save(const char *path)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f || fwrite(img, 1, img_len, f) != img_len || fclose(f))
+		die("cannot write the image");
+}
+
+/* crc32_le with the seed UBI and UBIFS use and no final inversion. */
+static uint32_t crc32(const uint8_t *p, size_t n)
+{
+	uint32_t c = 0xffffffff;
+	int k;
+
+	while (n--) {
+		c ^= *p++;
+		for (k = 0; k < 8; k++)
+			c = c & 1 ? (c >> 1) ^ 0xedb88320 : c >> 1;
+	}
+	return c;
+}
+
+static uint32_t le32(size_t off)
+{
+	uint32_t v;
+
+	memcpy(&v, img + off, 4);
+	return le32toh(v);
+}
+
+static uint32_t be32(size_t off)
+{
+	uint32_t v;
+
+	memcpy(&v, img + off, 4);
+	return be32toh(v);
+}
+
+static void put_be32(size_t off, uint32_t v)
+{
+	v = htobe32(v);
+	memcpy(img + off, &v, 4);
+}
+
+/* Calls fn for each node of each LEB, in the manner of a UBIFS scan. */
+static long walk(size_t leb, long (*fn)(size_t off, void *arg), void *arg)
+{
+	size_t l, off;
+
+	for (l = 0; l + leb <= img_len; l += leb)
+		for (off = l; off + 28 <= l + leb;) {
+			uint32_t len = le32(off + 16);
+			long r;
+
+			if (img[off] == 0xce) {		/* padding bytes */
+				off += 8;
+				continue;
+			}
+			if (le32(off) != 0x06101831 || len < 24)
+				break;
+			if (img[off + 20] == 5)		/* padding node */
+				len += le32(off + 24);
+			r = fn(off, arg);
+			if (r >= 0)
+				return r;
+			off += (len + 7) & ~7u;
+		}
+	return -1;
+}
+
+struct want {
+	const char *kind, *arg;
+	long counts[4];
+};
+
+static long match(size_t off, void *arg)
+{
+	struct want *w = arg;
+	int type = img[off + 20];
+
+	if (!strcmp(w->kind, "dent") && type == 2 &&
+	    img[off + 50] + (img[off + 51] << 8) == (int)strlen(w->arg) &&
+	    !memcmp(img + off + 56, w->arg, strlen(w->arg)))
+		return off;
+	if (!strcmp(w->kind, "symlink") && type == 0 &&
+	    (le32(off + 104) & 0170000) == 0120000)
+		return off;
+	if (!strcmp(w->kind, "data") && type == 1) {
+		static const char *const names[] = { "none", "lzo", "zlib",
+						     "zstd" };
+		int c = img[off + 44];
+
+		if (c < 4 && !strcmp(names[c], w->arg))
+			return off;
+	}
+	return -1;
+}
+
+static long count(size_t off, void *arg)
+{
+	struct want *w = arg;
+
+	if (img[off + 20] == 1 && img[off + 44] < 4)
+		w->counts[img[off + 44]]++;
+	return -1;
+}
+
+static void vid_field(size_t vid, const char *fv, size_t data, size_t max)
+{
+	const char *eq = strchr(fv, '=');
+	unsigned long long v;
+
+	if (!eq)
+		die("FIELD=VALUE expected");
+	v = strtoull(eq + 1, NULL, 0);
+	if (!strncmp(fv, "sqnum=", 6)) {
+		v = htobe64(v);
+		memcpy(img + vid + 40, &v, 8);
+	} else if (!strncmp(fv, "copy_flag=", 10)) {
+		img[vid + 6] = v;
+	} else if (!strncmp(fv, "data_size=", 10)) {
+		put_be32(vid + 20, v);
+	} else if (!strncmp(fv, "data_crc=", 9)) {
+		uint32_t n = be32(vid + 20);
+
+		if (!strcmp(eq + 1, "good")) {
+			if (n > max)
+				die("data_size beyond the PEB");
+			v = crc32(img + data, n);
+		}
+		put_be32(vid + 32, v);
+	} else {
+		die("unknown VID field");
+	}
+}
+
+static int cmd_vid(int argc, char **argv)
+{
+	size_t peb = strtoul(argv[3], NULL, 0);
+	size_t p = strtoul(argv[4], NULL, 0) * peb;
+	size_t vid, data;
+	int i;
+
+	if (p + peb > img_len)
+		die("no such PEB");
+	vid = p + be32(p + 16);
+	data = p + be32(p + 20);
+	if (vid + 64 > p + peb || data > p + peb || be32(vid) != 0x55424921)
+		die("no VID header in that PEB");
+	for (i = 5; i < argc; i++)
+		vid_field(vid, argv[i], data, p + peb - data);
+	put_be32(vid + 60, crc32(img + vid, 60));
+	save(argv[2]);
+	return 0;
+}
+
+static int cmd_peb(char **argv)
+{
+	size_t peb = strtoul(argv[3], NULL, 0), p;
+	uint32_t vol = strtoul(argv[4], NULL, 0);
+	uint32_t lnum = strtoul(argv[5], NULL, 0);
+
+	for (p = 0; p + peb <= img_len; p += peb) {
+		size_t vid = p + be32(p + 16);
+
+		if (be32(vid) == 0x55424921 && be32(vid + 8) == vol &&
+		    be32(vid + 12) == lnum)
+			printf("%zu\n", p / peb);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct want w = { 0 };
+	long off;
+
+	if (argc < 4)
+		die("usage: see the comment at the top of ubifs-poke.c");
+	load(argv[2]);
+	if (!strcmp(argv[1], "find") && argc >= 5) {
+		w.kind = argv[4];
+		w.arg = argc > 5 ? argv[5] : "";
+		off = walk(strtoul(argv[3], NULL, 0), match, &w);
+		if (off < 0)
+			die("not found");
+		printf("%ld\n", off);
+		return 0;
+	}
+	if (!strcmp(argv[1], "compr")) {
+		walk(strtoul(argv[3], NULL, 0), count, &w);
+		printf("none=%ld lzo=%ld zlib=%ld zstd=%ld\n", w.counts[0],
+		       w.counts[1], w.counts[2], w.counts[3]);
+		return 0;
+	}
+	if (!strcmp(argv[1], "set") && argc == 6) {
+		size_t o = strtoul(argv[3], NULL, 0);
+		int n = atoi(argv[4]), i;
+		unsigned long long v = strtoull(argv[5], NULL, 0);
+
+		if (n < 1 || n > 8 || o + n > img_len)
+			die("bad offset or size");
+		for (i = 0; i < n; i++)
+			img[o + i] = v >> (8 * i);
+		save(argv[2]);
+		return 0;
+	}
+	if (!strcmp(argv[1], "crc")) {
+		size_t o = strtoul(argv[3], NULL, 0);
+		uint32_t len = le32(o + 16);
+
+		if (len < 24 || o + len > img_len)
+			die("bad node length");
+		memcpy(img + o + 4, &(uint32_t){ htole32(crc32(img + o + 8,
+							       len - 8)) }, 4);
+		save(argv[2]);
+		return 0;
+	}
+	if (!strcmp(argv[1], "peb") && argc == 6)
+		return cmd_peb(argv);
+	if (!strcmp(argv[1], "vid") && argc >= 6)
+		return cmd_vid(argc, argv);
+	die("usage: see the comment at the top of ubifs-poke.c");
+	return 1;
+}

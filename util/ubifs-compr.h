@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef TK_UBIFS_COMPR_H
+#define TK_UBIFS_COMPR_H
+
+#include <stddef.h>
+
+/*
+ * Decompresses the payload of one data node (compr_type UBIFS_COMPR_*)
+ * into out, as fs/ubifs/compress.c ubifs_decompress() does: none, LZO
+ * (lzo1x), zlib (raw deflate, no zlib header) and zstd.  Returns the
+ * number of bytes produced, or -1 with a reason in why; more output than
+ * out_len is an error, not a truncation.
+ */
+long ubifs_decompress(int compr_type, const void *in, size_t in_len,
+		      void *out, size_t out_len, char *why, size_t whylen);
+
+#endif
