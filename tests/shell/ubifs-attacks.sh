@@ -8,11 +8,11 @@
 # genuine image signed by the victim.  Every image here must be refused
 # with the credentials the victim's user gives, and extract must leave
 # nothing behind.  The images are mkfs.ubifs's; the forging tool is
-# ubifs-forge.c, which shares no code with tracekit.
+# ubifs-poke.c, which shares no code with tracekit.
 need_cmd mkfs.ubifs openssl gcc
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$TK_TMP" || fail "no scratch dir"
-gcc -O2 -Wall -o forge "$here/ubifs-forge.c" || fail "gcc ubifs-forge.c"
+gcc -O2 -Wall -o poke "$here/ubifs-poke.c" || fail "gcc ubifs-poke.c"
 LEB=129024
 G="-m 2048 -e $LEB -c 64"
 tree() {
@@ -87,8 +87,8 @@ refused "victim's LEB 0 on attacker's image" "LEB 1:0x0 master node: hash does n
 #    ... and with an HMAC claimed in both master copies, which once made
 #    verify skip hash_mst when no key was given.
 for l in 1 2; do
-	./forge f.img xor $((l * LEB + 296)) 01 && ./forge f.img fixcrc $((l * LEB)) ||
-		fail "forge"
+	./poke xor f.img $((l * LEB + 296)) 01 && ./poke crc f.img $((l * LEB)) ||
+		fail "poke"
 done
 refused "victim's LEB 0, masters claim an HMAC" \
 	"LEB 1:0x0 master node: carries an HMAC .*give --key-file" f.img --cert victim.crt
@@ -100,14 +100,14 @@ refused "victim's LEB 0, masters claim an HMAC, a key" \
 #    its equality with LEB 1's outside that field, as in the kernel.)
 for b in $(seq 296 359); do
 	cp v.img t.img
-	./forge t.img xor $((LEB + b)) 5a && ./forge t.img fixcrc $LEB || fail "forge"
+	./poke xor t.img $((LEB + b)) 5a && ./poke crc t.img $LEB || fail "poke"
 	"$TRACEKIT" ubifs verify t.img --cert victim.crt >out 2>&1 &&
 		{ cat out; fail "master byte $b accepted"; }
 	grep -q "^LEB 1:0x0 master node:" out || { cat out; fail "master byte $b not named"; }
 done
 for b in $(seq 128 191); do
 	cp v.img t.img
-	./forge t.img xor $b a5 && ./forge t.img fixcrc 0 || fail "forge"
+	./poke xor t.img $b a5 && ./poke crc t.img 0 || fail "poke"
 	"$TRACEKIT" ubifs verify t.img --cert victim.crt >out 2>&1 &&
 		{ cat out; fail "superblock byte $b accepted"; }
 	grep -q '^LEB 0:0x1000 signature node: signature does not verify' out ||
@@ -124,7 +124,7 @@ sig() {
 	openssl cms -sign -binary -noattr -nocerts -outform DER -in sb.bin \
 		-signer victim.crt -inkey victim.key -out "$1.der" "${@:2}" ||
 		fail "openssl cms -sign $*"
-	cp v.img "$1.img" && ./forge "$1.img" setsig "$1.der" || fail "forge setsig"
+	cp v.img "$1.img" && ./poke setsig "$1.img" "$1.der" || fail "poke setsig"
 }
 sig good -md sha256
 "$TRACEKIT" ubifs verify good.img --cert victim.crt >out || { cat out; fail "openssl-made signature"; }

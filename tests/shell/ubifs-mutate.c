@@ -16,17 +16,11 @@
  * sb-rp (the superblock's rp_size changed, CRC repaired),
  * sb-zero-hmac (the superblock's HMAC zeroed, CRC repaired).
  */
-#include <endian.h>
 #include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "util/ubifs-media.h"
+#include "ubifs-tool.h"
 
-static uint8_t *img;
-static size_t img_size;
 static int leb_size, leb_cnt, log_lebs, main_first, lpt_first, lpt_last;
 
 struct node {
@@ -38,45 +32,18 @@ static struct node *nodes;
 static int nr_nodes;
 static int *leb_end;
 
-static void die(const char *msg)
+/* The image and the geometry its superblock gives. */
+static void load_volume(const char *path)
 {
-	fprintf(stderr, "ubifs-mutate: %s\n", msg);
-	exit(2);
-}
-
-static uint32_t crc32_ubifs(const uint8_t *p, size_t n)
-{
-	uint32_t crc = 0xffffffff;
-	int k;
-
-	while (n--) {
-		crc ^= *p++;
-		for (k = 0; k < 8; k++)
-			crc = (crc >> 1) ^ ((crc & 1) ? 0xedb88320u : 0);
-	}
-	return crc;
-}
-
-static void load(const char *path)
-{
-	FILE *f = fopen(path, "rb");
 	const struct ubifs_sb_node *sb;
-	long n;
 
-	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) <= 0)
-		die("cannot read the image");
-	rewind(f);
-	img_size = n;
-	img = malloc(img_size);
-	if (!img || fread(img, 1, img_size, f) != img_size)
-		die("cannot read the image");
-	fclose(f);
+	load(path);
 	sb = (const void *)img;
 	leb_size = le32toh(sb->leb_size);
 	log_lebs = le32toh(sb->log_lebs);
-	if (leb_size < 4096 || img_size % leb_size)
+	if (leb_size < 4096 || img_len % leb_size)
 		die("bad LEB size");
-	leb_cnt = img_size / leb_size;
+	leb_cnt = img_len / leb_size;
 	lpt_first = UBIFS_LOG_LNUM + log_lebs;
 	lpt_last = lpt_first + le32toh(sb->lpt_lebs) - 1;
 	main_first = UBIFS_LOG_LNUM + log_lebs + le32toh(sb->lpt_lebs) +
@@ -150,14 +117,6 @@ static const char *type_name(int t)
 	};
 
 	return t >= 0 && t < (int)(sizeof(n) / sizeof(n[0])) ? n[t] : "?";
-}
-
-static void fix_crc(uint8_t *node)
-{
-	struct ubifs_ch *ch = (void *)node;
-	uint32_t len = le32toh(ch->len);
-
-	ch->crc = htole32(crc32_ubifs(node + 8, len - 8));
 }
 
 static uint64_t rnd_state;
@@ -258,14 +217,6 @@ static void plan(int count, unsigned seed)
 	}
 }
 
-static void save(const char *out)
-{
-	FILE *f = fopen(out, "wb");
-
-	if (!f || fwrite(img, 1, img_size, f) != img_size || fclose(f))
-		die("cannot write the variant");
-}
-
 static void describe(int lnum, int offs)
 {
 	const struct node *n = node_at(lnum, offs);
@@ -288,18 +239,18 @@ static void apply(const char *spec, const char *out)
 		int lnum = pos / leb_size, offs = pos % leb_size;
 		const struct node *n = node_at(lnum, offs);
 
-		if (pos >= img_size)
+		if (pos >= img_len)
 			die("position beyond the image");
 		img[pos] ^= 0x5a;
 		/* The CRC covers the length the header now says, where that
 		 * still fits in the LEB. */
 		if (n) {
-			uint8_t *p = img + (size_t)lnum * leb_size + n->offs;
-			uint32_t len = le32toh(((struct ubifs_ch *)p)->len);
+			size_t at = (size_t)lnum * leb_size + n->offs;
+			uint32_t len = le32(at + 16);
 
 			if (len >= UBIFS_CH_SZ &&
 			    len <= (uint32_t)(leb_size - n->offs))
-				fix_crc(p);
+				fix_node_crc(at);
 		}
 		describe(lnum, offs);
 	} else if (sscanf(spec, "swap:%d:%d", &a, &b) == 2) {
@@ -334,7 +285,7 @@ static void apply(const char *spec, const char *out)
 			sb->rp_size = htole64(le64toh(sb->rp_size) + 4096);
 		else
 			memset(sb->hmac, 0, sizeof(sb->hmac));
-		fix_crc(img);
+		fix_node_crc(0);
 		printf("0:0x0 %s\n", spec);
 	} else {
 		die("unknown spec");
@@ -377,9 +328,10 @@ static void budnode(void)
 
 int main(int argc, char **argv)
 {
+	tool_name = "ubifs-mutate";
 	if (argc < 3)
 		die("usage: plan IMG COUNT SEED | apply IMG OUT SPEC | budnode IMG");
-	load(argv[2]);
+	load_volume(argv[2]);
 	scan();
 	if (!strcmp(argv[1], "plan") && argc == 5)
 		plan(atoi(argv[3]), strtoul(argv[4], NULL, 0));

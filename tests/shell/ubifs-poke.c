@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Test helper for tests/shell/ubifs-*.sh: finds and edits nodes of a raw
- * UBIFS image and headers of a UBI image in place, repairing the CRCs so
- * that only the reader's other checks can object.  Offsets are bytes from
+ * Test helper for tests/shell/ubifs-*.sh, the attacker's tool: finds and
+ * edits nodes of a raw UBIFS image and headers of a UBI image in place,
+ * repairing the CRCs so that only the reader's other checks (hashes,
+ * HMACs, signatures) can object.  Offsets are bytes from
  * the start of the file, printed in decimal.
  *
  *   ubifs-poke find IMG LEB_SIZE dent NAME     offset of the entry NAME
@@ -12,83 +13,16 @@
  *   ubifs-poke compr IMG LEB_SIZE               data nodes per compressor
  *   ubifs-poke set IMG OFFSET BYTES VALUE       little-endian store
  *   ubifs-poke crc IMG OFFSET                   repair a node's CRC
+ *   ubifs-poke xor IMG OFFSET MASK              IMG[OFFSET] ^= MASK (hex)
+ *   ubifs-poke setsig IMG SIG.der               signature node at 4096
+ *   ubifs-poke nodes IMG LEB_SIZE               "LEB N:0xOFF TYPE LEN" of
+ *                                               every node but padding
  *   ubifs-poke peb IMG PEB_SIZE VOL LNUM        PEBs holding that LEB
  *   ubifs-poke vid IMG PEB_SIZE PNUM FIELD=VALUE...
  *        FIELD: sqnum, copy_flag, data_size, data_crc (a number or
  *        "good"); the VID header CRC is repaired
  */
-#include <endian.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-static uint8_t *img;
-static size_t img_len;
-
-static void die(const char *msg)
-{
-	fprintf(stderr, "ubifs-poke: %s\n", msg);
-	exit(1);
-}
-
-static void load(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-
-	if (!f || fseek(f, 0, SEEK_END))
-		die("cannot open the image");
-	img_len = ftell(f);
-	rewind(f);
-	img = malloc(img_len + 1);
-	if (!img || fread(img, 1, img_len, f) != img_len)
-		die("cannot read the image");
-	fclose(f);
-}
-
-static void save(const char *path)
-{
-	FILE *f = fopen(path, "wb");
-
-	if (!f || fwrite(img, 1, img_len, f) != img_len || fclose(f))
-		die("cannot write the image");
-}
-
-/* crc32_le with the seed UBI and UBIFS use and no final inversion. */
-static uint32_t crc32(const uint8_t *p, size_t n)
-{
-	uint32_t c = 0xffffffff;
-	int k;
-
-	while (n--) {
-		c ^= *p++;
-		for (k = 0; k < 8; k++)
-			c = c & 1 ? (c >> 1) ^ 0xedb88320 : c >> 1;
-	}
-	return c;
-}
-
-static uint32_t le32(size_t off)
-{
-	uint32_t v;
-
-	memcpy(&v, img + off, 4);
-	return le32toh(v);
-}
-
-static uint32_t be32(size_t off)
-{
-	uint32_t v;
-
-	memcpy(&v, img + off, 4);
-	return be32toh(v);
-}
-
-static void put_be32(size_t off, uint32_t v)
-{
-	v = htobe32(v);
-	memcpy(img + off, &v, 4);
-}
+#include "ubifs-tool.h"
 
 /* Calls fn for each node of each LEB, in the manner of a UBIFS scan. */
 static long walk(size_t leb, long (*fn)(size_t off, void *arg), void *arg)
@@ -174,7 +108,7 @@ static void vid_field(size_t vid, const char *fv, size_t data, size_t max)
 		if (!strcmp(eq + 1, "good")) {
 			if (n > max)
 				die("data_size beyond the PEB");
-			v = crc32(img + data, n);
+			v = crc32_ubifs(img + data, n);
 		}
 		put_be32(vid + 32, v);
 	} else {
@@ -197,7 +131,7 @@ static int cmd_vid(int argc, char **argv)
 		die("no VID header in that PEB");
 	for (i = 5; i < argc; i++)
 		vid_field(vid, argv[i], data, p + peb - data);
-	put_be32(vid + 60, crc32(img + vid, 60));
+	put_be32(vid + 60, crc32_ubifs(img + vid, 60));
 	save(argv[2]);
 	return 0;
 }
@@ -218,10 +152,48 @@ static int cmd_peb(char **argv)
 	return 0;
 }
 
+/* "LEB N:0xOFF TYPE LEN" of every node but padding. */
+static long list(size_t off, void *arg)
+{
+	size_t leb = *(size_t *)arg;
+
+	if (img[off + 20] != 5)
+		printf("LEB %zu:0x%zx %d %u\n", off / leb, off % leb,
+		       img[off + 20], le32(off + 16));
+	return -1;
+}
+
+/* A signature node at 4096, the place mkfs.ubifs puts it, holding the
+ * DER signature in the file given. */
+static int cmd_setsig(char **argv)
+{
+	FILE *f = fopen(argv[3], "rb");
+	uint8_t sig[8192];
+	size_t n;
+
+	if (!f)
+		die("cannot open the signature");
+	n = fread(sig, 1, sizeof(sig), f);
+	fclose(f);
+	if (4096 + 64 + n > img_len)
+		die("the signature does not fit");
+	memset(img + 4096 + 24, 0, 40);
+	put_le32(4096 + 16, 64 + n);
+	img[4096 + 20] = 13;		/* UBIFS_SIG_NODE */
+	put_le32(4096 + 24, 1);		/* UBIFS_SIGNATURE_TYPE_PKCS7 */
+	put_le32(4096 + 28, n);
+	memcpy(img + 4096 + 64, sig, n);
+	fix_node_crc(4096);
+	save(argv[2]);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct want w = { 0 };
 	long off;
+
+	tool_name = "ubifs-poke";
 
 	if (argc < 4)
 		die("usage: see the comment at the top of ubifs-poke.c");
@@ -254,14 +226,27 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "crc")) {
-		size_t o = strtoul(argv[3], NULL, 0);
-		uint32_t len = le32(o + 16);
-
-		if (len < 24 || o + len > img_len)
-			die("bad node length");
-		memcpy(img + o + 4, &(uint32_t){ htole32(crc32(img + o + 8,
-							       len - 8)) }, 4);
+		fix_node_crc(strtoul(argv[3], NULL, 0));
 		save(argv[2]);
+		return 0;
+	}
+	if (!strcmp(argv[1], "xor") && argc == 5) {
+		size_t o = strtoul(argv[3], NULL, 0);
+
+		if (o >= img_len)
+			die("offset beyond the image");
+		img[o] ^= strtoul(argv[4], NULL, 16);
+		save(argv[2]);
+		return 0;
+	}
+	if (!strcmp(argv[1], "setsig"))
+		return cmd_setsig(argv);
+	if (!strcmp(argv[1], "nodes")) {
+		size_t leb = strtoul(argv[3], NULL, 0);
+
+		if (!leb)
+			die("bad LEB size");
+		walk(leb, list, &leb);
 		return 0;
 	}
 	if (!strcmp(argv[1], "peb") && argc == 6)

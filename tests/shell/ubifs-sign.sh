@@ -6,7 +6,7 @@
 need_cmd mkfs.ubifs openssl md5sum gcc
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$TK_TMP" || fail "no scratch dir"
-gcc -O2 -Wall -o forge "$here/ubifs-forge.c" || fail "gcc ubifs-forge.c"
+gcc -O2 -Wall -o poke "$here/ubifs-poke.c" || fail "gcc ubifs-poke.c"
 mkdir -p root/sub/deep && echo hello >root/a && ln -s a root/link &&
 	echo x >root/sub/deep/c && head -c 700000 /dev/urandom >root/big &&
 	seq 1 50000 >root/sub/text || fail "source tree"
@@ -49,7 +49,7 @@ openssl cms -verify -binary -inform DER -in sig.der -content sb.bin \
 # mkfs.ubifs is the oracle of the layout: every node where mkfs.ubifs
 # --auth-key put it, with the same type and length, as a walker that
 # shares no code with tracekit finds them.
-./forge m.img nodes 129024 >m.nodes && ./forge s.img nodes 129024 >s.nodes ||
+./poke nodes m.img 129024 >m.nodes && ./poke nodes s.img 129024 >s.nodes ||
 	fail "listing nodes"
 [ "$(wc -l <m.nodes)" -gt 20 ] || fail "too few nodes listed in m.img"
 diff m.nodes s.nodes || fail "layout differs from mkfs.ubifs --auth-key"
@@ -64,7 +64,7 @@ mkfs.ubifs $B -r root bp.img && mkfs.ubifs $B -r root --hash-algo=sha256 \
 "$TRACEKIT" ubifs verify bs.img --cert cert.pem >/dev/null || fail "verify big LPT"
 "$TRACEKIT" ubifs info bs.img >bs.info || fail "info big LPT"
 assert_grep 'big LPT' bs.info
-./forge bm.img nodes 15872 >bm.nodes && ./forge bs.img nodes 15872 >bs.nodes ||
+./poke nodes bm.img 15872 >bm.nodes && ./poke nodes bs.img 15872 >bs.nodes ||
 	fail "listing nodes"
 diff bm.nodes bs.nodes || fail "big LPT layout differs from mkfs.ubifs"
 lpt=$(sed -n 's/.*LPT \([0-9]*\)-\([0-9]*\),.*/\1 \2/p' bs.info)
