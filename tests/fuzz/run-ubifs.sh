@@ -1,7 +1,8 @@
 #!/bin/bash
 # Builds tests/fuzz/ubifs.c with libFuzzer (clang -fsanitize=fuzzer plus
 # ASan/UBSan), seeds a corpus with small mkfs.ubifs images (plain, signed,
-# inside UBI) and fuzzes for SECONDS (default 60).  Not part of make check.
+# inside UBI) and fuzzes for SECONDS (default 60), or for RUNS executions
+# when FUZZ_RUNS=RUNS is set.  Not part of make check.
 #
 #   tests/fuzz/run-ubifs.sh [SECONDS] [WORKDIR]
 set -eu
@@ -39,5 +40,7 @@ if [ -z "$(ls corpus)" ]; then
 		dd if=corpus/signed.ubi bs=16384 skip=$i count=1 2>/dev/null
 	done >corpus/reversed.ubi
 fi
-./ubifs-fuzz -max_len=600000 -max_total_time="$secs" -print_final_stats=1 \
+limit=(-max_total_time="$secs")
+[ -n "${FUZZ_RUNS:-}" ] && limit=(-runs="$FUZZ_RUNS")
+./ubifs-fuzz -max_len=600000 "${limit[@]}" -print_final_stats=1 \
 	-rss_limit_mb=2048 corpus 2>&1 | tail -n 25

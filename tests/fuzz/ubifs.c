@@ -4,8 +4,9 @@
  * scan, index walk, LPT, hashes, each also after the node CRCs are
  * repaired (so that mutations reach past them); for inputs that verify,
  * extraction into a scratch directory under $TMPDIR (which must then
- * hold nothing outside it); and, for inputs that verify as plain images,
- * sign with an HMAC key and check that the result verifies.
+ * hold nothing outside it); for authenticated ones, the signature checked
+ * with the seeds' certificate; and, for inputs that verify as plain
+ * images, sign with an HMAC key and check that the result verifies.
  * Built and run by tests/fuzz/run-ubifs.sh (not part of make check).
  */
 #include <endian.h>
@@ -81,6 +82,18 @@ static void extract(const struct ubifs_image *img,
 	nftw(base, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* The signed seeds were made with cert.pem of the run folder: mutated
+ * signatures and superblocks go through the PKCS#7 checks too. */
+static void check_signature(struct ubifs_image *img)
+{
+	struct ubifs_verify_opts vo = { .cert = "cert.pem" };
+	struct ubifs_report rep = { 0 };
+	struct ubifs_verify_result res;
+
+	ubifs_verify(img, &vo, &res, &rep);
+	ubifs_report_clear(&rep);
+}
+
 static void check(const void *vol, size_t len)
 {
 	struct ubifs_verify_opts vo = { 0 };
@@ -94,6 +107,8 @@ static void check(const void *vol, size_t len)
 			extract(&img, &res);
 		if (!res.authenticated)
 			sign_round_trip(&img);
+		else if (access("cert.pem", R_OK) == 0)
+			check_signature(&img);
 	}
 	ubifs_image_release(&img);
 	ubifs_report_clear(&rep);
