@@ -6,12 +6,10 @@
 
 need_vm_host
 
-# The record tests check our files with trace-cmd, the peer: ship it when
-# the host has it (without it they skip in the guest as on the host).
-bins=()
-if command -v trace-cmd >/dev/null; then
-	bins+=(--bin trace-cmd)
-fi
+# The oracles and tools the guest's tests need, which the host has from
+# scripts/deps.sh; in the guest, as on the host, one missing is a failure.
+need_cmd trace-cmd jq mkfs.ubifs openssl
+bins=(--bin trace-cmd --bin jq --bin mkfs.ubifs --bin openssl)
 
 # Each guest test has a limit of its own, so one that hangs fails with its
 # log and the rest still run; the console is shown as it comes, so even a
