@@ -13,7 +13,8 @@ Q := $(if $(filter 1,$(V)),,@)
 
 ifeq ($(SANITIZE),1)
 OUT := build/asan
-SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
+	-DTRACEKIT_SANITIZE
 else
 OUT := build/obj
 SAN_FLAGS :=

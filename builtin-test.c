@@ -787,6 +787,18 @@ int cmd_test(int argc, const char **argv)
 		setenv("TRACEKIT", self, 0);
 	free(self);
 	setenv("TRACEKIT_SRCDIR", TRACEKIT_SRCDIR, 0);
+#ifdef TRACEKIT_SANITIZE
+	/* A file, so each suppression is visible and as narrow as it can be. */
+	if (!getenv("LSAN_OPTIONS")) {
+		char *supp = test_source_path("tests/lsan.supp");
+		struct strbuf opt = STRBUF_INIT;
+
+		strbuf_addf(&opt, "suppressions=%s", supp);
+		setenv("LSAN_OPTIONS", opt.buf, 1);
+		strbuf_release(&opt);
+		free(supp);
+	}
+#endif
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = forward_signal;
 	sigaction(SIGINT, &sa, NULL);
