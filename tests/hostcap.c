@@ -66,7 +66,7 @@ int test__hostcap(void)
 	}
 	strbuf_release(&sb);
 	if (in_vm) {
-		/* Debian's kernel config (shared/specs/vm.md) has both. */
+		/* Debian's kernel config has both. */
 		TEST_ASSERT_VAL("VM kernel has kprobe events", f.kprobe_events);
 		TEST_ASSERT_VAL("VM kernel has the stack tracer", f.stack_tracer);
 		TEST_ASSERT_VAL("VM kernel advertises $argN", f.arg_n);
