@@ -11,7 +11,7 @@ set -u
 build_pkgs="gcc make pkg-config libelf-dev libdw-dev libunwind-dev
 libtraceevent-dev libtracefs-dev libzstd-dev libssl-dev"
 test_pkgs="trace-cmd linux-perf systemtap-sdt-dev mtd-utils openssl xxd
-busybox-static cpio kmod qemu-system-x86 jq clang"
+busybox-static cpio kmod qemu-system-x86 jq clang binutils"
 
 # The VM boots the kernel behind Debian's linux-image-amd64 metapackage;
 # its headers build tests/kmod.  Needs the apt lists to be present.
