@@ -775,6 +775,7 @@ int cmd_test(int argc, const char **argv)
 			if (selected(&tests.v[i], i + 1, argc, argv))
 				printf("%3d: %s\n", i + 1, tests.v[i].desc);
 		free_tests(&tests);
+		strbuf_release(&cap_lines);
 		return TK_EXIT_OK;
 	}
 	if (!mkdtemp(tmpl))
