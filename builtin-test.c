@@ -659,8 +659,10 @@ static int selected(const struct test_entry *t, int num, int argc,
  * expands them, for good: buffer_size_kb reads "7 (expanded: 1408)"
  * before and "1408" after, until the next boot.  Whichever test enabled
  * the first event (its own or trace-cmd's) would see that as its residue,
- * so a run that may touch tracefs does it once, first, as the kernel
- * would, and says so under -v.
+ * so a run that may touch tracefs does it once, first, and says so
+ * under -v.  It writes the size the kernel would expand to, which
+ * buffer_size_kb then shows rounded to whole pages ("1410" on 6.1 and
+ * 6.18): the buffers are marked expanded, so no event changes it after.
  */
 static void expand_ring_buffers(int verbose)
 {
@@ -682,8 +684,9 @@ static void expand_ring_buffers(int verbose)
 		tk_tracefs_read(NULL, "buffer_size_kb", &now);
 		strbuf_rtrim(&now);
 		if (verbose)
-			printf("tracekit test: ring buffers expanded once for this boot, "
-			       "as the first enabled event would: buffer_size_kb \"%s\" -> \"%s\"\n",
+			printf("tracekit test: ring buffers expanded once for this boot "
+			       "(the first enabled event would, for good): "
+			       "buffer_size_kb \"%s\" -> \"%s\"\n",
 			       val.buf, now.buf);
 	}
 	if (lock_fd >= 0)
