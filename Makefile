@@ -14,7 +14,8 @@ Q := $(if $(filter 1,$(V)),,@)
 
 ifeq ($(SANITIZE),1)
 OUT := build/asan
-SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
+	-DTRACEKIT_SANITIZE
 else
 OUT := build/obj
 SAN_FLAGS :=
@@ -47,8 +48,10 @@ OBJS := $(patsubst %.c,$(OUT)/%.o,$(SRCS))
 
 all: $(TRACEKIT)
 
+# `make` needs (and installs) only the build packages; check, demo and
+# deps install the test and VM packages too.
 build/config.mk: scripts/deps.sh
-	$(Q)scripts/deps.sh
+	$(Q)scripts/deps.sh --build
 	$(Q)mkdir -p build
 	$(Q)for p in $(PKGS); do pkg-config --exists $$p || \
 		{ echo "tracekit: pkg-config cannot find $$p" >&2; exit 1; }; done
@@ -97,6 +100,7 @@ vmcheck: $(TRACEKIT)
 	tests/vm/run.sh --tracekit $(TRACEKIT) -- tracekit test -v $(TESTFLAGS)
 
 demo: $(TRACEKIT) mount-tracefs
+	$(Q)scripts/deps.sh
 	scripts/demo.sh ./$(TRACEKIT)
 
 bench: $(TRACEKIT)

@@ -50,21 +50,65 @@ struct test_list {
 
 static const char *skip_file;
 
-int test_skip(const char *fmt, ...)
+/*
+ * The skip file holds "CAP\nREASON": the --caps capability whose absence
+ * (or, as "!CAP", whose presence) the skip claims, then the reason.  An
+ * empty CAP claims nothing, and the runner fails such a skip.
+ */
+static void write_skip(const char *cap, const char *fmt, va_list ap)
 {
-	va_list ap;
 	FILE *fp;
 
 	if (!skip_file)
-		return TEST_SKIP;
+		return;
 	fp = fopen(skip_file, "we");
 	if (!fp)
-		return TEST_SKIP;
-	va_start(ap, fmt);
+		return;
+	fprintf(fp, "%s\n", cap);
 	vfprintf(fp, fmt, ap);
-	va_end(ap);
 	fclose(fp);
+}
+
+int test_skip(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	write_skip("", fmt, ap);
+	va_end(ap);
 	return TEST_SKIP;
+}
+
+int test_skip_cap(const char *cap, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	write_skip(cap, fmt, ap);
+	va_end(ap);
+	return TEST_SKIP;
+}
+
+/*
+ * Inside the VM the guest carries only the tools the harness ships, and
+ * never a compiler: a test that needs CMD there skips for "!in_vm".  On
+ * the host the project installs them (scripts/deps.sh), so one missing
+ * is a failure.
+ */
+int test_need_host_cmd(const char *cmd)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int found;
+
+	strbuf_addf(&sb, "command -v %s >/dev/null", cmd);
+	found = system(sb.buf) == 0;
+	strbuf_release(&sb);
+	if (found)
+		return TEST_OK;
+	if (getenv("TRACEKIT_IN_VM"))
+		return test_skip_cap("!in_vm", "%s is not in the VM guest", cmd);
+	fprintf(stderr, "FAILED: %s is not installed (scripts/deps.sh installs it)\n", cmd);
+	return TEST_FAIL;
 }
 
 static void add_test(struct test_list *l, const char *desc, int (*func)(void),
@@ -245,12 +289,17 @@ static void free_tests(struct test_list *l)
 static void collect_tests(struct test_list *l)
 {
 #define TK_ADD_SUITE(name, desc) add_test(l, desc, test__##name, NULL, 1, 0);
-	/* The framework's self-test wants a list with known outcomes only. */
+#define TK_ADD_FIXTURE(name, desc) add_test(l, desc, test__##name, NULL, 0, 0);
+	/*
+	 * The framework's self-test wants a list with known outcomes only;
+	 * they never touch tracefs, so the run leaves it alone too.
+	 */
 	if (getenv("TRACEKIT_TEST_FIXTURES")) {
-		TK_TEST_FIXTURES(TK_ADD_SUITE)
+		TK_TEST_FIXTURES(TK_ADD_FIXTURE)
 		return;
 	}
 	TK_TEST_SUITES(TK_ADD_SUITE)
+#undef TK_ADD_FIXTURE
 #undef TK_ADD_SUITE
 	add_shell_tests(l);
 }
@@ -335,6 +384,79 @@ static int lock_tracefs(void)
 	return fd;
 }
 
+/* ---- capabilities and the skip ledger ---- */
+
+/*
+ * What this machine offers, as the KEY=VALUE lines of --caps; a value is
+ * absent when empty or 0.  The skip ledger checks each skip against it.
+ */
+static void caps_text(struct strbuf *sb)
+{
+	const struct tk_features *f = tk_features();
+	const char *dir = tk_tracefs_dir();
+
+	strbuf_addf(sb, "root=%d\n", geteuid() == 0);
+	strbuf_addf(sb, "tracefs=%s\n", dir ? dir : "");
+	strbuf_addf(sb, "tracefs_writable=%d\n", dir && access(dir, W_OK) == 0);
+	strbuf_addf(sb, "uprobes=%d\n", f->uprobe_events);
+	strbuf_addf(sb, "kprobes=%d\n", f->kprobe_events);
+	strbuf_addf(sb, "stack_tracer=%d\n", f->stack_tracer);
+	strbuf_addf(sb, "function_tracer=%d\n", f->function_tracer);
+	strbuf_addf(sb, "instances=%d\n", f->instances);
+	strbuf_addf(sb, "error_log=%d\n", f->error_log);
+	strbuf_addf(sb, "arg_n=%d\n", f->arg_n);
+	strbuf_addf(sb, "array=%d\n", f->array);
+	strbuf_addf(sb, "symbol=%d\n", f->symbol);
+	strbuf_addf(sb, "ustring=%d\n", f->ustring);
+	strbuf_addf(sb, "ref_ctr=%d\n", f->ref_ctr);
+	strbuf_addf(sb, "in_vm=%d\n", getenv("TRACEKIT_IN_VM") != NULL);
+	/* A capability no machine has, for the framework's self-test. */
+	if (getenv("TRACEKIT_TEST_FIXTURES"))
+		strbuf_addstr(sb, "fixture=0\n");
+}
+
+/* 1 if caps has NAME present, 0 if absent, -1 if it has no NAME. */
+static int cap_present(const char *caps, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p = caps;
+
+	while (*p) {
+		const char *nl = strchrnul(p, '\n');
+
+		if (!strncmp(p, name, len) && p[len] == '=') {
+			const char *v = p + len + 1;
+
+			return v < nl && !(nl - v == 1 && *v == '0');
+		}
+		p = *nl ? nl + 1 : nl;
+	}
+	return -1;
+}
+
+/*
+ * The skip ledger: a skip must name a capability (CAP, or !CAP for one
+ * the test must not have) that this machine's caps bear out, else it is
+ * counted as a failure, so that no silent skip lands.  Returns 1 when
+ * the claim holds; otherwise says why in why.
+ */
+static int skip_claim_holds(const char *caps, const char *cap, struct strbuf *why)
+{
+	int negated = cap[0] == '!';
+	int have = cap_present(caps, cap + negated);
+
+	if (!*cap)
+		strbuf_addstr(why, "; skip names no capability");
+	else if (have < 0)
+		strbuf_addf(why, "; skip names '%s', which --caps does not report", cap);
+	else if (have != negated)
+		strbuf_addf(why, "; skip needs %s, but --caps has %s %s", cap,
+			    cap + negated, have ? "present" : "absent");
+	else
+		return 1;
+	return 0;
+}
+
 /* ---- running one test ---- */
 
 static volatile sig_atomic_t interrupted;
@@ -371,6 +493,7 @@ struct run_opts {
 	int verbose;
 	int timeout;
 	char *tmpdir;
+	const char *caps;	/* caps_text(), for the skip ledger */
 };
 
 static double now_sec(void)
@@ -405,8 +528,13 @@ static int wait_with_timeout(pid_t pid, int timeout, int *timed_out)
 	}
 }
 
+/*
+ * Runs test t; on OUT_SKIP, cap holds the capability the skip names (a
+ * skip whose claim the caps do not bear out is OUT_FAIL).
+ */
 static enum outcome run_test(const struct test_entry *t, int num,
-			     const struct run_opts *o, struct strbuf *why)
+			     const struct run_opts *o, struct strbuf *why,
+			     struct strbuf *cap)
 {
 	struct strbuf out_path = STRBUF_INIT, skip_path = STRBUF_INIT;
 	struct strbuf before = STRBUF_INIT, after = STRBUF_INIT;
@@ -467,12 +595,15 @@ static enum outcome run_test(const struct test_entry *t, int num,
 		res = OUT_OK;
 	} else if (WEXITSTATUS(status) == 2) {
 		struct strbuf reason = STRBUF_INIT;
+		size_t nl;
 
 		strbuf_read_file(&reason, skip_path.buf, 0);
 		strbuf_rtrim(&reason);
-		strbuf_addstr(why, reason.len ? reason.buf : "no reason given");
+		nl = strcspn(reason.buf, "\n");
+		strbuf_add(cap, reason.buf, nl);
+		strbuf_addstr(why, reason.buf[nl] ? reason.buf + nl + 1 : "no reason given");
 		strbuf_release(&reason);
-		res = OUT_SKIP;
+		res = skip_claim_holds(o->caps, cap->buf, why) ? OUT_SKIP : OUT_FAIL;
 	} else {
 		res = OUT_FAIL;
 	}
@@ -524,26 +655,83 @@ static int selected(const struct test_entry *t, int num, int argc,
 	return 0;
 }
 
-static void print_caps(void)
+/*
+ * At boot the kernel's ring buffers are minimal; the first event enabled
+ * expands them, for good: buffer_size_kb reads "7 (expanded: 1408)"
+ * before and "1408" after, until the next boot.  Whichever test enabled
+ * the first event (its own or trace-cmd's) would see that as its residue,
+ * so a run that may touch tracefs does it once, first, and says so
+ * under -v.  It writes the size the kernel would expand to, which
+ * buffer_size_kb then shows rounded to whole pages ("1410" on 6.1 and
+ * 6.18): the buffers are marked expanded, so no event changes it after.
+ */
+static void expand_ring_buffers(int verbose)
 {
-	const struct tk_features *f = tk_features();
-	const char *dir = tk_tracefs_dir();
+	struct strbuf val = STRBUF_INIT, now = STRBUF_INIT;
+	const char *p;
+	char size[32];
+	int lock_fd;
 
-	printf("root=%d\n", geteuid() == 0);
-	printf("tracefs=%s\n", dir ? dir : "");
-	printf("tracefs_writable=%d\n", dir && access(dir, W_OK) == 0);
-	printf("uprobes=%d\n", f->uprobe_events);
-	printf("kprobes=%d\n", f->kprobe_events);
-	printf("stack_tracer=%d\n", f->stack_tracer);
-	printf("function_tracer=%d\n", f->function_tracer);
-	printf("instances=%d\n", f->instances);
-	printf("error_log=%d\n", f->error_log);
-	printf("arg_n=%d\n", f->arg_n);
-	printf("array=%d\n", f->array);
-	printf("symbol=%d\n", f->symbol);
-	printf("ustring=%d\n", f->ustring);
-	printf("ref_ctr=%d\n", f->ref_ctr);
-	printf("in_vm=%d\n", getenv("TRACEKIT_IN_VM") != NULL);
+	if (!tk_tracefs_dir() || geteuid() != 0)
+		return;
+	lock_fd = lock_tracefs();
+	if (tk_tracefs_read(NULL, "buffer_size_kb", &val) >= 0 &&
+	    (p = strstr(val.buf, "(expanded: "))) {
+		snprintf(size, sizeof(size), "%lu",
+			 strtoul(p + strlen("(expanded: "), NULL, 10));
+		strbuf_rtrim(&val);
+		if (tk_tracefs_write(NULL, "buffer_size_kb", size))
+			error("cannot expand the ring buffers to %s KB", size);
+		tk_tracefs_read(NULL, "buffer_size_kb", &now);
+		strbuf_rtrim(&now);
+		if (verbose)
+			printf("tracekit test: ring buffers expanded once for this boot "
+			       "(the first enabled event would, for good): "
+			       "buffer_size_kb \"%s\" -> \"%s\"\n",
+			       val.buf, now.buf);
+	}
+	if (lock_fd >= 0)
+		close(lock_fd);
+	strbuf_release(&val);
+	strbuf_release(&now);
+}
+
+/* The skip ledger's lines: a capability and the tests skipped for it. */
+struct ledger {
+	struct strbuf *cap, *tests;
+	int nr;
+};
+
+static void ledger_add(struct ledger *l, const char *cap, int num)
+{
+	int i;
+
+	for (i = 0; i < l->nr && strcmp(l->cap[i].buf, cap); i++)
+		;
+	if (i == l->nr) {
+		l->cap = xrealloc(l->cap, (l->nr + 1) * sizeof(*l->cap));
+		l->tests = xrealloc(l->tests, (l->nr + 1) * sizeof(*l->tests));
+		strbuf_init(&l->cap[i], 0);
+		strbuf_init(&l->tests[i], 0);
+		strbuf_addstr(&l->cap[i], cap);
+		l->nr++;
+	}
+	strbuf_addf(&l->tests[i], " %d", num);
+}
+
+static void ledger_print_free(struct ledger *l)
+{
+	int i;
+
+	if (l->nr)
+		printf("skip ledger (capability: tests skipped for it):\n");
+	for (i = 0; i < l->nr; i++) {
+		printf("  %s:%s\n", l->cap[i].buf, l->tests[i].buf);
+		strbuf_release(&l->cap[i]);
+		strbuf_release(&l->tests[i]);
+	}
+	free(l->cap);
+	free(l->tests);
 }
 
 static const char *const test_usage[] = {
@@ -557,7 +745,9 @@ int cmd_test(int argc, const char **argv)
 {
 	struct test_list tests = { 0 };
 	struct run_opts o = { .timeout = 900 };
-	int list = 0, caps = 0, i, n = 0;
+	struct strbuf cap_lines = STRBUF_INIT;
+	struct ledger ledger = { 0 };
+	int list = 0, caps = 0, i, n = 0, touches_tracefs = 0;
 	int passed = 0, failed = 0, skipped = 0;
 	char tmpl[] = "/tmp/tracekit-test.XXXXXX";
 	char *self;
@@ -574,10 +764,13 @@ int cmd_test(int argc, const char **argv)
 	};
 
 	argc = parse_options(argc, argv, options, test_usage, 0);
+	caps_text(&cap_lines);
 	if (caps) {
-		print_caps();
+		fputs(cap_lines.buf, stdout);
+		strbuf_release(&cap_lines);
 		return TK_EXIT_OK;
 	}
+	o.caps = cap_lines.buf;
 	if (o.timeout <= 0)
 		die_code(TK_EXIT_USAGE, "--timeout must be positive");
 	collect_tests(&tests);
@@ -586,6 +779,7 @@ int cmd_test(int argc, const char **argv)
 			if (selected(&tests.v[i], i + 1, argc, argv))
 				printf("%3d: %s\n", i + 1, tests.v[i].desc);
 		free_tests(&tests);
+		strbuf_release(&cap_lines);
 		return TK_EXIT_OK;
 	}
 	if (!mkdtemp(tmpl))
@@ -598,13 +792,30 @@ int cmd_test(int argc, const char **argv)
 		setenv("TRACEKIT", self, 0);
 	free(self);
 	setenv("TRACEKIT_SRCDIR", TRACEKIT_SRCDIR, 0);
+#ifdef TRACEKIT_SANITIZE
+	/* A file, so each suppression is visible and as narrow as it can be. */
+	if (!getenv("LSAN_OPTIONS")) {
+		char *supp = test_source_path("tests/lsan.supp");
+		struct strbuf opt = STRBUF_INIT;
+
+		strbuf_addf(&opt, "suppressions=%s", supp);
+		setenv("LSAN_OPTIONS", opt.buf, 1);
+		strbuf_release(&opt);
+		free(supp);
+	}
+#endif
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = forward_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
+	for (i = 0; i < tests.nr; i++)
+		touches_tracefs |= selected(&tests.v[i], i + 1, argc, argv) &&
+				   tests.v[i].host_tracefs;
+	if (touches_tracefs)
+		expand_ring_buffers(o.verbose);
 	for (i = 0; i < tests.nr && !interrupted; i++) {
-		struct strbuf why = STRBUF_INIT;
+		struct strbuf why = STRBUF_INIT, cap = STRBUF_INIT;
 		const struct test_entry *t = &tests.v[i];
 		enum outcome r;
 
@@ -613,7 +824,7 @@ int cmd_test(int argc, const char **argv)
 		n++;
 		printf("%3d: %-60s:%s", i + 1, t->desc, o.verbose ? "\n" : " ");
 		fflush(stdout);
-		r = run_test(t, i + 1, &o, &why);
+		r = run_test(t, i + 1, &o, &why, &cap);
 		if (o.verbose)
 			printf("%3d: %-60s: ", i + 1, t->desc);
 		switch (r) {
@@ -623,7 +834,8 @@ int cmd_test(int argc, const char **argv)
 			break;
 		case OUT_SKIP:
 			skipped++;
-			printf("Skip (%s)\n", why.buf);
+			ledger_add(&ledger, cap.buf, i + 1);
+			printf("Skip (%s: %s)\n", cap.buf, why.buf);
 			break;
 		case OUT_FAIL:
 			failed++;
@@ -633,15 +845,19 @@ int cmd_test(int argc, const char **argv)
 		}
 		fflush(stdout);
 		strbuf_release(&why);
+		strbuf_release(&cap);
 	}
 	rmdir(tmpl);
 	free_tests(&tests);
 	if (!n && argc) {
 		error("no test matches '%s'", argv[0]);
+		strbuf_release(&cap_lines);
 		return TK_EXIT_USAGE;
 	}
 	if (interrupted)
 		printf("interrupted\n");
+	ledger_print_free(&ledger);
+	strbuf_release(&cap_lines);
 	printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
 	return failed || interrupted ? TK_EXIT_FAIL : TK_EXIT_OK;
 }

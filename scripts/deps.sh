@@ -1,16 +1,18 @@
 #!/bin/bash
 # Installs (as root) or names (otherwise) the Debian packages tracekit's
 # build, tests and VM harness need.
-#   scripts/deps.sh           install what is missing
+#   scripts/deps.sh           install what is missing (build, test and VM)
+#   scripts/deps.sh --build   the same for the build packages only (`make`)
 #   scripts/deps.sh --check   exit 1 if anything is missing, install nothing
 #   scripts/deps.sh --list    print the package names
+# --build goes before --check or --list to narrow them too.
 set -u
 
 build_pkgs="gcc make pkg-config libelf-dev libdw-dev libunwind-dev
 libtraceevent-dev libtracefs-dev libzstd-dev libssl-dev liblzo2-dev
 zlib1g-dev"
 test_pkgs="trace-cmd linux-perf systemtap-sdt-dev mtd-utils openssl xxd
-busybox-static cpio kmod qemu-system-x86 keyutils time"
+busybox-static cpio kmod qemu-system-x86 keyutils time jq clang binutils"
 
 # The VM boots the kernel behind Debian's linux-image-amd64 metapackage;
 # its headers build tests/kmod, and with its source (linux-source-X.Y, of
@@ -29,9 +31,12 @@ missing() {
 	done
 }
 
+build_only=
 all_pkgs() {
 	local img
-	echo $build_pkgs $test_pkgs
+	echo $build_pkgs
+	[ -n "$build_only" ] && return
+	echo $test_pkgs
 	img=$(vm_kernel_pkg)
 	[ -n "$img" ] || return 0
 	echo "${img/linux-image-/linux-headers-}"
@@ -39,6 +44,10 @@ all_pkgs() {
 	echo "$img" | sed -n 's/^linux-image-\([0-9]*\.[0-9]*\)\..*/linux-source-\1/p'
 }
 
+if [ "${1:-}" = --build ]; then
+	build_only=1
+	shift
+fi
 case "${1:-}" in
 --list)
 	all_pkgs | tr ' ' '\n'
@@ -48,7 +57,7 @@ case "${1:-}" in
 	exit ;;
 "") ;;
 *)
-	echo "usage: scripts/deps.sh [--check | --list]" >&2
+	echo "usage: scripts/deps.sh [--build] [--check | --list]" >&2
 	exit 2 ;;
 esac
 

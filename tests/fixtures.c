@@ -16,9 +16,21 @@ int test__fixture_fail(void)
 	return TEST_OK;
 }
 
+/* "fixture" is a capability --caps reports absent in fixture runs. */
 int test__fixture_skip(void)
 {
-	return test_skip("fixture reason");
+	return test_skip_cap("fixture", "fixture reason");
+}
+
+/* The skip ledger counts these two as failures. */
+int test__fixture_skip_nocap(void)
+{
+	return test_skip("no capability named");
+}
+
+int test__fixture_skip_wrong_cap(void)
+{
+	return test_skip_cap("!fixture", "claims a capability it lacks is present");
 }
 
 int test__fixture_crash(void)

@@ -43,12 +43,12 @@ int test__hostcap(void)
 	printf("in VM:           %s\n", in_vm ? "yes" : "no");
 
 	if (!dir)
-		return test_skip("tracefs is not mounted");
+		return test_skip_cap("tracefs", "tracefs is not mounted");
 	TEST_ASSERT_VAL("statfs tracefs dir", statfs(dir, &st) == 0);
 	TEST_ASSERT_VAL("tracefs dir is tracefs or debugfs/tracing",
 			st.f_type == TRACEFS_MAGIC || st.f_type == DEBUGFS_MAGIC);
 	if (geteuid() != 0)
-		return test_skip("not root: tracefs files are not readable");
+		return test_skip_cap("root", "not root: tracefs files are not readable");
 	TEST_ASSERT_VAL("README read", f.readme);
 	TEST_ASSERT_EQUAL("uprobe_events iff uprobe PMU",
 			  f.uprobe_events, present("/sys/bus/event_source/devices/uprobe"));
@@ -66,7 +66,7 @@ int test__hostcap(void)
 	}
 	strbuf_release(&sb);
 	if (in_vm) {
-		/* Debian's kernel config (shared/specs/vm.md) has both. */
+		/* Debian's kernel config has both. */
 		TEST_ASSERT_VAL("VM kernel has kprobe events", f.kprobe_events);
 		TEST_ASSERT_VAL("VM kernel has the stack tracer", f.stack_tracer);
 		TEST_ASSERT_VAL("VM kernel advertises $argN", f.arg_n);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <traceevent/trace-seq.h>
 
@@ -21,6 +22,7 @@
 #include "util/print-fmt.h"
 #include "util/strbuf.h"
 #include "util/tracedat-read.h"
+#include "util/tracefs.h"
 
 #define RECORDS_PER_EVENT	200
 #define FUNC_BASE		0xffffffff81000000ULL
@@ -515,6 +517,12 @@ int test__print_fmt(void)
 	n = kernel_formats(tep);
 	if (n < 0) {
 		fprintf(stderr, "no tracefs events/: kernel formats not compared\n");
+		if (!tk_features()->tracefs)
+			ret = ret ? ret : test_skip_cap("tracefs", "tracefs is not mounted");
+		else if (geteuid() != 0)
+			ret = ret ? ret : test_skip_cap("root", "events/ is root's");
+		else
+			ret = TEST_FAIL;
 	} else {
 		struct stats k = { 0 };
 

@@ -78,9 +78,9 @@ int test__probe_file(void)
 	TEST_ASSERT_VAL("non-ELF rejected", !elf_open_file("/proc/self/cmdline", &fd, &e) && e == -EINVAL);
 
 	if (geteuid() != 0)
-		return test_skip("parsing passed; not root");
+		return test_skip_cap("root", "parsing passed; not root");
 	if (!tk_features()->uprobe_events)
-		return test_skip("parsing passed; no uprobe_events");
+		return test_skip_cap("uprobes", "parsing passed; no uprobe_events");
 	snprintf(good, sizeof(good), "p:tktest_pf/entry %s:0x%llx", self, (unsigned long long)off);
 	/* The kernel refuses %rdi (pt_regs names only): the add must undo "good". */
 	snprintf(bad, sizeof(bad), "p:tktest_pf/bad %s:0x%llx x=%%rdi", self, (unsigned long long)off);

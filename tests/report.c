@@ -191,13 +191,22 @@ int test__report_tracecmd(void)
 	int ret = TEST_FAIL;
 
 	if (geteuid())
-		return test_skip("needs root");
-	if (!tk_features()->tracefs || !tk_features()->instances)
-		return test_skip("no tracefs instances");
-	if (!tk_features()->uprobe_events || !tk_features()->array)
-		return test_skip("no uprobe_events with array types");
-	if (system("command -v trace-cmd >/dev/null && command -v cc >/dev/null"))
-		return test_skip("trace-cmd or cc is not installed");
+		return test_skip_cap("root", "needs root");
+	if (!tk_features()->tracefs)
+		return test_skip_cap("tracefs", "tracefs is not mounted");
+	if (!tk_features()->instances)
+		return test_skip_cap("instances", "no tracefs instances");
+	if (!tk_features()->uprobe_events)
+		return test_skip_cap("uprobes", "no uprobe_events");
+	if (!tk_features()->array)
+		return test_skip_cap("array", "uprobes without array types");
+	ret = test_need_host_cmd("cc");
+	if (ret != TEST_OK)
+		return ret;
+	ret = TEST_FAIL;
+	/* The oracles, which scripts/deps.sh installs. */
+	TEST_ASSERT_VAL("trace-cmd is installed", !system("command -v trace-cmd >/dev/null"));
+	TEST_ASSERT_VAL("jq is installed", !system("command -v jq >/dev/null"));
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	TEST_ASSERT_VAL("readlink", n > 0);
 	self[n] = '\0';
@@ -251,8 +260,7 @@ int test__report_tracecmd(void)
 	    !file_has(p.buf, "\"event\":\"target\",\"fields\":{\"__probe_ip\":") ||
 	    !file_has(p.buf, "\"ret\":-2"))
 		goto out;
-	if (!system("command -v jq >/dev/null") &&
-	    run("jq -e . %s/v7.json > /dev/null", dir))
+	if (run("jq -e . %s/v7.json > /dev/null", dir))
 		goto out;
 	ret = TEST_OK;
 out:

@@ -7,8 +7,9 @@
 /*
  * C test suites, compiled into the binary and run by `tracekit test`, each
  * in a forked child with stdout/stderr captured (shown with -v).  A suite
- * returns TEST_OK, TEST_FAIL, or test_skip("reason") when the machine lacks
- * what it needs: never TEST_OK without having checked something.
+ * returns TEST_OK, TEST_FAIL, or test_skip_cap("CAP", "reason") when the
+ * machine lacks capability CAP of `tracekit test --caps`: never TEST_OK
+ * without having checked something.  The runner checks the claim.
  */
 enum test_result {
 	TEST_OK = 0,
@@ -21,8 +22,21 @@ struct test_suite {
 	int (*func)(void);
 };
 
-/* Records the reason shown as "Skip (reason)"; returns TEST_SKIP. */
+/*
+ * Records the reason shown as "Skip (CAP: reason)"; returns TEST_SKIP.
+ * CAP is a --caps key this machine lacks, or "!KEY" for one it must not
+ * have; a skip whose CAP --caps does not bear out counts as a failure.
+ */
+int test_skip_cap(const char *cap, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* A skip that names no capability: the runner counts it as a failure. */
 int test_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * TEST_OK when CMD is on PATH; in the VM guest (which carries no
+ * compiler) a skip for "!in_vm"; on the host, where scripts/deps.sh
+ * installs it, TEST_FAIL.
+ */
+int test_need_host_cmd(const char *cmd);
 
 /* REL ("tests/data/NAME") beside the binary, else in the source tree; free() it. */
 char *test_source_path(const char *rel);
@@ -86,6 +100,8 @@ char *test_source_path(const char *rel);
 	X(fixture_pass, "fixture: passes")				\
 	X(fixture_fail, "fixture: fails")				\
 	X(fixture_skip, "fixture: skips")				\
+	X(fixture_skip_nocap, "fixture: skips, naming no capability")	\
+	X(fixture_skip_wrong_cap, "fixture: skips, naming a capability not missing") \
 	X(fixture_crash, "fixture: crashes")
 
 #define TK_DECLARE_SUITE(name, desc) int test__##name(void);

@@ -122,10 +122,10 @@ int test__tracefs_restore(void)
 	if (registry_on_plain_files() != TEST_OK)
 		return TEST_FAIL;
 	if (!f->tracefs)
-		return test_skip("plain-file part passed; tracefs is not mounted");
+		return test_skip_cap("tracefs", "plain-file part passed; tracefs is not mounted");
 	if (geteuid() != 0)
-		return test_skip("plain-file part passed; not root");
+		return test_skip_cap("root", "plain-file part passed; not root");
 	if (!f->instances)
-		return test_skip("plain-file part passed; no tracefs instances");
+		return test_skip_cap("instances", "plain-file part passed; no tracefs instances");
 	return registry_on_tracefs();
 }

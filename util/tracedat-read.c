@@ -32,19 +32,6 @@
 #define BUF_PAD			64
 #define RAW_READ_PAGES		64
 
-#ifdef __SANITIZE_ADDRESS__
-const char *__lsan_default_suppressions(void);
-/*
- * libtraceevent 1.7.1 leaks a few bytes in tep_parse_event()'s error paths
- * on some of this kernel's formats: not ours to fix, and it must not fail
- * the ASan build (make check SANITIZE=1).
- */
-const char *__lsan_default_suppressions(void)
-{
-	return "leak:libtraceevent.so\n";
-}
-#endif
-
 struct td_cpu {
 	int cpu;
 	uint64_t offset, size;

@@ -2,7 +2,7 @@
 # description: probe: bad input gives one-line errors, exit 1, no tracefs write
 . "$(dirname "$0")/lib/common.sh"
 
-need_cmd gcc strip
+need_host_cmd gcc strip
 src=$(dirname "$0")/probe-target.c
 bin=$TK_TMP/tkerr
 gcc -g -O2 -o "$bin" "$src" || fail "gcc failed"

@@ -1,25 +1,26 @@
 #!/bin/bash
 # description: probe: kprobes from a module's DWARF ($argN, @global) record its values
-# tracefs: untouched
 # Runs for real in the VM (vm-suite), where tests/kmod/tktest.ko is in
 # /tracekit/kmod: `tracekit probe -m tktest.ko -a` must produce $argN
 # definitions the kernel accepts; poking /proc/tktest fires them, and each
-# recorded value must equal what the module logs for itself.  VM only:
-# the guest's first event enable expands the ring buffer for good
-# (buffer_size_kb "7 (expanded: 1408)" -> "1408"), which no test can undo.
+# recorded value must equal what the module logs for itself.  It adds
+# kprobes and an instance, so the runner checks it for residue; it unloads
+# the module itself and checks that too.
 . "$(dirname "$0")/lib/common.sh"
 
-[ -n "${TRACEKIT_IN_VM:-}" ] || skip "runs inside the VM (make check's vm-suite)"
-
+# The module is built for the VM's kernel, by tests/vm/run.sh.
+need_cap in_vm "tktest.ko is built for the VM's kernel (make check's vm-suite)"
 need_tracefs
-[ -e "$TRACEFS/kprobe_events" ] || skip "this kernel has no kprobe_events"
+need_cap kprobes "this kernel has no kprobe_events"
 need_cap instances "this tracefs has no instances"
 ko=${TRACEKIT_KMOD_DIR:-/tracekit/kmod}/tktest.ko
-[ -f "$ko" ] || skip "no $ko (built by tests/vm/run.sh)"
+[ -f "$ko" ] || fail "no $ko (tests/vm/run.sh builds it)"
 need_cmd insmod rmmod dmesg
 
+loaded=
 if ! grep -q '^tktest ' /proc/modules; then
 	insmod "$ko" || fail "insmod $ko failed"
+	loaded=1
 	on_exit "rmmod tktest"
 fi
 
@@ -79,4 +80,10 @@ mod=$(find "/lib/modules/$(uname -r)" -name ubifs.ko 2>/dev/null | head -n 1)
 if [ -n "$mod" ]; then
 	expect_fail "$TRACEKIT" probe -m ubifs -D ubifs_iget
 	assert_grep "^tracekit probe: $mod: no DWARF debug info" "$TK_TMP/out"
+fi
+
+# What this test loaded it unloads (the kprobes are gone, so it can).
+if [ -n "$loaded" ]; then
+	rmmod tktest || fail "rmmod tktest failed"
+	! grep -q '^tktest ' /proc/modules || fail "tktest still loaded"
 fi

@@ -6,11 +6,11 @@
 # perf gave none); Documentation/tracekit-probe.txt lists the differences.
 . "$(dirname "$0")/lib/common.sh"
 
-need_cmd gcc perf
+need_host_cmd gcc perf
 src=$(dirname "$0")/probe-target.c
 perf probe -q -x /bin/true -D main >/dev/null 2>&1 ||
 	perf probe -q -x "$(command -v perf)" -F >/dev/null 2>&1 ||
-	skip "perf probe does not work here"
+	fail "perf probe does not work here"
 
 specs=(
 	'ip_rcv skb->len flags who:string skb->dev->mtu skb->dev->in->vals[2] skb->s4[1]'

@@ -4,7 +4,8 @@
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/sdt-progs.sh"
 
-need_cmd readelf dd od
+need_host_cmd readelf
+need_cmd dd od
 need_sdt_build
 build_sdt_progs
 set -e

@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/sdt-progs.sh"
 
-need_cmd readelf
+need_host_cmd readelf
 need_sdt_build
 build_sdt_progs
 set -e

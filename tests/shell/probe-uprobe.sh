@@ -9,7 +9,7 @@
 need_tracefs
 need_cap uprobes "this kernel has no uprobe_events"
 need_cap instances "this tracefs has no instances"
-need_cmd gcc
+need_host_cmd gcc
 src=$(dirname "$0")/probe-target.c
 
 specs=(

@@ -3,11 +3,10 @@
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/record.sh"
 need_tracefs
-need_expanded_buffers
 
 mnt="$TK_TMP/mnt"
 mkdir "$mnt"
-mount -t tmpfs -o size=64k tktest-enospc "$mnt" 2>/dev/null || skip "cannot mount tmpfs"
+mount -t tmpfs -o size=64k tktest-enospc "$mnt" 2>/dev/null || fail "cannot mount a tmpfs"
 on_exit "umount $mnt"
 
 # Too small for the metadata (kallsyms alone is larger).

@@ -3,7 +3,6 @@
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/record.sh"
 need_tracefs
-need_expanded_buffers
 need_cmd trace-cmd taskset
 
 # A shell on CPU 1 that keeps switching out to wait for its children.

@@ -3,14 +3,13 @@
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/record.sh"
 need_tracefs
-need_expanded_buffers
 need_cmd trace-cmd
 
 # A second instance with the same events sees the same events on every
 # CPU; it starts before and stops after ours, so on each CPU our events
 # must be an unbroken run of the peer's.
 peer=tktest-peer-$$
-mkdir "$TRACEFS/instances/$peer" || skip "cannot create an instance"
+mkdir "$TRACEFS/instances/$peer" || fail "cannot create an instance"
 on_exit "rmdir $TRACEFS/instances/$peer"
 echo 0 >"$TRACEFS/instances/$peer/tracing_on"
 echo 1 >"$TRACEFS/instances/$peer/events/sched/sched_switch/enable"

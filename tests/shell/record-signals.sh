@@ -3,7 +3,6 @@
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/record.sh"
 need_tracefs
-need_expanded_buffers
 need_cmd trace-cmd
 
 busy() {

@@ -6,7 +6,7 @@
 data=$(cd "$(dirname "$0")/../data" && pwd)
 v7=$data/report-sched-v7.dat
 v6=$data/report-sched-v6.dat
-[ -r "$v7" ] && [ -r "$v6" ] || skip "fixtures missing in $data"
+[ -r "$v7" ] && [ -r "$v6" ] || fail "committed fixtures missing in $data"
 
 # trace-cmd 3.1.6's report of the fixture, committed with it.  Its
 # sched_switch lines come from libtraceevent's plugin (which also names

@@ -5,7 +5,6 @@
 
 need_tracefs
 need_cmd trace-cmd
-need_expanded_buffers
 
 out=$TK_TMP/rt.dat
 "$TRACEKIT" record -e sched:sched_switch -e sched:sched_wakeup \

@@ -2,7 +2,7 @@
 # description: stack: without a stack tracer every form explains it and exits 3
 . "$(dirname "$0")/lib/common.sh"
 
-[ "$(cap stack_tracer)" = 1 ] && skip "this kernel has the stack tracer"
+need_cap !stack_tracer "this kernel has the stack tracer"
 if [ -n "$(cap tracefs)" ]; then
 	[ ! -e /proc/sys/kernel/stack_tracer_enabled ] ||
 		fail "--caps says no stack tracer, yet its sysctl exists"

@@ -16,9 +16,15 @@ fx >"$TK_TMP/all" 2>&1
 rc=$?
 set -e
 assert_eq "exit status with failures" "$rc" 1
-assert_eq "closing line" "$(tail -n 1 "$TK_TMP/all")" "1 passed, 2 failed, 1 skipped"
+assert_eq "closing line" "$(tail -n 1 "$TK_TMP/all")" "1 passed, 4 failed, 1 skipped"
 assert_grep 'fixture: fails +: FAILED!$' "$TK_TMP/all"
-assert_grep 'fixture: skips +: Skip \(fixture reason\)$' "$TK_TMP/all"
+assert_grep 'fixture: skips +: Skip \(fixture: fixture reason\)$' "$TK_TMP/all"
+# The skip ledger: a skip must name a capability --caps reports missing.
+assert_grep 'naming no capability +: FAILED! \(no capability named; skip names no capability\)$' "$TK_TMP/all"
+assert_grep 'naming a capability not missing +: FAILED! \(.*; skip needs !fixture, but --caps has fixture absent\)$' "$TK_TMP/all"
+assert_eq "the ledger, before the closing line" "$(tail -n 3 "$TK_TMP/all" | head -n 2)" \
+	"skip ledger (capability: tests skipped for it):
+  fixture: 3"
 assert_grep 'fixture: crashes +: FAILED! \(killed by signal 6\)$' "$TK_TMP/all"
 if grep -q 'deliberate failure detail' "$TK_TMP/all"; then
 	fail "failure detail shown without -v"

@@ -1,6 +1,7 @@
 # Sourced by tests/shell/*.sh.  `tracekit test` runs each script with bash
 # and sets TRACEKIT (the binary under test), TRACEKIT_SRCDIR and
-# TRACEKIT_SKIP_FILE.  Exit 0 = Ok, 1 = FAILED, 2 = Skip (reason via skip).
+# TRACEKIT_SKIP_FILE.  Exit 0 = Ok, 1 = FAILED, 2 = Skip (via need_cap:
+# a skip names the --caps capability it lacks, and the runner checks it).
 set -u
 
 TRACEKIT=${TRACEKIT:-tracekit}
@@ -25,10 +26,20 @@ on_exit() {
 	TK_CLEANUPS+=("$1")
 }
 
-skip() {
-	[ -n "${TRACEKIT_SKIP_FILE:-}" ] && printf '%s\n' "$*" >"$TRACEKIT_SKIP_FILE"
-	echo "SKIP: $*"
+# skip_cap CAP REASON: skip, naming the capability (a --caps key, or
+# !KEY for one this test must not have) whose lack is the reason.  A skip
+# that --caps does not bear out counts as a failure (the skip ledger).
+skip_cap() {
+	local c=$1
+	shift
+	[ -n "${TRACEKIT_SKIP_FILE:-}" ] && printf '%s\n%s\n' "$c" "$*" >"$TRACEKIT_SKIP_FILE"
+	echo "SKIP: $c: $*"
 	exit 2
+}
+
+# skip REASON: names no capability, so the runner fails it.
+skip() {
+	skip_cap "" "$@"
 }
 
 fail() {
@@ -42,24 +53,48 @@ cap() {
 }
 
 need_root() {
-	[ "$(id -u)" = 0 ] || skip "needs root"
+	need_cap root "needs root"
 }
 
 need_tracefs() {
 	need_root
+	need_cap tracefs "tracefs is not mounted"
 	TRACEFS=$(cap tracefs)
-	[ -n "$TRACEFS" ] || skip "tracefs is not mounted"
 }
 
+# need_cap CAP [REASON]: skip unless --caps has CAP (not empty, not 0);
+# need_cap !CAP: skip unless it lacks CAP.
 need_cap() {
-	[ "$(cap "$1")" = 1 ] || skip "${2:-this host lacks $1}"
+	local c=${1#!} v
+	v=$(cap "$c")
+	[ "$v" = 0 ] && v=
+	if [ "$c" = "$1" ]; then
+		[ -n "$v" ] || skip_cap "$1" "${2:-this host lacks $c}"
+	else
+		[ -z "$v" ] || skip_cap "$1" "${2:-this test cannot run where $c}"
+	fi
 }
 
+# need_cmd CMD...: the tools scripts/deps.sh installs (and the VM
+# harness ships): one missing is a failure, not a skip.
 need_cmd() {
 	local c
 	for c in "$@"; do
-		command -v "$c" >/dev/null 2>&1 || skip "$c is not installed"
+		command -v "$c" >/dev/null 2>&1 ||
+			fail "$c is not installed (scripts/deps.sh installs it)"
 	done
+}
+
+# need_host_cmd CMD...: tools the VM guest does not carry (the compiler,
+# perf): there the test skips for !in_vm; on the host need_cmd.
+need_host_cmd() {
+	local c
+	for c in "$@"; do
+		if [ -n "${TRACEKIT_IN_VM:-}" ] && ! command -v "$c" >/dev/null 2>&1; then
+			skip_cap '!in_vm' "$c is not in the VM guest"
+		fi
+	done
+	need_cmd "$@"
 }
 
 # expect_fail CMD...: CMD must exit non-zero; its output goes to $TK_TMP/out.
@@ -83,9 +118,9 @@ assert_grep() {
 # need_vm_host: this test boots the VM itself (tests/vm/run.sh, set in
 # $VM_RUN), so it runs on the host only and needs QEMU and busybox.
 need_vm_host() {
-	[ -z "${TRACEKIT_IN_VM:-}" ] || skip "already inside the VM"
+	need_cap '!in_vm' "already inside the VM"
 	need_cmd qemu-system-x86_64 cpio apt-get "$@"
-	[ -x /bin/busybox ] || skip "busybox-static is not installed"
+	[ -x /bin/busybox ] || fail "busybox-static is not installed"
 	VM_RUN=${TRACEKIT_SRCDIR:-$(dirname "$0")/../..}/tests/vm/run.sh
-	[ -x "$VM_RUN" ] || skip "no VM harness at $VM_RUN"
+	[ -x "$VM_RUN" ] || fail "no VM harness at $VM_RUN"
 }

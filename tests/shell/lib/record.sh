@@ -32,16 +32,6 @@ no_instance_left() {
 		fail "instance tracekit-$1 left behind"
 }
 
-# The kernel expands every ring buffer, for good, the first time any event
-# is enabled; the top level then reads "1408" instead of "7 (expanded:
-# 1408)", which the runner would rightly see as a change.  Nothing can
-# undo it, so a fresh kernel (the VM) skips rather than fails.
-need_expanded_buffers() {
-	if grep -q expanded "$TRACEFS/buffer_size_kb"; then
-		skip "ring buffers not expanded yet: enabling an event would expand them for good"
-	fi
-}
-
 # wait_bounded PID SECONDS: waits for the background job PID and returns
 # its exit status; one still running after SECONDS is killed and FAILED,
 # so a recorder that missed its signal fails the test instead of hanging it.

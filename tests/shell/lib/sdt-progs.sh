@@ -11,9 +11,9 @@
 # tkasm:sib, whose array elements gcc passes as (%rdi,%rsi,8).
 
 need_sdt_build() {
-	need_cmd gcc
+	need_host_cmd gcc
 	echo '#include <sys/sdt.h>' | gcc -E -x c - >/dev/null 2>&1 ||
-		skip "no <sys/sdt.h> (install systemtap-sdt-dev)"
+		fail "no <sys/sdt.h> (scripts/deps.sh installs systemtap-sdt-dev)"
 }
 
 build_sdt_progs() {
