@@ -5,9 +5,8 @@
 
 # Run under the ASan binary too (make check SANITIZE=1): a leak or any
 # other report would be extra lines on stderr and fail the line count.
-for c in mkfs.ubifs gcc; do
-	command -v $c >/dev/null || fail "$c is not installed (scripts/deps.sh)"
-done
+need_host_cmd gcc
+need_cmd mkfs.ubifs
 cd "$TK_TMP" || fail "no scratch dir"
 gcc -O2 -o poke "$TRACEKIT_SRCDIR/tests/shell/ubifs-poke.c" ||
 	fail "cannot build ubifs-poke"

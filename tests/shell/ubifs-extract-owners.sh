@@ -4,9 +4,8 @@
 . "$(dirname "$0")/lib/common.sh"
 
 need_root
-for c in mkfs.ubifs gcc setpriv; do
-	command -v $c >/dev/null || fail "$c is not installed (scripts/deps.sh)"
-done
+need_host_cmd gcc
+need_cmd mkfs.ubifs setpriv
 cd "$TK_TMP" || fail "no scratch dir"
 gcc -O2 -o poke "$TRACEKIT_SRCDIR/tests/shell/ubifs-poke.c" ||
 	fail "cannot build ubifs-poke"

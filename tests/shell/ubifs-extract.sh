@@ -4,9 +4,8 @@
 . "$(dirname "$0")/lib/common.sh"
 
 # scripts/deps.sh installs all of these: missing is a failure.
-for c in mkfs.ubifs gcc diff stat; do
-	command -v $c >/dev/null || fail "$c is not installed (scripts/deps.sh)"
-done
+need_host_cmd gcc
+need_cmd mkfs.ubifs diff stat
 cd "$TK_TMP" || fail "no scratch dir"
 gcc -O2 -o poke "$TRACEKIT_SRCDIR/tests/shell/ubifs-poke.c" ||
 	fail "cannot build ubifs-poke"

@@ -3,7 +3,8 @@
 # tracefs: untouched
 . "$(dirname "$0")/lib/common.sh"
 
-need_cmd mkfs.ubifs openssl md5sum gcc
+need_host_cmd gcc
+need_cmd mkfs.ubifs openssl md5sum
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$TK_TMP" || fail "no scratch dir"
 gcc -O2 -Wall -o poke "$here/ubifs-poke.c" || fail "gcc ubifs-poke.c"

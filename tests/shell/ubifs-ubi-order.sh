@@ -3,9 +3,8 @@
 # tracefs: untouched
 . "$(dirname "$0")/lib/common.sh"
 
-for c in mkfs.ubifs ubinize openssl gcc dd; do
-	command -v $c >/dev/null || fail "$c is not installed (scripts/deps.sh)"
-done
+need_host_cmd gcc
+need_cmd mkfs.ubifs ubinize openssl dd
 cd "$TK_TMP" || fail "no scratch dir"
 gcc -O2 -o poke "$TRACEKIT_SRCDIR/tests/shell/ubifs-poke.c" ||
 	fail "cannot build ubifs-poke"
