@@ -8,9 +8,9 @@
 /*
  * Virtual address <-> file offset through the PT_LOAD program headers, as
  * uprobes need them: a uprobe is placed at a FILE offset, and its @+N
- * fetcharg is resolved by the kernel relative to the probed segment
- * (shared/specs/probe.md): N = vaddr - (p_vaddr - p_offset) of the PT_LOAD
- * that holds the probe, not of the one that holds the symbol.
+ * fetcharg is resolved by the kernel relative to the probed segment:
+ * N = vaddr - (p_vaddr - p_offset) of the PT_LOAD that holds the probe,
+ * not of the one that holds the symbol.
  */
 
 /* The PT_LOAD containing vaddr; 0, or -ENOENT when none does. */

@@ -24,7 +24,8 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 
-/* Exit codes shared by all commands (docs/STYLE.md rule 7). */
+/* Exit codes shared by all commands: 0 ok, 1 failed or invalid input,
+ * 2 usage, 3 environment unavailable (no tracefs, no permission). */
 enum {
 	TK_EXIT_OK = 0,
 	TK_EXIT_FAIL = 1,
