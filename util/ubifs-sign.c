@@ -48,8 +48,9 @@ static uint8_t *out_leb(struct signer *s, int lnum)
 	return s->out + (size_t)lnum * s->img->g.leb_size;
 }
 
-static void finish_node(struct signer *s, void *node, int type, int len,
-			uint64_t sqnum)
+/* The common header; an HMAC, which covers it from byte 8, is computed
+ * after this and the CRC after that. */
+static void set_header(void *node, int type, int len, uint64_t sqnum)
 {
 	struct ubifs_ch *ch = node;
 
@@ -59,7 +60,20 @@ static void finish_node(struct signer *s, void *node, int type, int len,
 	ch->node_type = type;
 	ch->group_type = 0;
 	ch->padding[0] = ch->padding[1] = 0;
+}
+
+static void set_crc(struct signer *s, void *node, int len)
+{
+	struct ubifs_ch *ch = node;
+
 	ch->crc = htole32(ubifs_node_crc(s->img, node, len));
+}
+
+static void finish_node(struct signer *s, void *node, int type, int len,
+			uint64_t sqnum)
+{
+	set_header(node, type, len, sqnum);
+	set_crc(s, node, len);
 }
 
 /* Fills [offs, end) of a LEB the way ubifs_pad() does. */
@@ -325,13 +339,12 @@ static void write_masters(struct signer *s, struct ubifs_mst_node *mst,
 		uint8_t *leb = out_leb(s, UBIFS_MST_LNUM + copy);
 
 		memset(mst->hmac, 0, sizeof(mst->hmac));
-		mst->ch.sqnum = htole64(s->sqnum);
+		set_header(mst, UBIFS_MST_NODE, UBIFS_MST_NODE_SZ, s->sqnum++);
 		if (s->o->hmac_key)
 			ubifs_auth_node_hmac(s->auth, mst, UBIFS_MST_NODE_SZ,
 					     offsetof(struct ubifs_mst_node, hmac),
 					     mst->hmac);
-		finish_node(s, mst, UBIFS_MST_NODE, UBIFS_MST_NODE_SZ,
-			    s->sqnum++);
+		set_crc(s, mst, UBIFS_MST_NODE_SZ);
 		memset(leb, 0xff, g->leb_size);
 		memcpy(leb, mst, UBIFS_MST_NODE_SZ);
 		pad(s, leb, UBIFS_MST_NODE_SZ, align_io(g, UBIFS_MST_NODE_SZ));
@@ -359,14 +372,14 @@ static int write_sb(struct signer *s, const uint8_t *hash_mst)
 	memcpy(sb->hash_mst, hash_mst, s->hash_len);
 	memset(sb->hmac, 0, sizeof(sb->hmac));
 	memset(sb->hmac_wkm, 0, sizeof(sb->hmac_wkm));
-	sb->ch.sqnum = htole64(s->sqnum);
+	set_header(sb, UBIFS_SB_NODE, UBIFS_SB_NODE_SZ, s->sqnum++);
 	if (s->o->hmac_key) {
 		ubifs_auth_hmac(s->auth, "UBIFS", 5, sb->hmac_wkm);
 		ubifs_auth_node_hmac(s->auth, sb, UBIFS_SB_NODE_SZ,
 				     offsetof(struct ubifs_sb_node, hmac),
 				     sb->hmac);
 	}
-	finish_node(s, sb, UBIFS_SB_NODE, UBIFS_SB_NODE_SZ, s->sqnum++);
+	set_crc(s, sb, UBIFS_SB_NODE_SZ);
 	memset(leb, 0xff, g->leb_size);
 	memcpy(leb, sb, UBIFS_SB_NODE_SZ);
 	if (s->o->key) {
