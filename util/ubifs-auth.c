@@ -22,7 +22,10 @@
 #include "util/usage.h"
 
 struct ubifs_auth {
-	const EVP_MD *md;
+	/* Fetched once: with the implicit EVP_get_digestbyname() digest,
+	 * OpenSSL 3 fetches again on every EVP_DigestInit_ex(), under a global
+	 * lock (perf: 5% of verify in pthread_rwlock_rdlock/EVP_MD_up_ref). */
+	EVP_MD *md;
 	int hash_len;
 	EVP_MD_CTX *ctx;
 	EVP_MAC *mac;
@@ -85,7 +88,7 @@ struct ubifs_auth *ubifs_auth_new(int hash_algo, const uint8_t *hmac_key,
 	if (!md || ubifs_hash_len(hash_algo) <= 0)
 		return NULL;
 	a = xcalloc(1, sizeof(*a));
-	a->md = md;
+	a->md = EVP_MD_fetch(NULL, EVP_MD_get0_name(md), NULL);
 	a->hash_len = EVP_MD_get_size(md);
 	a->ctx = EVP_MD_CTX_new();
 	if (hmac_key) {
@@ -94,7 +97,7 @@ struct ubifs_auth *ubifs_auth_new(int hash_algo, const uint8_t *hmac_key,
 		memcpy(a->key, hmac_key, key_len);
 		a->key_len = key_len;
 	}
-	if (!a->ctx || (hmac_key && !a->mac)) {
+	if (!a->md || !a->ctx || (hmac_key && !a->mac)) {
 		ubifs_auth_free(a);
 		return NULL;
 	}
@@ -106,6 +109,7 @@ void ubifs_auth_free(struct ubifs_auth *a)
 	if (!a)
 		return;
 	EVP_MD_CTX_free(a->ctx);
+	EVP_MD_free(a->md);
 	EVP_MAC_free(a->mac);
 	if (a->key)
 		OPENSSL_cleanse(a->key, a->key_len);
