@@ -100,10 +100,10 @@ static int same_report(const char *self, const char *dir, const char *file)
 
 static int make_trace(const char *dir, const char *prog)
 {
-	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT, line = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT, line = STRBUF_INIT;
 	const char *lines[1];
 	uint64_t off;
-	int ret = -1, fd;
+	int ret = -1, fd, e;
 
 	if (elf_symbol_file_offset(prog, "tk_probe_target", &off)) {
 		fprintf(stderr, "no tk_probe_target in %s\n", prog);
@@ -117,13 +117,9 @@ static int make_trace(const char *dir, const char *prog)
 		goto out;
 	}
 	/* trace-cmd extract -B removes the instance itself; the undo is harmless then. */
-	tk_tracefs_path(&path, INSTANCE, "");
-	strbuf_rtrim(&path);
-	if (path.len && path.buf[path.len - 1] == '/')
-		strbuf_setlen(&path, path.len - 1);
-	tk_restore_push_rmdir(path.buf);
-	if (mkdir(path.buf, 0755)) {
-		fprintf(stderr, "mkdir %s: %s\n", path.buf, strerror(errno));
+	e = tk_instance_create(INSTANCE);
+	if (e) {
+		fprintf(stderr, "instance %s: %s\n", INSTANCE, strerror(-e));
 		goto out;
 	}
 	if (enable("sched/sched_switch") || enable("sched/sched_wakeup") ||
@@ -142,7 +138,6 @@ static int make_trace(const char *dir, const char *prog)
 		goto out;
 	ret = 0;
 out:
-	strbuf_release(&path);
 	strbuf_release(&err);
 	strbuf_release(&line);
 	return ret;
@@ -158,11 +153,8 @@ static int lost_events(const char *self, const char *dir)
 	struct strbuf path = STRBUF_INIT;
 	int ret = -1;
 
-	tk_tracefs_path(&path, INSTANCE "_lost", "");
-	if (path.len && path.buf[path.len - 1] == '/')
-		strbuf_setlen(&path, path.len - 1);
-	tk_restore_push_rmdir(path.buf);
-	if (mkdir(path.buf, 0755) ||
+	tk_tracefs_path(&path, INSTANCE "_lost", NULL);
+	if (tk_instance_create(INSTANCE "_lost") ||
 	    tk_tracefs_write(INSTANCE "_lost", "buffer_size_kb", "16") ||
 	    tk_tracefs_write(INSTANCE "_lost", "events/raw_syscalls/enable", "1") ||
 	    run("for i in $(seq 300); do : < /proc/self/stat; done") ||

@@ -136,20 +136,19 @@ static int read_first_word(struct record *rec, const char *file, struct strbuf *
 
 static int make_instance(struct record *rec)
 {
-	struct strbuf path = STRBUF_INIT;
-	int ret = 0;
+	int ret;
 
 	snprintf(rec->inst_name, sizeof(rec->inst_name), "tracekit-%d", (int)getpid());
-	tk_tracefs_path(&path, rec->inst_name, NULL);
-	ret = tk_restore_push_rmdir(path.buf);
-	if (!ret && mkdir(path.buf, 0755) < 0) {
-		ret = -errno;
-		tk_restore_forget(path.buf, NULL);
-		error("cannot create instance %s: %s", path.buf, strerror(errno));
-	}
-	strbuf_release(&path);
-	if (!ret)
+	ret = tk_instance_create(rec->inst_name);
+	if (ret) {
+		struct strbuf path = STRBUF_INIT;
+
+		tk_tracefs_path(&path, rec->inst_name, NULL);
+		error("cannot create instance %s: %s", path.buf, strerror(-ret));
+		strbuf_release(&path);
+	} else {
 		rec->inst = rec->inst_name;
+	}
 	return ret;
 }
 
@@ -198,20 +197,19 @@ static int enable_system(struct record *rec, const char *sys, const char *glob,
 		if (!is_dir_entry(de) || fnmatch(glob, de->d_name, 0))
 			continue;
 		if (filter) {
-			strbuf_reset(&file);
-			strbuf_addf(&file, "events/%s/%s/filter", sys, de->d_name);
-			ret = tk_tracefs_set(rec->inst, file.buf, filter, "0");
+			ret = tk_event_set(rec->inst, sys, de->d_name, "filter", filter, "0");
 			if (ret) {
 				error("-f '%s': refused for %s:%s: %s", filter, sys,
 				      de->d_name, strerror(-ret));
 				break;
 			}
 		}
-		strbuf_reset(&file);
-		strbuf_addf(&file, "events/%s/%s/enable", sys, de->d_name);
-		ret = set_file(rec, file.buf, "1", "0");
-		if (ret)
+		ret = tk_event_set(rec->inst, sys, de->d_name, "enable", "1", "0");
+		if (ret) {
+			error("events/%s/%s/enable: cannot write '1': %s", sys,
+			      de->d_name, strerror(-ret));
 			break;
+		}
 		add_event(rec, sys, de->d_name);
 		n++;
 	}

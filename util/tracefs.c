@@ -7,63 +7,87 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <tracefs.h>
+
 #include "util/tracefs.h"
 #include "util/usage.h"
 
-static char *tracefs_dir_cache;
+/* Where libtracefs was told tracefs is; see the header for why. */
+static const char *tracefs_dir_cache;
 static int tracefs_dir_probed;
 
 const char *tk_tracefs_dir(void)
 {
-	FILE *fp;
-	char dev[256], dir[4096], type[64];
-	char *debugfs = NULL;
+	const char *dir = NULL;
 
 	if (tracefs_dir_probed)
 		return tracefs_dir_cache;
 	tracefs_dir_probed = 1;
-	fp = fopen("/proc/mounts", "re");
-	if (!fp)
-		return NULL;
-	while (fscanf(fp, "%255s %4095s %63s %*[^\n]", dev, dir, type) == 3) {
-		if (!strcmp(type, "tracefs") && !tracefs_dir_cache)
-			tracefs_dir_cache = xstrdup(dir);
-		else if (!strcmp(type, "debugfs") && !debugfs)
-			debugfs = xstrdup(dir);
-	}
-	fclose(fp);
-	if (!tracefs_dir_cache && debugfs) {
-		struct strbuf sb = STRBUF_INIT;
-
-		/* Kernels before 4.1, or tracefs reached only via debugfs. */
-		strbuf_addf(&sb, "%s/tracing", debugfs);
-		if (access(sb.buf, F_OK) == 0)
-			tracefs_dir_cache = strbuf_detach(&sb, NULL);
-		strbuf_release(&sb);
-	}
-	free(debugfs);
+	/* Ours to keep: 1.6.4 returns a new strdup() on every call. */
+	if (tracefs_tracing_dir_is_mounted(false, &dir) == 1)
+		tracefs_dir_cache = dir;
+	/* Unmounted, libtracefs's calls then fail as an open would. */
+	tracefs_set_tracing_dir((char *)(tracefs_dir_cache ? tracefs_dir_cache :
+					 "/sys/kernel/tracing"));
 	return tracefs_dir_cache;
+}
+
+static int neg_errno(void)
+{
+	return errno ? -errno : -EIO;
+}
+
+/* The handle of instance NAME (NULL: the top level); 0 or -errno. */
+static int instance_get(const char *name, struct tracefs_instance **inst)
+{
+	*inst = NULL;
+	tk_tracefs_dir();
+	if (!name || !*name)
+		return 0;
+	errno = 0;
+	*inst = tracefs_instance_alloc(NULL, name);
+	return *inst ? 0 : errno ? -errno : -ENOENT;
 }
 
 void tk_tracefs_path(struct strbuf *sb, const char *instance, const char *file)
 {
-	const char *dir = tk_tracefs_dir();
+	struct strbuf rel = STRBUF_INIT;
+	char *path;
 
-	strbuf_addstr(sb, dir ? dir : "/sys/kernel/tracing");
+	tk_tracefs_dir();
 	if (instance && *instance)
-		strbuf_addf(sb, "/instances/%s", instance);
+		strbuf_addf(&rel, "instances/%s", instance);
 	if (file && *file)
-		strbuf_addf(sb, "/%s", file);
+		strbuf_addf(&rel, "%s%s", rel.len ? "/" : "", file);
+	if (!rel.len) {
+		strbuf_addstr(sb, tracefs_tracing_dir());
+		return;
+	}
+	/* Not tracefs_instance_get_file(): the instance may not exist yet. */
+	path = tracefs_get_tracing_file(rel.buf);
+	if (!path)
+		die("out of memory");
+	strbuf_addstr(sb, path);
+	tracefs_put_tracing_file(path);
+	strbuf_release(&rel);
 }
 
 long tk_tracefs_read(const char *instance, const char *file, struct strbuf *out)
 {
-	struct strbuf path = STRBUF_INIT;
-	long ret;
+	struct tracefs_instance *inst;
+	int size = 0, ret = instance_get(instance, &inst);
+	char *buf;
 
-	tk_tracefs_path(&path, instance, file);
-	ret = strbuf_read_file(out, path.buf, 0);
-	strbuf_release(&path);
+	if (ret)
+		return ret;
+	/* NULL both when the file cannot be read and when it is empty. */
+	errno = 0;
+	buf = tracefs_instance_file_read(inst, file, &size);
+	ret = buf ? size : errno ? -errno : 0;
+	tracefs_instance_free(inst);
+	if (buf)
+		strbuf_add(out, buf, size);
+	free(buf);
 	return ret;
 }
 
@@ -90,12 +114,16 @@ static int write_path(const char *path, const char *val, int append)
 static int write_file(const char *instance, const char *file, const char *val,
 		      int append)
 {
-	struct strbuf path = STRBUF_INIT;
-	int ret;
+	struct tracefs_instance *inst;
+	int n, ret = instance_get(instance, &inst);
 
-	tk_tracefs_path(&path, instance, file);
-	ret = write_path(path.buf, val, append);
-	strbuf_release(&path);
+	if (ret)
+		return ret;
+	errno = 0;
+	n = append ? tracefs_instance_file_append(inst, file, val) :
+		     tracefs_instance_file_write(inst, file, val);
+	ret = n < 0 ? neg_errno() : (size_t)n != strlen(val) ? -EIO : 0;
+	tracefs_instance_free(inst);
 	return ret;
 }
 
@@ -222,149 +250,217 @@ void tk_restore_install(void)
 		sigaction(sigs[i], &sa, NULL);
 }
 
+/* Registers the undo, then makes the change; on failure drops the undo. */
+static int set_with_undo(const char *path, const char *restore,
+			 int (*change)(const void *arg), const void *arg)
+{
+	int ret = push_undo(UNDO_WRITE, path, restore);
+
+	if (ret)
+		return ret;
+	ret = change(arg);
+	if (ret)
+		tk_restore_forget(path, restore);
+	return ret;
+}
+
+struct file_change {
+	const char *instance, *file, *val;
+};
+
+static int change_file(const void *arg)
+{
+	const struct file_change *c = arg;
+
+	return tk_tracefs_write(c->instance, c->file, c->val);
+}
+
 int tk_tracefs_set(const char *instance, const char *file, const char *val,
 		   const char *restore)
 {
 	struct strbuf path = STRBUF_INIT, old = STRBUF_INIT;
-	int ret;
+	struct file_change c = { instance, file, val };
+	int ret = 0;
 
-	tk_tracefs_path(&path, instance, file);
 	if (!restore) {
-		long n = strbuf_read_file(&old, path.buf, 0);
-		char *nl;
+		long n = tk_tracefs_read(instance, file, &old);
 
-		if (n < 0) {
+		if (n < 0)
 			ret = (int)n;
-			goto out;
-		}
-		nl = strchr(old.buf, '\n');
-		if (nl)
-			strbuf_setlen(&old, nl - old.buf);
+		strbuf_setlen(&old, strcspn(old.buf, "\n"));
 		restore = old.buf;
 	}
-	ret = push_undo(UNDO_WRITE, path.buf, restore);
-	if (ret)
-		goto out;
-	ret = write_path(path.buf, val, 0);
-	if (ret)
-		tk_restore_forget(path.buf, restore);
-out:
+	tk_tracefs_path(&path, instance, file);
+	if (!ret)
+		ret = set_with_undo(path.buf, restore, change_file, &c);
 	strbuf_release(&old);
 	strbuf_release(&path);
 	return ret;
 }
 
-/*
- * error_log keeps a bounded ring of entries, each a "[ts] ... error: ..."
- * line followed by "  Command: ..." and a caret line.  The entry for our
- * write is the last one, if the log changed.
- */
-static void last_error_entry(const struct strbuf *before,
-			     const struct strbuf *after, struct strbuf *err)
-{
-	const char *p, *start = NULL;
+struct event_change {
+	struct tracefs_instance *inst;
+	const char *sys, *event, *file, *val;
+};
 
-	if (after->len == before->len && !memcmp(after->buf, before->buf, after->len))
-		return;
-	for (p = after->buf; (p = strchr(p, '[')); p++)
-		if (p == after->buf || p[-1] == '\n')
-			start = p;
-	if (!start)
-		return;
-	strbuf_addstr(err, start);
-	strbuf_rtrim(err);
+static int change_event(const void *arg)
+{
+	const struct event_change *c = arg;
+	int n;
+
+	errno = 0;
+	n = tracefs_event_file_write(c->inst, c->sys, c->event, c->file, c->val);
+	return n < 0 ? neg_errno() : (size_t)n != strlen(c->val) ? -EIO : 0;
+}
+
+int tk_event_set(const char *instance, const char *sys, const char *event,
+		 const char *file, const char *val, const char *restore)
+{
+	struct event_change c = { NULL, sys, event, file, val };
+	int ret = instance_get(instance, &c.inst);
+	char *path;
+
+	if (ret)
+		return ret;
+	path = tracefs_event_get_file(c.inst, sys, event, file);
+	ret = path ? set_with_undo(path, restore, change_event, &c) : -ENOMEM;
+	tracefs_put_tracing_file(path);
+	tracefs_instance_free(c.inst);
+	return ret;
+}
+
+int tk_instance_create(const char *name)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct tracefs_instance *inst;
+	int ret;
+
+	tk_tracefs_dir();
+	if (tracefs_instance_exists(name))
+		return -EEXIST;
+	tk_tracefs_path(&path, name, NULL);
+	ret = push_undo(UNDO_RMDIR, path.buf, NULL);
+	if (ret)
+		goto out;
+	errno = 0;
+	inst = tracefs_instance_create(name);
+	if (!inst)
+		ret = neg_errno();
+	else if (!tracefs_instance_is_new(inst))
+		ret = -EEXIST;
+	if (ret)
+		tk_restore_forget(path.buf, NULL);
+	tracefs_instance_free(inst);
+out:
+	strbuf_release(&path);
+	return ret;
 }
 
 int tk_dynevent_write(const char *file, const char *line, struct strbuf *err)
 {
-	struct strbuf before = STRBUF_INIT, after = STRBUF_INIT;
+	char *before = NULL, *after;
 	int ret;
 
+	tk_tracefs_dir();
 	if (err)
-		tk_tracefs_read(NULL, "error_log", &before);
+		before = tracefs_error_last(NULL);
 	ret = tk_tracefs_append(NULL, file, line);
 	if (ret && err) {
-		tk_tracefs_read(NULL, "error_log", &after);
-		last_error_entry(&before, &after, err);
+		after = tracefs_error_last(NULL);
+		if (after && (!before || strcmp(before, after))) {
+			strbuf_addstr(err, after);
+			strbuf_rtrim(err);
+		}
+		free(after);
 	}
-	strbuf_release(&before);
-	strbuf_release(&after);
+	free(before);
 	return ret;
 }
 
-/* ---- feature detection ---- */
+/* ---- feature detection: the probes named in TK_FEATURES ---- */
 
-static int exists(const char *file)
+static int has_file(const char *file, const char *readme)
 {
-	struct strbuf path = STRBUF_INIT;
-	int ok;
-
-	tk_tracefs_path(&path, NULL, file);
-	ok = access(path.buf, F_OK) == 0;
-	strbuf_release(&path);
-	return ok;
+	return tracefs_file_exists(NULL, file);
 }
 
-static int function_tracer_permitted(void)
+static int has_dir(const char *dir, const char *readme)
 {
-	struct strbuf sb = STRBUF_INIT, path = STRBUF_INIT;
-	int ok = 0, fd;
+	return tracefs_dir_exists(NULL, dir);
+}
 
-	if (tk_tracefs_read(NULL, "available_tracers", &sb) < 0)
-		goto out;
-	if (!strstr(sb.buf, "function"))
-		goto out;
+static int readme_says(const char *text, const char *readme)
+{
+	return readme && strstr(readme, text);
+}
+
+static int readme_read(const char *unused, const char *readme)
+{
+	return readme != NULL;
+}
+
+static int tracefs_mounted(const char *unused, const char *readme)
+{
+	return tk_tracefs_dir() != NULL;
+}
+
+static int stack_tracer_present(const char *unused, const char *readme)
+{
+	return tracefs_file_exists(NULL, "stack_trace") &&
+		access("/proc/sys/kernel/stack_tracer_enabled", F_OK) == 0;
+}
+
+static int function_tracer_permitted(const char *unused, const char *readme)
+{
+	int fd;
+
+	if (!tracefs_tracer_available(NULL, "function"))
+		return 0;
 	/*
 	 * Some kernels list the function tracer yet refuse its files with
 	 * EPERM (locked down hosts).  Opening for append changes nothing.
 	 */
-	tk_tracefs_path(&path, NULL, "set_ftrace_filter");
-	fd = open(path.buf, O_WRONLY | O_APPEND | O_CLOEXEC);
-	if (fd >= 0) {
-		ok = 1;
-		close(fd);
-	}
-out:
-	strbuf_release(&sb);
-	strbuf_release(&path);
-	return ok;
+	fd = tracefs_instance_file_open(NULL, "set_ftrace_filter",
+					O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
 }
 
 int tk_features_probe(struct tk_features *f)
 {
 	struct strbuf readme = STRBUF_INIT;
-	const char *r;
+	const char *r = NULL;
 
 	memset(f, 0, sizeof(*f));
 	if (!tk_tracefs_dir())
 		return 0;
-	f->tracefs = 1;
-	f->error_log = exists("error_log");
-	f->kprobe_events = exists("kprobe_events");
-	f->uprobe_events = exists("uprobe_events");
-	f->dynamic_events = exists("dynamic_events");
-	f->instances = exists("instances");
-	f->subbuf_size = exists("buffer_subbuf_size_kb");
-	f->stack_tracer = exists("stack_trace") &&
-		access("/proc/sys/kernel/stack_tracer_enabled", F_OK) == 0;
-	f->function_tracer = function_tracer_permitted();
-	if (tk_tracefs_read(NULL, "README", &readme) > 0) {
+	if (tk_tracefs_read(NULL, "README", &readme) > 0)
 		r = readme.buf;
-		f->readme = 1;
-		f->arg_n = !!strstr(r, "$arg<N>");
-		f->kretprobe_arg_n = !!strstr(r, "return probes support: $retval, $arg<N>");
-		f->array = !!strstr(r, "<array-size>");
-		f->symbol = !!strstr(r, "symbol");
-		f->symstr = !!strstr(r, "symstr");
-		f->ustring = !!strstr(r, "ustring");
-		f->bitfield = !!strstr(r, "b<bit-width>@<bit-offset>/<container-size>");
-		f->imm = !!strstr(r, "\\imm-value");
-		f->ref_ctr = !!strstr(r, "(ref_ctr_offset)");
-		f->multiprobe = !!strstr(r, "Create/append/");
-	}
+#define TK_FEATURE_PROBE(member, cap, how, arg, meaning) \
+	f->member = !!how(arg, r);
+	TK_FEATURES(TK_FEATURE_PROBE)
+#undef TK_FEATURE_PROBE
 	strbuf_release(&readme);
 	return 0;
 }
+
+#define TK_FEATURE_GET(member, cap, how, arg, meaning)			\
+static int get_##member(const struct tk_features *f)			\
+{									\
+	return f->member;						\
+}
+TK_FEATURES(TK_FEATURE_GET)
+#undef TK_FEATURE_GET
+
+const struct tk_feature tk_feature_table[] = {
+#define TK_FEATURE_ROW(member, cap, how, arg, meaning) \
+	{ #member, cap, meaning, get_##member },
+	TK_FEATURES(TK_FEATURE_ROW)
+#undef TK_FEATURE_ROW
+	{ NULL, NULL, NULL, NULL }
+};
 
 const struct tk_features *tk_features(void)
 {

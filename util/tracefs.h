@@ -9,15 +9,51 @@
  * "restore on exit" is one mechanism: every change registers its undo
  * before it is made, and tk_restore_run() replays the undos in reverse
  * order at exit, on error and on fatal signals.
+ *
+ * The files are reached through libtracefs (paths, reads, writes,
+ * instances, event files, error_log); the undo registry is ours, as
+ * libtracefs has none.  Where we depart from libtracefs 1.6.4, measured
+ * on this project's host (kernel 6.18):
+ *
+ * - Mount lookup.  tracefs_tracing_dir() mounts tracefs on
+ *   /sys/kernel/tracing when /proc/mounts lists no tracefs, even when
+ *   debugfs/tracing reaches it: in `unshare -m sh -c 'umount
+ *   /sys/kernel/tracing; ./t'`, t calling it leaves a new tracefs line
+ *   in /proc/self/mounts.  tk_tracefs_dir() asks
+ *   tracefs_tracing_dir_is_mounted(false, ...) instead and pins the
+ *   answer with tracefs_set_tracing_dir(), after which the calls used
+ *   here mount nothing (same namespace: `tracekit test --caps`, `record`
+ *   and `stack show` leave no tracefs line and say it is not mounted).
+ * - Event enabling.  tracefs_event_enable() takes regexes and rescans
+ *   events/ and the system's directory on every call: enabling the 720
+ *   syscalls events one by one took 6.1 s, against 14 ms by writing
+ *   each event's enable file.  Every event needs its own undo, so
+ *   tk_event_set() writes the file with tracefs_event_file_write().
+ * - Dynamic events.  tracefs_uprobe_alloc() takes a file, an offset and
+ *   fetchargs and cannot express the "(ref_ctr_offset)" of an SDT
+ *   semaphore; definitions are whole lines from the probe translator,
+ *   appended with tracefs_instance_file_append().
+ * - error_log.  tracefs_error_clear() would also erase the entries of
+ *   other tools, which no undo can put back; the entry of our write is
+ *   a tracefs_error_last() that differs from the one before it (entries
+ *   carry a timestamp, so a repeated error differs too).
+ * - Undos.  tk_restore_run() runs in signal handlers, and libtracefs
+ *   builds every path with asprintf() (malloc is not async-signal-safe;
+ *   tracefs_instance_destroy() too).  An undo holds the absolute path
+ *   made when it was registered and is replayed with open, write, close
+ *   and rmdir only.
  */
 
-/* Mount point of tracefs (or debugfs/tracing), NULL when not mounted. */
+/*
+ * Mount point of tracefs (or debugfs/tracing), NULL when not mounted.
+ * Never mounts it.
+ */
 const char *tk_tracefs_dir(void);
 
 /* DIR[/instances/INSTANCE]/FILE; instance may be NULL (top level). */
 void tk_tracefs_path(struct strbuf *sb, const char *instance, const char *file);
 
-/* Reads a whole tracefs file; returns bytes or -errno. */
+/* Appends a whole tracefs file to out; returns bytes or -errno. */
 long tk_tracefs_read(const char *instance, const char *file, struct strbuf *out);
 
 /*
@@ -34,6 +70,16 @@ int tk_tracefs_append(const char *instance, const char *file, const char *val);
  */
 int tk_tracefs_set(const char *instance, const char *file, const char *val,
 		   const char *restore);
+
+/* Same for events/SYS/EVENT/FILE ("enable", "filter"); restore is given. */
+int tk_event_set(const char *instance, const char *sys, const char *event,
+		 const char *file, const char *val, const char *restore);
+
+/*
+ * Creates instance NAME and registers its removal; 0 or -errno (-EEXIST
+ * when it exists already: it is someone else's then).
+ */
+int tk_instance_create(const char *name);
 
 /* Undo registry.  Paths are absolute. */
 int tk_restore_push_write(const char *path, const char *value, int append);
@@ -56,29 +102,62 @@ void tk_restore_install(void);
  */
 int tk_dynevent_write(const char *file, const char *line, struct strbuf *err);
 
-/* What this kernel and tracefs offer, from files and the README. */
+/*
+ * What this kernel and tracefs offer: one line per feature.
+ *   X(member, --caps key or NULL, how it is probed, its argument, meaning)
+ * has_file / has_dir: tracefs has that file or directory; readme_says:
+ * the README contains the text; the others are probes of their own.
+ * Features with a --caps key come first, in the order --caps prints.
+ */
+#define TK_FEATURES(X)							\
+	X(uprobe_events, "uprobes", has_file, "uprobe_events",		\
+	  "uprobe events")						\
+	X(kprobe_events, "kprobes", has_file, "kprobe_events",		\
+	  "kprobe events")						\
+	X(stack_tracer, "stack_tracer", stack_tracer_present, NULL,	\
+	  "stack_trace and the stack_tracer_enabled sysctl")		\
+	X(function_tracer, "function_tracer", function_tracer_permitted,	\
+	  NULL, "function tracer listed and set_ftrace_filter writable") \
+	X(instances, "instances", has_dir, "instances", "instances")	\
+	X(error_log, "error_log", has_file, "error_log", "error_log")	\
+	X(arg_n, "arg_n", readme_says, "$arg<N>",			\
+	  "$arg<N> fetcharg (kprobes)")					\
+	X(array, "array", readme_says, "<array-size>",			\
+	  "<type>[<array-size>] fetcharg")				\
+	X(symbol, "symbol", readme_says, "symbol", "symbol type")	\
+	X(ustring, "ustring", readme_says, "ustring", "ustring type")	\
+	X(ref_ctr, "ref_ctr", readme_says, "(ref_ctr_offset)",		\
+	  "uprobe (ref_ctr_offset) for SDT semaphores")			\
+	X(tracefs, NULL, tracefs_mounted, NULL, "tracefs mounted")	\
+	X(readme, NULL, readme_read, NULL, "README readable")		\
+	X(dynamic_events, NULL, has_file, "dynamic_events",		\
+	  "dynamic_events")						\
+	X(kretprobe_arg_n, NULL, readme_says,				\
+	  "return probes support: $retval, $arg<N>",			\
+	  "$arg<N> in kernel return probes")				\
+	X(symstr, NULL, readme_says, "symstr", "symstr type")		\
+	X(bitfield, NULL, readme_says,					\
+	  "b<bit-width>@<bit-offset>/<container-size>", "bitfield type") \
+	X(imm, NULL, readme_says, "\\imm-value", "immediate fetcharg")	\
+	X(multiprobe, NULL, readme_says, "Create/append/",		\
+	  "several probes in one event")				\
+	X(subbuf_size, NULL, has_file, "buffer_subbuf_size_kb",		\
+	  "buffer_subbuf_size_kb")
+
 struct tk_features {
-	unsigned tracefs:1;
-	unsigned readme:1;
-	unsigned error_log:1;
-	unsigned kprobe_events:1;
-	unsigned uprobe_events:1;
-	unsigned dynamic_events:1;
-	unsigned instances:1;
-	unsigned arg_n:1;		/* "$arg<N>" fetcharg (kprobes) */
-	unsigned kretprobe_arg_n:1;	/* "kernel return probes support: ... $arg<N>" */
-	unsigned array:1;		/* "<type>\[<array-size>\]" */
-	unsigned symbol:1;
-	unsigned symstr:1;
-	unsigned ustring:1;
-	unsigned bitfield:1;
-	unsigned imm:1;			/* "\imm-value" */
-	unsigned ref_ctr:1;		/* uprobe "(ref_ctr_offset)" */
-	unsigned multiprobe:1;		/* "Create/append/" */
-	unsigned stack_tracer:1;	/* stack_trace + stack_tracer_enabled */
-	unsigned function_tracer:1;	/* listed AND set_ftrace_filter writable */
-	unsigned subbuf_size:1;		/* buffer_subbuf_size_kb */
+#define TK_FEATURE_BIT(member, cap, how, arg, meaning) unsigned member:1;
+	TK_FEATURES(TK_FEATURE_BIT)
+#undef TK_FEATURE_BIT
 };
+
+/* The table behind TK_FEATURES, ended by a NULL name, for reports. */
+struct tk_feature {
+	const char *name;
+	const char *cap;
+	const char *meaning;
+	int (*get)(const struct tk_features *f);
+};
+extern const struct tk_feature tk_feature_table[];
 
 /* Fills f from the running system; returns 0 (f->tracefs = 0 if absent). */
 int tk_features_probe(struct tk_features *f);
