@@ -393,22 +393,15 @@ static int lock_tracefs(void)
 static void caps_text(struct strbuf *sb)
 {
 	const struct tk_features *f = tk_features();
+	const struct tk_feature *ft;
 	const char *dir = tk_tracefs_dir();
 
 	strbuf_addf(sb, "root=%d\n", geteuid() == 0);
 	strbuf_addf(sb, "tracefs=%s\n", dir ? dir : "");
 	strbuf_addf(sb, "tracefs_writable=%d\n", dir && access(dir, W_OK) == 0);
-	strbuf_addf(sb, "uprobes=%d\n", f->uprobe_events);
-	strbuf_addf(sb, "kprobes=%d\n", f->kprobe_events);
-	strbuf_addf(sb, "stack_tracer=%d\n", f->stack_tracer);
-	strbuf_addf(sb, "function_tracer=%d\n", f->function_tracer);
-	strbuf_addf(sb, "instances=%d\n", f->instances);
-	strbuf_addf(sb, "error_log=%d\n", f->error_log);
-	strbuf_addf(sb, "arg_n=%d\n", f->arg_n);
-	strbuf_addf(sb, "array=%d\n", f->array);
-	strbuf_addf(sb, "symbol=%d\n", f->symbol);
-	strbuf_addf(sb, "ustring=%d\n", f->ustring);
-	strbuf_addf(sb, "ref_ctr=%d\n", f->ref_ctr);
+	for (ft = tk_feature_table; ft->name; ft++)
+		if (ft->cap)
+			strbuf_addf(sb, "%s=%d\n", ft->cap, ft->get(f));
 	strbuf_addf(sb, "in_vm=%d\n", getenv("TRACEKIT_IN_VM") != NULL);
 	/* A capability no machine has, for the framework's self-test. */
 	if (getenv("TRACEKIT_TEST_FIXTURES"))

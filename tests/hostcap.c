@@ -26,6 +26,7 @@ static int present(const char *path)
 int test__hostcap(void)
 {
 	struct tk_features f;
+	const struct tk_feature *ft;
 	const char *dir = tk_tracefs_dir();
 	struct statfs st;
 	struct strbuf sb = STRBUF_INIT;
@@ -34,12 +35,9 @@ int test__hostcap(void)
 	tk_features_probe(&f);
 	printf("root:            %s\n", geteuid() == 0 ? "yes" : "no");
 	printf("tracefs:         %s\n", dir ? dir : "not mounted");
-	printf("uprobe events:   %s\n", f.uprobe_events ? "yes" : "no");
-	printf("kprobe events:   %s\n", f.kprobe_events ? "yes" : "no");
-	printf("stack tracer:    %s\n", f.stack_tracer ? "yes" : "no");
-	printf("function tracer: %s\n", f.function_tracer ? "permitted" : "unavailable or refused");
-	printf("probe features:  $argN=%d array=%d symbol=%d ustring=%d ref_ctr=%d bitfield=%d imm=%d\n",
-	       f.arg_n, f.array, f.symbol, f.ustring, f.ref_ctr, f.bitfield, f.imm);
+	for (ft = tk_feature_table; ft->name; ft++)
+		printf("%-16s %-3s  %s\n", ft->name, ft->get(&f) ? "yes" : "no",
+		       ft->meaning);
 	printf("in VM:           %s\n", in_vm ? "yes" : "no");
 
 	if (!dir)
