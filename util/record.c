@@ -16,11 +16,11 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "util/record.h"
+#include "util/run-command.h"
 #include "util/wrapper.h"
 #include "util/tracedat-write.h"
 #include "util/tracefs.h"
@@ -91,8 +91,7 @@ struct record {
 	int out_fd;
 	char *out_tmp;		/* named temporary, when O_TMPFILE is not there */
 	struct tracedat_writer *w;
-	pid_t child;
-	int go_fd, exec_fd;
+	struct child_process cmd;
 };
 
 static double now_s(void)
@@ -1091,70 +1090,6 @@ static void stop_threads(struct record *rec)
 	}
 }
 
-/* ---- the workload ---- */
-
-/*
- * The child waits on go_fd until the pid filter names it and tracing is
- * on; exec_fd (close-on-exec) carries errno back if exec fails.
- */
-static int fork_command(struct record *rec, const sigset_t *oldmask)
-{
-	int go[2], ex[2];
-	pid_t pid;
-
-	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(ex, O_CLOEXEC) < 0)
-		return -errno;
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (!pid) {
-		static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD };
-		char b;
-		int e;
-		size_t i;
-
-		for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-			signal(sigs[i], SIG_DFL);
-		sigprocmask(SIG_SETMASK, oldmask, NULL);
-		close(go[1]);
-		close(ex[0]);
-		if (read(go[0], &b, 1) != 1)
-			_exit(127);
-		execvp(rec->o->argv[0], rec->o->argv);
-		e = errno;
-		if (write(ex[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(go[0]);
-	close(ex[1]);
-	rec->child = pid;
-	rec->go_fd = go[1];
-	rec->exec_fd = ex[0];
-	return 0;
-}
-
-static int release_command(struct record *rec)
-{
-	int e = 0;
-	ssize_t n;
-
-	if (write(rec->go_fd, "g", 1) != 1)
-		return -errno;
-	close(rec->go_fd);
-	rec->go_fd = -1;
-	do
-		n = read(rec->exec_fd, &e, sizeof(e));
-	while (n < 0 && errno == EINTR);
-	close(rec->exec_fd);
-	rec->exec_fd = -1;
-	if (n == sizeof(e)) {
-		error("%s: %s", rec->o->argv[0], strerror(e));
-		return -e;
-	}
-	return 0;
-}
-
 static int open_pidfd(pid_t pid)
 {
 	return syscall(SYS_pidfd_open, pid, 0);
@@ -1230,9 +1165,8 @@ static int wait_for_end(struct record *rec, int sfd, int pidfd, record_status_fn
 				sig = si.ssi_signo;
 				break;
 			}
-			if (rec->child > 0 && waitpid(rec->child, &status, WNOHANG) == rec->child) {
+			if (command_exited(&rec->cmd, &status)) {
 				res->child_status = status;
-				rec->child = 0;
 				break;
 			}
 		}
@@ -1290,10 +1224,7 @@ static void release(struct record *rec)
 	free(rec->out_tmp);
 	free(rec->dir);
 	tdw_free(rec->w);
-	if (rec->go_fd >= 0)
-		close(rec->go_fd);
-	if (rec->exec_fd >= 0)
-		close(rec->exec_fd);
+	child_process_clear(&rec->cmd);
 	if (rec->stop_fd >= 0)
 		close(rec->stop_fd);
 	if (rec->fail_fd >= 0)
@@ -1318,9 +1249,10 @@ int record_run(const struct record_opts *o, record_status_fn *status,
 	       void *data, struct record_result *res)
 {
 	struct record rec = {
-		.o = o, .out_fd = -1, .go_fd = -1, .exec_fd = -1,
-		.stop_fd = -1, .fail_fd = -1,
+		.o = o, .out_fd = -1, .stop_fd = -1, .fail_fd = -1,
+		.cmd = CHILD_PROCESS_INIT,
 	};
+	struct strbuf err = STRBUF_INIT;
 	sigset_t mask, oldmask;
 	int sfd = -1, pidfd = -1, blocked = 0, tracing = 0, ret;
 
@@ -1386,9 +1318,18 @@ int record_run(const struct record_opts *o, record_status_fn *status,
 		goto out;
 
 	if (o->argv) {
-		ret = fork_command(&rec, &oldmask);
-		if (!ret)
-			ret = set_pid_filter(&rec, rec.child);
+		/*
+		 * Gated until the pid filter names it and tracing is on; in the
+		 * child, the signals blocked here for the main loop are not.
+		 */
+		rec.cmd.argv = o->argv;
+		rec.cmd.sigmask = &oldmask;
+		rec.cmd.gated = 1;
+		ret = start_command(&rec.cmd, &err);
+		if (ret)
+			error("%s", err.buf);
+		else
+			ret = set_pid_filter(&rec, rec.cmd.pid);
 	} else if (o->pid > 0) {
 		ret = set_pid_filter(&rec, o->pid);
 		pidfd = open_pidfd(o->pid);
@@ -1407,9 +1348,11 @@ int record_run(const struct record_opts *o, record_status_fn *status,
 		goto out;
 	}
 	if (o->argv) {
-		ret = release_command(&rec);
-		if (ret)
+		ret = release_command(&rec.cmd);
+		if (ret) {
+			error("%s: %s", o->argv[0], strerror(-ret));
 			goto out;
+		}
 	}
 
 	res->signal = wait_for_end(&rec, sfd, pidfd, status, data, res);
@@ -1435,10 +1378,10 @@ out:
 	if (tracing)
 		tk_tracefs_write(rec.inst, "tracing_on", "0");
 	stop_threads(&rec);
-	if (rec.child > 0) {
+	if (rec.cmd.pid > 0) {
 		/* Stopped by a signal or an error: the command goes too. */
-		kill(rec.child, res->signal ? res->signal : SIGTERM);
-		waitpid(rec.child, &res->child_status, 0);
+		kill(rec.cmd.pid, res->signal ? res->signal : SIGTERM);
+		finish_command(&rec.cmd, &res->child_status);
 	}
 	close_readers(&rec);
 	tk_restore_run();
@@ -1455,5 +1398,6 @@ out:
 		pthread_sigmask(SIG_SETMASK, &oldmask, NULL);
 	}
 	release(&rec);
+	strbuf_release(&err);
 	return ret;
 }
