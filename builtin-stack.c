@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "util/json.h"
 #include "util/parse-options.h"
 #include "util/run-command.h"
 #include "util/stack-tracer.h"
@@ -146,59 +147,49 @@ static void print_text(const struct stack_report *r)
 	strbuf_release(&loc);
 }
 
-static void json_str(const char *s)
-{
-	if (!s) {
-		fputs("null", stdout);
-		return;
-	}
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 static void print_json(const struct stack_report *r, const int *exit_status)
 {
+	struct strbuf sb = STRBUF_INIT;
+	struct json_writer jw = JSON_WRITER_INIT(&sb);
+	char addr[32];
 	int i;
 
-	printf("{\"enabled\":%d,\"filter\":[", r->enabled);
-	for (i = 0; i < r->filter.nr; i++) {
-		if (i)
-			putchar(',');
-		json_str(r->filter.v[i]);
-	}
-	printf("],\"max_stack_size\":%lu,\"thread_size\":%lu,\"thread_size_source\":",
-	       r->max, r->thread_size);
-	json_str(r->thread_size_source);
+	jw_object_begin(&jw, NULL);
+	jw_int(&jw, "enabled", r->enabled);
+	jw_array_begin(&jw, "filter");
+	for (i = 0; i < r->filter.nr; i++)
+		jw_string(&jw, NULL, r->filter.v[i]);
+	jw_end(&jw);
+	jw_uint(&jw, "max_stack_size", r->max);
+	jw_uint(&jw, "thread_size", r->thread_size);
+	jw_string(&jw, "thread_size_source", r->thread_size_source);
 	if (r->thread_size)
-		printf(",\"percent\":%.2f", 100.0 * r->max / r->thread_size);
+		jw_double(&jw, "percent", 2, 100.0 * r->max / r->thread_size);
 	if (exit_status)
-		printf(",\"exit_status\":%d", *exit_status);
-	fputs(",\"entries\":[", stdout);
+		jw_int(&jw, "exit_status", *exit_status);
+	jw_array_begin(&jw, "entries");
 	for (i = 0; r->max && i < r->trace.nr; i++) {
 		const struct stack_entry *e = &r->trace.v[i];
 
-		printf("%s{\"index\":%u,\"depth\":%lu,\"size\":%lu,\"symbol\":",
-		       i ? "," : "", e->index, e->depth, e->size);
-		json_str(e->symbol);
-		printf(",\"offset\":%lu,\"length\":%lu,\"module\":", e->offset, e->length);
-		json_str(e->module);
-		if (!e->symbol)
-			printf(",\"address\":\"0x%llx\"", e->address);
-		fputs(",\"location\":", stdout);
-		json_str(e->location);
-		putchar('}');
+		jw_object_begin(&jw, NULL);
+		jw_uint(&jw, "index", e->index);
+		jw_uint(&jw, "depth", e->depth);
+		jw_uint(&jw, "size", e->size);
+		jw_string(&jw, "symbol", e->symbol);
+		jw_uint(&jw, "offset", e->offset);
+		jw_uint(&jw, "length", e->length);
+		jw_string(&jw, "module", e->module);
+		if (!e->symbol) {
+			snprintf(addr, sizeof(addr), "0x%llx", e->address);
+			jw_string(&jw, "address", addr);
+		}
+		jw_string(&jw, "location", e->location);
+		jw_end(&jw);
 	}
-	puts("]}");
+	jw_end(&jw);
+	jw_end(&jw);
+	puts(sb.buf);
+	strbuf_release(&sb);
 }
 
 static void print_report(const struct stack_report *r, const struct stack_opts *o,
