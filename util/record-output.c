@@ -100,13 +100,23 @@ out:
 
 /* ---- metadata ---- */
 
-static int add_file_u64(struct strbuf *sb, const char *path)
+/* The length of what follows in size_bytes (4 or 8) bytes. */
+static void put_size(struct strbuf *sb, uint64_t len, int size_bytes)
+{
+	if (size_bytes == 8)
+		tdw_put_u64(sb, len);
+	else
+		tdw_put_u32(sb, len);
+}
+
+/* Appends path's length and content; on failure sb is as it was. */
+static int add_file(struct strbuf *sb, const char *path, int size_bytes)
 {
 	struct strbuf data = STRBUF_INIT;
 	long n = strbuf_read_file(&data, path, 0);
 
 	if (n >= 0) {
-		tdw_put_u64(sb, data.len);
+		put_size(sb, data.len, size_bytes);
 		strbuf_add(sb, data.buf, data.len);
 	}
 	strbuf_release(&data);
@@ -124,22 +134,14 @@ static void set_u32_le(char *p, uint32_t v)
 static int write_file_section(struct record *rec, enum tracedat_option id,
 			      const char *path, int size_bytes)
 {
-	struct strbuf sb = STRBUF_INIT, data = STRBUF_INIT;
-	long n = strbuf_read_file(&data, path, 0);
+	struct strbuf sb = STRBUF_INIT;
 	int ret;
 
-	if (n < 0) {
-		/* Not readable (no trace_printk users, kallsyms refused): empty. */
-		strbuf_reset(&data);
-	}
-	if (size_bytes == 8)
-		tdw_put_u64(&sb, data.len);
-	else
-		tdw_put_u32(&sb, data.len);
-	strbuf_add(&sb, data.buf, data.len);
+	/* Not readable (no trace_printk users, kallsyms refused): empty. */
+	if (add_file(&sb, path, size_bytes))
+		put_size(&sb, 0, size_bytes);
 	ret = tdw_section(rec->w, id, sb.buf, sb.len);
 	strbuf_release(&sb);
-	strbuf_release(&data);
 	return ret;
 }
 
@@ -154,7 +156,7 @@ static int write_headers(struct record *rec)
 		strbuf_reset(&path);
 		tk_tracefs_path(&path, NULL, "events");
 		strbuf_addf(&path, "/%s", files[i]);
-		ret = add_file_u64(&sb, path.buf);
+		ret = add_file(&sb, path.buf, 8);
 	}
 	if (!ret)
 		ret = tdw_section(rec->w, TRACEDAT_OPT_HEADER_INFO, sb.buf, sb.len);
@@ -181,7 +183,7 @@ static int write_ftrace_formats(struct record *rec)
 			continue;
 		tk_tracefs_path(&f, NULL, "events/ftrace");
 		strbuf_addf(&f, "/%s/format", de->d_name);
-		if (!add_file_u64(&sb, f.buf))
+		if (!add_file(&sb, f.buf, 8))
 			count++;
 		strbuf_release(&f);
 	}
@@ -224,7 +226,7 @@ static int write_event_formats(struct record *rec)
 
 			tk_tracefs_path(&f, NULL, "events");
 			strbuf_addf(&f, "/%s/%s/format", sys, rec->events[i].name);
-			ret = add_file_u64(&sb, f.buf);
+			ret = add_file(&sb, f.buf, 8);
 			if (ret)
 				error("%s: %s", f.buf, strerror(-ret));
 			strbuf_release(&f);
