@@ -5,7 +5,6 @@
  * reaches.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +13,9 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "util/json.h"
 #include "util/parse-options.h"
+#include "util/run-command.h"
 #include "util/stack-tracer.h"
 #include "util/strbuf.h"
 #include "util/tracefs.h"
@@ -146,59 +147,49 @@ static void print_text(const struct stack_report *r)
 	strbuf_release(&loc);
 }
 
-static void json_str(const char *s)
-{
-	if (!s) {
-		fputs("null", stdout);
-		return;
-	}
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 static void print_json(const struct stack_report *r, const int *exit_status)
 {
+	struct strbuf sb = STRBUF_INIT;
+	struct json_writer jw = JSON_WRITER_INIT(&sb);
+	char addr[32];
 	int i;
 
-	printf("{\"enabled\":%d,\"filter\":[", r->enabled);
-	for (i = 0; i < r->filter.nr; i++) {
-		if (i)
-			putchar(',');
-		json_str(r->filter.v[i]);
-	}
-	printf("],\"max_stack_size\":%lu,\"thread_size\":%lu,\"thread_size_source\":",
-	       r->max, r->thread_size);
-	json_str(r->thread_size_source);
+	jw_object_begin(&jw, NULL);
+	jw_int(&jw, "enabled", r->enabled);
+	jw_array_begin(&jw, "filter");
+	for (i = 0; i < r->filter.nr; i++)
+		jw_string(&jw, NULL, r->filter.v[i]);
+	jw_end(&jw);
+	jw_uint(&jw, "max_stack_size", r->max);
+	jw_uint(&jw, "thread_size", r->thread_size);
+	jw_string(&jw, "thread_size_source", r->thread_size_source);
 	if (r->thread_size)
-		printf(",\"percent\":%.2f", 100.0 * r->max / r->thread_size);
+		jw_double(&jw, "percent", 2, 100.0 * r->max / r->thread_size);
 	if (exit_status)
-		printf(",\"exit_status\":%d", *exit_status);
-	fputs(",\"entries\":[", stdout);
+		jw_int(&jw, "exit_status", *exit_status);
+	jw_array_begin(&jw, "entries");
 	for (i = 0; r->max && i < r->trace.nr; i++) {
 		const struct stack_entry *e = &r->trace.v[i];
 
-		printf("%s{\"index\":%u,\"depth\":%lu,\"size\":%lu,\"symbol\":",
-		       i ? "," : "", e->index, e->depth, e->size);
-		json_str(e->symbol);
-		printf(",\"offset\":%lu,\"length\":%lu,\"module\":", e->offset, e->length);
-		json_str(e->module);
-		if (!e->symbol)
-			printf(",\"address\":\"0x%llx\"", e->address);
-		fputs(",\"location\":", stdout);
-		json_str(e->location);
-		putchar('}');
+		jw_object_begin(&jw, NULL);
+		jw_uint(&jw, "index", e->index);
+		jw_uint(&jw, "depth", e->depth);
+		jw_uint(&jw, "size", e->size);
+		jw_string(&jw, "symbol", e->symbol);
+		jw_uint(&jw, "offset", e->offset);
+		jw_uint(&jw, "length", e->length);
+		jw_string(&jw, "module", e->module);
+		if (!e->symbol) {
+			snprintf(addr, sizeof(addr), "0x%llx", e->address);
+			jw_string(&jw, "address", addr);
+		}
+		jw_string(&jw, "location", e->location);
+		jw_end(&jw);
 	}
-	puts("]}");
+	jw_end(&jw);
+	jw_end(&jw);
+	puts(sb.buf);
+	strbuf_release(&sb);
 }
 
 static void print_report(const struct stack_report *r, const struct stack_opts *o,
@@ -265,75 +256,32 @@ static void reset_max(void)
 }
 
 /*
- * A command that is not there is reported before the tracer is turned
- * on: hooking every function only to fail to exec is slow for nothing.
- */
-static int command_exists(const char *cmd)
-{
-	const char *path = getenv("PATH"), *p;
-	struct strbuf sb = STRBUF_INIT;
-	int found = 0;
-
-	if (strchr(cmd, '/'))
-		return access(cmd, F_OK) == 0;
-	for (p = path ? path : "/usr/bin:/bin"; !found; p++) {
-		size_t n = strcspn(p, ":");
-
-		strbuf_reset(&sb);
-		strbuf_addf(&sb, "%.*s/%s", (int)n, n ? p : ".", cmd);
-		found = access(sb.buf, X_OK) == 0;
-		p += n;
-		if (!*p)
-			break;
-	}
-	strbuf_release(&sb);
-	return found;
-}
-
-/*
- * Runs argv, reporting an exec failure through a close-on-exec pipe.
  * SIGINT and SIGQUIT from the terminal go to the command; tracekit
  * waits for it and then shows and restores, as time(1) and perf stat do.
  */
 static int run_command(const char **argv)
 {
+	struct child_process cmd = CHILD_PROCESS_INIT;
+	struct strbuf err = STRBUF_INIT;
 	struct sigaction ign, old_int, old_quit;
-	int pfd[2], status, child_errno = 0;
-	pid_t pid;
+	int status, exec_err, ret;
 
-	if (pipe2(pfd, O_CLOEXEC) < 0)
-		die("pipe: %s", strerror(errno));
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		die("fork: %s", strerror(errno));
-	if (!pid) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGQUIT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		close(pfd[0]);
-		execvp(argv[0], (char *const *)argv);
-		child_errno = errno;
-		while (write(pfd[1], &child_errno, sizeof(child_errno)) < 0 && errno == EINTR)
-			;
-		_exit(127);
-	}
-	close(pfd[1]);
+	cmd.argv = (char *const *)argv;
+	if (start_command(&cmd, &err))
+		die("%s", err.buf);
 	memset(&ign, 0, sizeof(ign));
 	ign.sa_handler = SIG_IGN;
 	sigaction(SIGINT, &ign, &old_int);
 	sigaction(SIGQUIT, &ign, &old_quit);
-	if (read(pfd[0], &child_errno, sizeof(child_errno)) != sizeof(child_errno))
-		child_errno = 0;
-	close(pfd[0]);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			die("waitpid: %s", strerror(errno));
+	exec_err = release_command(&cmd);
+	ret = finish_command(&cmd, &status);
+	if (ret)
+		die("waitpid: %s", strerror(-ret));
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
-	if (child_errno)
-		die_code(127, "cannot run '%s': %s", argv[0], strerror(child_errno));
+	child_process_clear(&cmd);
+	if (exec_err)
+		die_code(127, "cannot run '%s': %s", argv[0], strerror(-exec_err));
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return WEXITSTATUS(status);
@@ -349,7 +297,11 @@ static int measure_command(const char **argv, const struct stack_opts *o)
 	struct stack_report r;
 	int status;
 
-	if (!command_exists(argv[0]))
+	/*
+	 * A command that is not there is reported before the tracer is turned
+	 * on: hooking every function only to fail to exec is slow for nothing.
+	 */
+	if (!command_in_path(argv[0]))
 		die_code(127, "cannot run '%s': %s", argv[0],
 			 strchr(argv[0], '/') ? strerror(ENOENT) : "command not found");
 	apply_filter(o, 0);

@@ -475,35 +475,6 @@ static int fixture_files(void)
 	return ret;
 }
 
-/* JSON strings: RFC 8259 escapes, other bytes below 0x20 or from 0x7f as \u00XX, a NUL ends. */
-static int json_strings(void)
-{
-	static const struct { const char *in; size_t len; const char *want; } cases[] = {
-		{ "plain text", 10, "\"plain text\"" },
-		{ "a\"b\\c", 5, "\"a\\\"b\\\\c\"" },
-		{ "l1\nl2\tx", 8, "\"l1\\nl2\\tx\"" },
-		{ "\x01\x1f\x7f\xff", 4, "\"\\u0001\\u001f\\u007f\\u00ff\"" },
-		{ "ab\0cd", 5, "\"ab\"" },
-		{ "abcdef", 3, "\"abc\"" },
-		{ "", 0, "\"\"" },
-	};
-	struct strbuf sb = STRBUF_INIT;
-	size_t i;
-	int ret = TEST_OK;
-
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		strbuf_reset(&sb);
-		print_json_string(&sb, cases[i].in, cases[i].len);
-		if (strcmp(sb.buf, cases[i].want)) {
-			fprintf(stderr, "json string %zu: got %s, want %s\n", i, sb.buf,
-				cases[i].want);
-			ret = TEST_FAIL;
-		}
-	}
-	strbuf_release(&sb);
-	return ret;
-}
-
 int test__print_fmt(void)
 {
 	struct stats st = { 0 };
@@ -511,7 +482,7 @@ int test__print_fmt(void)
 	int ret, n;
 
 	ret = synthetic_formats(&st);
-	if (refused_formats() || json_strings())
+	if (refused_formats())
 		ret = TEST_FAIL;
 	tep = new_tep();
 	n = kernel_formats(tep);

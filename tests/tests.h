@@ -81,6 +81,8 @@ char *test_source_path(const char *rel);
 	X(hostcap, "host capabilities")					\
 	X(tracefs_restore, "tracefs restore-on-exit registry")	\
 	X(probe_file, "probe definitions: add with rollback, list, delete") \
+	X(json, "json: strings are valid UTF-8 JSON whatever the bytes; the writer") \
+	X(run_command, "run-command: exec errno, gate, signals of the child, PATH lookup") \
 	X(record_tracedat_write, "record: trace.dat v7 writer, as trace-cmd dump reads it") \
 	X(record_uprobe, "record: uprobe with string and array arguments") \
 	X(record_parse_cpus, "record: --cpus list parser") \

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/json.h"
 #include "util/print.h"
 #include "util/print-fmt.h"
 #include "util/usage.h"
@@ -456,43 +457,6 @@ void print_text(struct print_ctx *p, struct strbuf *out, const struct tracedat_e
 	strbuf_addch(out, '\n');
 }
 
-static int json_plain(unsigned char c)
-{
-	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
-}
-
-void print_json_string(struct strbuf *out, const char *s, size_t len)
-{
-	size_t i = 0;
-
-	strbuf_addch(out, '"');
-	while (i < len && s[i]) {
-		unsigned char c = s[i];
-		size_t run = i;
-
-		while (run < len && json_plain(s[run]))
-			run++;
-		if (run > i) {
-			strbuf_add(out, s + i, run - i);
-			i = run;
-			continue;
-		}
-		i++;
-		if (c == '"' || c == '\\') {
-			strbuf_addch(out, '\\');
-			strbuf_addch(out, c);
-		} else if (c == '\n') {
-			strbuf_addstr(out, "\\n");
-		} else if (c == '\t') {
-			strbuf_addstr(out, "\\t");
-		} else {
-			/* Bytes, not UTF-8: keep the output valid JSON. */
-			strbuf_addf(out, "\\u%04x", c);
-		}
-	}
-	strbuf_addch(out, '"');
-}
-
 static void json_number(struct strbuf *out, struct tep_handle *tep, const void *p,
 			unsigned int size, int is_signed)
 {
@@ -559,7 +523,7 @@ static void json_field(struct strbuf *out, struct tep_handle *tep,
 		return;
 	}
 	if (f->flags & TEP_FIELD_IS_STRING) {
-		print_json_string(out, data + off, len);
+		json_add_string(out, data + off, len);
 		return;
 	}
 	if (!(f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC))) {
@@ -583,9 +547,9 @@ static struct json_event *json_event_of(struct tep_event *event)
 	int i;
 
 	strbuf_addstr(&sb, ",\"system\":");
-	print_json_string(&sb, event->system, strlen(event->system));
+	json_add_string(&sb, event->system, strlen(event->system));
 	strbuf_addstr(&sb, ",\"event\":");
-	print_json_string(&sb, event->name, strlen(event->name));
+	json_add_string(&sb, event->name, strlen(event->name));
 	strbuf_addstr(&sb, ",\"fields\":{");
 	j->head = strbuf_detach(&sb, NULL);
 	for (f = event->format.fields; f; f = f->next)
@@ -594,8 +558,7 @@ static struct json_event *json_event_of(struct tep_event *event)
 	for (f = event->format.fields, i = 0; f; f = f->next, i++) {
 		if (i)
 			strbuf_addch(&sb, ',');
-		print_json_string(&sb, f->name, strlen(f->name));
-		strbuf_addch(&sb, ':');
+		json_add_key(&sb, f->name);
 		j->keys[i].f = f;
 		j->keys[i].key = strbuf_detach(&sb, NULL);
 		j->keys[i].esize = element_size(f);
@@ -625,14 +588,14 @@ void print_json(struct print_ctx *p, struct strbuf *out, const struct tracedat_e
 	o = put_int(o, pid, 0, 0, 0);
 	o = put_lit(o, ",\"comm\":");
 	reserved(out, o);
-	print_json_string(out, comm, strlen(comm));
+	json_add_string(out, comm, strlen(comm));
 	if (file) {
 		strbuf_addstr(out, ",\"file\":");
-		print_json_string(out, file, strlen(file));
+		json_add_string(out, file, strlen(file));
 	}
 	if (buffer && *buffer) {
 		strbuf_addstr(out, ",\"buffer\":");
-		print_json_string(out, buffer, strlen(buffer));
+		json_add_string(out, buffer, strlen(buffer));
 	}
 	if (rec->missed_events)
 		strbuf_addf(out, ",\"missed_before\":%lld", rec->missed_events);
@@ -651,6 +614,6 @@ void print_json(struct print_ctx *p, struct strbuf *out, const struct tracedat_e
 	strbuf_addstr(out, "},\"info\":");
 	strbuf_reset(&p->info);
 	add_info(p, &p->info, tep, pe, rec);
-	print_json_string(out, p->info.buf, p->info.len);
+	json_add_string(out, p->info.buf, p->info.len);
 	strbuf_addstr(out, "}\n");
 }

@@ -54,6 +54,4 @@ void print_text(struct print_ctx *p, struct strbuf *out, const struct tracedat_e
 void print_json(struct print_ctx *p, struct strbuf *out, const struct tracedat_event *ev,
 		const char *buffer, const char *file);
 
-void print_json_string(struct strbuf *out, const char *s, size_t len);
-
 #endif

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef TK_RECORD_INT_H
+#define TK_RECORD_INT_H
+
+#include <dirent.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "util/record.h"
+#include "util/run-command.h"
+#include "util/strbuf.h"
+
+/*
+ * The parts of util/record.c, which only they include: record.c runs the
+ * session and its wait loop, record-setup.c the tracefs instance, events,
+ * CPUs, pid filter and per-CPU stats, record-readers.c the reader and
+ * compressor threads, record-output.c the output file, its metadata and
+ * its trailer.
+ */
+
+struct cpu_stats {
+	uint64_t entries, overrun, commit_overrun, dropped, read;
+};
+
+struct chunk {
+	struct chunk *next;
+	struct cpu_reader *r;
+	size_t len;
+	unsigned char data[];
+};
+
+struct cpu_reader {
+	struct record *rec;
+	int cpu;
+	int fd;			/* trace_pipe_raw */
+	int pipe[2];		/* for splice() */
+	int scratch;		/* this CPU's chunks */
+	pthread_t thread;
+	int started;
+	uint64_t scratch_size;	/* compressor only */
+	uint32_t nr_chunks;	/* compressor only */
+	uint64_t bytes_in;	/* atomic */
+	uint64_t bytes_out;	/* atomic */
+	struct cpu_stats base;
+};
+
+struct event_name {
+	char *system;
+	char *name;
+};
+
+struct record {
+	const struct record_opts *o;
+	const char *inst;	/* NULL: top level */
+	char inst_name[64];
+	unsigned int psize;	/* ring-buffer sub-buffer size */
+	size_t chunk_size;
+	int nr_sys_cpus;
+	struct cpu_reader *cpus;
+	int nr_cpus;
+	struct event_name *events;
+	int nr_events, alloc_events;
+
+	int stop_fd;		/* readers: drain and stop */
+	int fail_fd;		/* main loop: a worker failed */
+	pthread_mutex_t lock;
+	pthread_cond_t queued, freed;
+	struct chunk *head, **tail, *free;
+	size_t allocated;
+	int closed;
+	int err;
+	pthread_t compressor;
+	int compressor_started;
+
+	char *output;
+	char *dir;
+	int out_fd;
+	char *out_tmp;		/* named temporary, when O_TMPFILE is not there */
+	struct tracedat_writer *w;
+	struct child_process cmd;
+};
+
+
+static inline int is_dir_entry(const struct dirent *de)
+{
+	return de->d_type == DT_DIR && de->d_name[0] != '.';
+}
+
+/* record-setup.c */
+int record_setup_tracefs(struct record *rec);
+int record_set_pid_filter(struct record *rec, pid_t pid);
+unsigned int record_subbuf_size(struct record *rec);
+int record_read_stats(struct record *rec, int cpu, struct cpu_stats *st, struct strbuf *text);
+uint64_t record_stats_lost(const struct cpu_stats *now, const struct cpu_stats *base);
+
+/* record-output.c */
+int record_open_output(struct record *rec);
+int record_open_scratch(struct record *rec, const char *base);
+int record_write_metadata(struct record *rec);
+int record_write_trailer(struct record *rec, struct record_result *res);
+int record_publish_output(struct record *rec);
+
+/* record-readers.c */
+int record_open_readers(struct record *rec);
+int record_start_threads(struct record *rec);
+void record_stop_threads(struct record *rec);
+void record_close_readers(struct record *rec);
+
+#endif

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0
+/* record: the output file, its metadata sections and its trailer. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/record-int.h"
+#include "util/tracedat-write.h"
+#include "util/tracefs.h"
+#include "util/usage.h"
+
+/* ---- files ---- */
+
+int record_open_scratch(struct record *rec, const char *base)
+{
+	struct strbuf name = STRBUF_INIT;
+	int fd;
+
+	fd = open(rec->dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
+	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != ENOENT))
+		return fd < 0 ? -errno : fd;
+	/* No O_TMPFILE here: a named file, unlinked at once. */
+	strbuf_addf(&name, "%s.tk-XXXXXX", base);
+	fd = mkostemp(name.buf, O_CLOEXEC);
+	if (fd >= 0)
+		unlink(name.buf);
+	strbuf_release(&name);
+	return fd < 0 ? -errno : fd;
+}
+
+int record_open_output(struct record *rec)
+{
+	struct strbuf name = STRBUF_INIT;
+	char *copy = xstrdup(rec->output);
+
+	rec->dir = xstrdup(dirname(copy));
+	free(copy);
+	rec->out_fd = open(rec->dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
+	if (rec->out_fd >= 0)
+		return 0;
+	if (errno != EOPNOTSUPP && errno != EISDIR) {
+		error("%s: cannot create: %s", rec->output, strerror(errno));
+		return -errno;
+	}
+	strbuf_addf(&name, "%s.tk-XXXXXX", rec->output);
+	rec->out_fd = mkostemp(name.buf, O_CLOEXEC);
+	if (rec->out_fd < 0) {
+		error("%s: cannot create: %s", name.buf, strerror(errno));
+		strbuf_release(&name);
+		return -errno;
+	}
+	fchmod(rec->out_fd, 0644);
+	rec->out_tmp = strbuf_detach(&name, NULL);
+	return 0;
+}
+
+/* The file appears under its name only once complete. */
+int record_publish_output(struct record *rec)
+{
+	struct strbuf tmp = STRBUF_INIT, proc = STRBUF_INIT;
+	int ret = 0;
+
+	if (fsync(rec->out_fd) < 0) {
+		ret = -errno;
+		error("%s: %s", rec->output, strerror(errno));
+		return ret;
+	}
+	if (!rec->out_tmp) {
+		strbuf_addf(&tmp, "%s.tk-%d", rec->output, (int)getpid());
+		strbuf_addf(&proc, "/proc/self/fd/%d", rec->out_fd);
+		unlink(tmp.buf);
+		if (linkat(AT_FDCWD, proc.buf, AT_FDCWD, tmp.buf, AT_SYMLINK_FOLLOW) < 0) {
+			ret = -errno;
+			error("%s: cannot link: %s", tmp.buf, strerror(errno));
+			goto out;
+		}
+		rec->out_tmp = strbuf_detach(&tmp, NULL);
+	}
+	if (rename(rec->out_tmp, rec->output) < 0) {
+		ret = -errno;
+		error("%s: cannot rename: %s", rec->output, strerror(errno));
+		goto out;
+	}
+	free(rec->out_tmp);
+	rec->out_tmp = NULL;
+out:
+	strbuf_release(&tmp);
+	strbuf_release(&proc);
+	return ret;
+}
+
+/* ---- metadata ---- */
+
+/* The length of what follows in size_bytes (4 or 8) bytes. */
+static void put_size(struct strbuf *sb, uint64_t len, int size_bytes)
+{
+	if (size_bytes == 8)
+		tdw_put_u64(sb, len);
+	else
+		tdw_put_u32(sb, len);
+}
+
+/* Appends path's length and content; on failure sb is as it was. */
+static int add_file(struct strbuf *sb, const char *path, int size_bytes)
+{
+	struct strbuf data = STRBUF_INIT;
+	long n = strbuf_read_file(&data, path, 0);
+
+	if (n >= 0) {
+		put_size(sb, data.len, size_bytes);
+		strbuf_add(sb, data.buf, data.len);
+	}
+	strbuf_release(&data);
+	return n < 0 ? (int)n : 0;
+}
+
+static void set_u32_le(char *p, uint32_t v)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		p[i] = (v >> (8 * i)) & 0xff;
+}
+
+static int write_file_section(struct record *rec, enum tracedat_option id,
+			      const char *path, int size_bytes)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	/* Not readable (no trace_printk users, kallsyms refused): empty. */
+	if (add_file(&sb, path, size_bytes))
+		put_size(&sb, 0, size_bytes);
+	ret = tdw_section(rec->w, id, sb.buf, sb.len);
+	strbuf_release(&sb);
+	return ret;
+}
+
+static int write_headers(struct record *rec)
+{
+	struct strbuf sb = STRBUF_INIT, path = STRBUF_INIT;
+	static const char *const files[] = { "header_page", "header_event" };
+	int i, ret = 0;
+
+	for (i = 0; i < 2 && !ret; i++) {
+		strbuf_add(&sb, files[i], strlen(files[i]) + 1);
+		strbuf_reset(&path);
+		tk_tracefs_path(&path, NULL, "events");
+		strbuf_addf(&path, "/%s", files[i]);
+		ret = add_file(&sb, path.buf, 8);
+	}
+	if (!ret)
+		ret = tdw_section(rec->w, TRACEDAT_OPT_HEADER_INFO, sb.buf, sb.len);
+	strbuf_release(&sb);
+	strbuf_release(&path);
+	return ret;
+}
+
+static int write_ftrace_formats(struct record *rec)
+{
+	struct strbuf sb = STRBUF_INIT, path = STRBUF_INIT;
+	struct dirent *de;
+	uint32_t count = 0;
+	int ret = 0;
+	DIR *d;
+
+	tdw_put_u32(&sb, 0);
+	tk_tracefs_path(&path, NULL, "events/ftrace");
+	d = opendir(path.buf);
+	while (d && (de = readdir(d))) {
+		struct strbuf f = STRBUF_INIT;
+
+		if (!is_dir_entry(de))
+			continue;
+		tk_tracefs_path(&f, NULL, "events/ftrace");
+		strbuf_addf(&f, "/%s/format", de->d_name);
+		if (!add_file(&sb, f.buf, 8))
+			count++;
+		strbuf_release(&f);
+	}
+	if (d)
+		closedir(d);
+	set_u32_le(sb.buf, count);
+	ret = tdw_section(rec->w, TRACEDAT_OPT_FTRACE_EVENTS, sb.buf, sb.len);
+	strbuf_release(&sb);
+	strbuf_release(&path);
+	return ret;
+}
+
+static int cmp_event(const void *a, const void *b)
+{
+	const struct event_name *x = a, *y = b;
+	int c = strcmp(x->system, y->system);
+
+	return c ? c : strcmp(x->name, y->name);
+}
+
+/* Only the formats of the enabled events: all a reader can meet. */
+static int write_event_formats(struct record *rec)
+{
+	struct strbuf sb = STRBUF_INIT;
+	uint32_t nr_sys = 0;
+	int i = 0, ret = 0;
+
+	qsort(rec->events, rec->nr_events, sizeof(*rec->events), cmp_event);
+	tdw_put_u32(&sb, 0);
+	while (i < rec->nr_events && !ret) {
+		const char *sys = rec->events[i].system;
+		size_t count_at;
+		uint32_t count = 0;
+
+		strbuf_add(&sb, sys, strlen(sys) + 1);
+		count_at = sb.len;
+		tdw_put_u32(&sb, 0);
+		for (; i < rec->nr_events && !strcmp(rec->events[i].system, sys); i++) {
+			struct strbuf f = STRBUF_INIT;
+
+			tk_tracefs_path(&f, NULL, "events");
+			strbuf_addf(&f, "/%s/%s/format", sys, rec->events[i].name);
+			ret = add_file(&sb, f.buf, 8);
+			if (ret)
+				error("%s: %s", f.buf, strerror(-ret));
+			strbuf_release(&f);
+			if (ret)
+				break;
+			count++;
+		}
+		set_u32_le(sb.buf + count_at, count);
+		nr_sys++;
+	}
+	set_u32_le(sb.buf, nr_sys);
+	if (!ret)
+		ret = tdw_section(rec->w, TRACEDAT_OPT_EVENT_FORMATS, sb.buf, sb.len);
+	strbuf_release(&sb);
+	return ret;
+}
+
+int record_write_metadata(struct record *rec)
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret;
+
+	ret = tdw_new(rec->out_fd, getpagesize(), rec->o->zlevel, &rec->w);
+	if (!ret)
+		ret = write_headers(rec);
+	if (!ret)
+		ret = write_ftrace_formats(rec);
+	if (!ret)
+		ret = write_event_formats(rec);
+	if (!ret)
+		ret = write_file_section(rec, TRACEDAT_OPT_KALLSYMS, "/proc/kallsyms", 4);
+	if (!ret) {
+		tk_tracefs_path(&path, NULL, "printk_formats");
+		ret = write_file_section(rec, TRACEDAT_OPT_PRINTK, path.buf, 4);
+	}
+	strbuf_release(&path);
+	if (ret)
+		error("%s: %s", rec->output, strerror(-ret));
+	return ret;
+}
+
+int record_write_trailer(struct record *rec, struct record_result *res)
+{
+	struct strbuf sb = STRBUF_INIT, clock = STRBUF_INIT;
+	struct tdw_cpu_data *cd = xcalloc(rec->nr_cpus, sizeof(*cd));
+	struct utsname un;
+	uint64_t id = 0;
+	uint32_t ncpu = rec->nr_sys_cpus;
+	char *l, *r;
+	int i, ret;
+
+	tk_tracefs_path(&sb, NULL, "saved_cmdlines");
+	ret = write_file_section(rec, TRACEDAT_OPT_CMDLINES, sb.buf, 8);
+	if (ret)
+		goto out;
+	strbuf_reset(&sb);
+	tk_tracefs_read(rec->inst, "trace_clock", &clock);
+	tdw_option_str(rec->w, TRACEDAT_OPT_TRACECLOCK, clock.buf);
+	if (!uname(&un)) {
+		strbuf_addf(&sb, "%s %s %s %s", un.sysname, un.nodename, un.release, un.machine);
+		tdw_option_str(rec->w, TRACEDAT_OPT_UNAME, sb.buf);
+	}
+	tdw_option_str(rec->w, TRACEDAT_OPT_VERSION, rec->o->version ? rec->o->version : "tracekit");
+	if (getrandom(&id, sizeof(id), 0) != sizeof(id))
+		id = (uint64_t)getpid() << 32 | (uint64_t)time(NULL);
+	strbuf_reset(&sb);
+	tdw_put_u64(&sb, id);
+	tdw_option(rec->w, TRACEDAT_OPT_TRACEID, sb.buf, sb.len);
+	res->lost = 0;
+	res->events = 0;
+	for (i = 0; i < rec->nr_cpus; i++) {
+		struct cpu_reader *cr = &rec->cpus[i];
+		struct strbuf text = STRBUF_INIT;
+		struct cpu_stats st = { 0 };
+
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "CPU: %d\n", cr->cpu);
+		if (!record_read_stats(rec, cr->cpu, &st, &text)) {
+			strbuf_add(&sb, text.buf, text.len);
+			res->events += st.read - cr->base.read;
+			res->lost += record_stats_lost(&st, &cr->base);
+		}
+		strbuf_release(&text);
+		tdw_option_str(rec->w, TRACEDAT_OPT_CPUSTAT, sb.buf);
+		cd[i].cpu = cr->cpu;
+		cd[i].fd = cr->scratch;
+		cd[i].size = cr->scratch_size;
+		cd[i].nr_chunks = cr->nr_chunks;
+	}
+	strbuf_reset(&sb);
+	tdw_put_u32(&sb, ncpu);
+	tdw_option(rec->w, TRACEDAT_OPT_CPUCOUNT, sb.buf, sb.len);
+
+	l = strchr(clock.buf, '[');
+	r = l ? strchr(l, ']') : NULL;
+	if (r)
+		*r = 0;
+	ret = tdw_finish(rec->w, "", l ? l + 1 : "local", rec->psize, cd, rec->nr_cpus);
+out:
+	if (ret)
+		error("%s: %s", rec->output, strerror(-ret));
+	res->file_size = tdw_offset(rec->w);
+	strbuf_release(&sb);
+	strbuf_release(&clock);
+	free(cd);
+	return ret;
+}

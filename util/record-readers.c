@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * record: one reader thread per CPU moves full pages from trace_pipe_raw
+ * into chunks; one compressor thread encodes them into each CPU's
+ * scratch file.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "util/record-int.h"
+#include "util/tracedat-write.h"
+#include "util/tracefs.h"
+#include "util/usage.h"
+#include "util/wrapper.h"
+
+/* Bound on the memory holding pages not yet compressed. */
+#define QUEUE_BYTES	(32u << 20)
+
+static void set_err(struct record *rec, int err)
+{
+	pthread_mutex_lock(&rec->lock);
+	if (!rec->err)
+		rec->err = err;
+	pthread_mutex_unlock(&rec->lock);
+	eventfd_write(rec->fail_fd, 1);
+}
+
+static struct chunk *get_chunk(struct record *rec, struct cpu_reader *r)
+{
+	struct chunk *c;
+
+	pthread_mutex_lock(&rec->lock);
+	while (!rec->free && rec->allocated + rec->chunk_size > QUEUE_BYTES &&
+	       rec->allocated)
+		pthread_cond_wait(&rec->freed, &rec->lock);
+	c = rec->free;
+	if (c)
+		rec->free = c->next;
+	else
+		rec->allocated += rec->chunk_size;
+	pthread_mutex_unlock(&rec->lock);
+	if (!c)
+		c = xmalloc(sizeof(*c) + rec->chunk_size);
+	c->next = NULL;
+	c->r = r;
+	c->len = 0;
+	return c;
+}
+
+static void put_chunk(struct record *rec, struct chunk *c)
+{
+	pthread_mutex_lock(&rec->lock);
+	c->next = rec->free;
+	rec->free = c;
+	pthread_cond_signal(&rec->freed);
+	pthread_mutex_unlock(&rec->lock);
+}
+
+static void queue_chunk(struct record *rec, struct chunk *c)
+{
+	pthread_mutex_lock(&rec->lock);
+	*rec->tail = c;
+	rec->tail = &c->next;
+	pthread_cond_signal(&rec->queued);
+	pthread_mutex_unlock(&rec->lock);
+}
+
+/*
+ * splice() moves only full pages (the kernel's splice_read asks the ring
+ * buffer for full pages): a reader racing the writer would otherwise copy
+ * the page being written to again and again, mostly empty.  The pipe
+ * holds one chunk.  Returns bytes moved into c, 0 when no page is full.
+ */
+static ssize_t splice_pages(struct cpu_reader *r, struct chunk *c)
+{
+	struct record *rec = r->rec;
+	ssize_t n = splice(r->fd, NULL, r->pipe[1], NULL, rec->chunk_size - c->len,
+			   SPLICE_F_NONBLOCK | SPLICE_F_MOVE);
+	size_t got = 0;
+
+	if (n < 0)
+		return errno == EAGAIN || errno == EINTR ? 0 : -errno;
+	while (got < (size_t)n) {
+		ssize_t m = read(r->pipe[0], c->data + c->len + got, n - got);
+
+		if (m < 0 && errno == EINTR)
+			continue;
+		if (m <= 0)
+			return m < 0 ? -errno : -EIO;
+		got += m;
+	}
+	return n;
+}
+
+/* At the end: read() also returns the page the writer had not filled. */
+static ssize_t read_page(struct cpu_reader *r, struct chunk *c)
+{
+	struct record *rec = r->rec;
+	ssize_t n;
+
+	do
+		n = read(r->fd, c->data + c->len, rec->psize);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return errno == EAGAIN ? 0 : -errno;
+	/* Whole pages only: readers of the file walk it page by page. */
+	if (n > 0 && (size_t)n < rec->psize)
+		memset(c->data + c->len + n, 0, rec->psize - n);
+	return n > 0 ? (ssize_t)rec->psize : 0;
+}
+
+enum reader_phase { READ_RUNNING, READ_DRAIN_FULL, READ_DRAIN_PARTIAL };
+
+static void *reader_main(void *arg)
+{
+	struct cpu_reader *r = arg;
+	struct record *rec = r->rec;
+	struct chunk *c = get_chunk(rec, r);
+	enum reader_phase phase = READ_RUNNING;
+
+	for (;;) {
+		ssize_t n = phase == READ_DRAIN_PARTIAL ? read_page(r, c) : splice_pages(r, c);
+
+		if (n < 0) {
+			error("cpu%d/trace_pipe_raw: %s", r->cpu, strerror(-n));
+			set_err(rec, n);
+			break;
+		}
+		if (n > 0) {
+			c->len += n;
+			__atomic_add_fetch(&r->bytes_in, n, __ATOMIC_RELAXED);
+			if (c->len == rec->chunk_size) {
+				queue_chunk(rec, c);
+				c = get_chunk(rec, r);
+			}
+			continue;
+		}
+		/* Nothing (full) left.  Tracing is off once told to stop. */
+		if (phase == READ_DRAIN_PARTIAL)
+			break;
+		if (phase == READ_DRAIN_FULL) {
+			phase = READ_DRAIN_PARTIAL;
+			continue;
+		}
+		{
+			struct pollfd pfd[2] = {
+				{ .fd = r->fd, .events = POLLIN },
+				{ .fd = rec->stop_fd, .events = POLLIN },
+			};
+
+			if (poll(pfd, 2, 1000) > 0 && (pfd[1].revents & POLLIN))
+				phase = READ_DRAIN_FULL;
+		}
+	}
+	if (c->len)
+		queue_chunk(rec, c);
+	else
+		put_chunk(rec, c);
+	return NULL;
+}
+
+static void *compressor_main(void *arg)
+{
+	struct record *rec = arg;
+	struct strbuf out = STRBUF_INIT;
+	struct tdw_chunker *z = NULL;
+	int failed = 0, ret;
+
+	ret = tdw_chunker_new(rec->o->zlevel, &z);
+	if (ret) {
+		set_err(rec, ret);
+		failed = 1;
+	}
+	for (;;) {
+		struct chunk *c;
+		struct cpu_reader *r;
+
+		pthread_mutex_lock(&rec->lock);
+		while (!rec->head && !rec->closed)
+			pthread_cond_wait(&rec->queued, &rec->lock);
+		c = rec->head;
+		if (c) {
+			rec->head = c->next;
+			if (!rec->head)
+				rec->tail = &rec->head;
+		}
+		pthread_mutex_unlock(&rec->lock);
+		if (!c)
+			break;
+		r = c->r;
+		if (!failed) {
+			strbuf_reset(&out);
+			ret = tdw_chunk_encode(z, c->data, c->len, &out);
+			if (!ret)
+				ret = write_in_full(r->scratch, out.buf, out.len);
+			if (ret) {
+				error("%s: write failed: %s", rec->output, strerror(-ret));
+				set_err(rec, ret);
+				failed = 1;
+			} else {
+				r->scratch_size += out.len;
+				r->nr_chunks++;
+				__atomic_add_fetch(&r->bytes_out, out.len, __ATOMIC_RELAXED);
+			}
+		}
+		put_chunk(rec, c);
+	}
+	tdw_chunker_free(z);
+	strbuf_release(&out);
+	return NULL;
+}
+
+int record_open_readers(struct record *rec)
+{
+	int i, ret;
+
+	for (i = 0; i < rec->nr_cpus; i++) {
+		struct cpu_reader *r = &rec->cpus[i];
+		struct strbuf file = STRBUF_INIT, path = STRBUF_INIT;
+
+		strbuf_addf(&file, "per_cpu/cpu%d/trace_pipe_raw", r->cpu);
+		tk_tracefs_path(&path, rec->inst, file.buf);
+		r->fd = open(path.buf, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		ret = r->fd < 0 ? -errno : 0;
+		if (ret)
+			error("%s: %s", path.buf, strerror(-ret));
+		strbuf_release(&path);
+		strbuf_release(&file);
+		if (ret)
+			return ret;
+		if (pipe2(r->pipe, O_CLOEXEC) < 0) {
+			error("pipe: %s", strerror(errno));
+			return -errno;
+		}
+		if (fcntl(r->pipe[1], F_SETPIPE_SZ, (int)rec->chunk_size) < (int)rec->chunk_size) {
+			error("pipe of %zu bytes: %s", rec->chunk_size, strerror(errno));
+			return -errno;
+		}
+		r->scratch = record_open_scratch(rec, rec->output);
+		if (r->scratch < 0) {
+			error("%s: scratch file: %s", rec->dir, strerror(-r->scratch));
+			return r->scratch;
+		}
+		record_read_stats(rec, r->cpu, &r->base, NULL);
+	}
+	return 0;
+}
+
+int record_start_threads(struct record *rec)
+{
+	int i, ret;
+
+	ret = pthread_create(&rec->compressor, NULL, compressor_main, rec);
+	if (ret)
+		return -ret;
+	rec->compressor_started = 1;
+	for (i = 0; i < rec->nr_cpus; i++) {
+		ret = pthread_create(&rec->cpus[i].thread, NULL, reader_main, &rec->cpus[i]);
+		if (ret)
+			return -ret;
+		rec->cpus[i].started = 1;
+	}
+	return 0;
+}
+
+void record_stop_threads(struct record *rec)
+{
+	int i;
+
+	eventfd_write(rec->stop_fd, 1);
+	for (i = 0; i < rec->nr_cpus; i++)
+		if (rec->cpus[i].started) {
+			pthread_join(rec->cpus[i].thread, NULL);
+			rec->cpus[i].started = 0;
+		}
+	if (rec->compressor_started) {
+		pthread_mutex_lock(&rec->lock);
+		rec->closed = 1;
+		pthread_cond_broadcast(&rec->queued);
+		pthread_mutex_unlock(&rec->lock);
+		pthread_join(rec->compressor, NULL);
+		rec->compressor_started = 0;
+	}
+}
+
+/* An instance cannot be removed while its files are open. */
+void record_close_readers(struct record *rec)
+{
+	int i;
+
+	for (i = 0; i < rec->nr_cpus; i++) {
+		if (rec->cpus[i].fd >= 0)
+			close(rec->cpus[i].fd);
+		rec->cpus[i].fd = -1;
+	}
+}

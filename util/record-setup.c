@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: GPL-2.0
+/* record: the tracefs side, set up before and read during the recording. */
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/record-int.h"
+#include "util/tracefs.h"
+#include "util/usage.h"
+
+/* ---- tracefs setup: every change registers its undo first ---- */
+
+static int set_file(struct record *rec, const char *file, const char *val,
+		    const char *restore)
+{
+	int ret = tk_tracefs_set(rec->inst, file, val, restore);
+
+	if (ret)
+		error("%s: cannot write '%s': %s", file, val, strerror(-ret));
+	return ret;
+}
+
+static int read_first_word(struct record *rec, const char *file, struct strbuf *out)
+{
+	long n = tk_tracefs_read(rec->inst, file, out);
+
+	if (n < 0)
+		return (int)n;
+	strbuf_setlen(out, strcspn(out->buf, " \n"));
+	return 0;
+}
+
+static int make_instance(struct record *rec)
+{
+	int ret;
+
+	snprintf(rec->inst_name, sizeof(rec->inst_name), "tracekit-%d", (int)getpid());
+	ret = tk_instance_create(rec->inst_name);
+	if (ret) {
+		struct strbuf path = STRBUF_INIT;
+
+		tk_tracefs_path(&path, rec->inst_name, NULL);
+		error("cannot create instance %s: %s", path.buf, strerror(-ret));
+		strbuf_release(&path);
+	} else {
+		rec->inst = rec->inst_name;
+	}
+	return ret;
+}
+
+static void add_event(struct record *rec, const char *sys, const char *name)
+{
+	int i;
+
+	for (i = 0; i < rec->nr_events; i++)
+		if (!strcmp(rec->events[i].system, sys) && !strcmp(rec->events[i].name, name))
+			return;
+	if (rec->nr_events == rec->alloc_events) {
+		rec->alloc_events = rec->alloc_events ? 2 * rec->alloc_events : 16;
+		rec->events = xrealloc(rec->events, rec->alloc_events * sizeof(*rec->events));
+	}
+	rec->events[rec->nr_events].system = xstrdup(sys);
+	rec->events[rec->nr_events].name = xstrdup(name);
+	rec->nr_events++;
+}
+
+/*
+ * Adds the events of system sys whose names match glob; with filter, sets
+ * it on each.  Returns the number matched or -errno.
+ */
+static int enable_system(struct record *rec, const char *sys, const char *glob,
+			 const char *filter)
+{
+	struct strbuf path = STRBUF_INIT, file = STRBUF_INIT;
+	struct dirent *de;
+	int n = 0, ret = 0;
+	DIR *d;
+
+	strbuf_addf(&path, "events/%s", sys);
+	strbuf_reset(&file);
+	tk_tracefs_path(&file, rec->inst, path.buf);
+	d = opendir(file.buf);
+	if (!d) {
+		ret = -errno;
+		goto out;
+	}
+	while ((de = readdir(d)) && ret >= 0) {
+		if (!is_dir_entry(de) || fnmatch(glob, de->d_name, 0))
+			continue;
+		if (filter) {
+			ret = tk_event_set(rec->inst, sys, de->d_name, "filter", filter, "0");
+			if (ret) {
+				error("-f '%s': refused for %s:%s: %s", filter, sys,
+				      de->d_name, strerror(-ret));
+				break;
+			}
+		}
+		ret = tk_event_set(rec->inst, sys, de->d_name, "enable", "1", "0");
+		if (ret) {
+			error("events/%s/%s/enable: cannot write '1': %s", sys,
+			      de->d_name, strerror(-ret));
+			break;
+		}
+		add_event(rec, sys, de->d_name);
+		n++;
+	}
+	closedir(d);
+out:
+	strbuf_release(&path);
+	strbuf_release(&file);
+	return ret < 0 ? ret : n;
+}
+
+/* The ftrace system holds the tracers' own formats; it cannot be enabled. */
+static int enableable_system(const char *name)
+{
+	return strcmp(name, "ftrace");
+}
+
+static int enable_spec(struct record *rec, const struct record_event *ev)
+{
+	struct strbuf events = STRBUF_INIT;
+	const char *colon = strchr(ev->spec, ':');
+	char *sysglob = colon ? xstrndup(ev->spec, colon - ev->spec) : xstrdup(ev->spec);
+	const char *evglob = colon ? colon + 1 : "*";
+	struct dirent *de;
+	int n = 0, ret = 0, pass;
+	DIR *d;
+
+	tk_tracefs_path(&events, rec->inst, "events");
+	/* Without ':' the spec names systems; failing that, events anywhere. */
+	for (pass = 0; pass < (colon ? 1 : 2) && !n && !ret; pass++) {
+		d = opendir(events.buf);
+		if (!d) {
+			ret = -errno;
+			error("%s: %s", events.buf, strerror(errno));
+			break;
+		}
+		while ((de = readdir(d))) {
+			int r;
+
+			if (!is_dir_entry(de) || !enableable_system(de->d_name))
+				continue;
+			if (pass == 0 && fnmatch(sysglob, de->d_name, 0))
+				continue;
+			r = enable_system(rec, de->d_name, pass ? ev->spec : evglob, ev->filter);
+			if (r < 0) {
+				ret = r;
+				break;
+			}
+			n += r;
+		}
+		closedir(d);
+	}
+	if (!ret && !n) {
+		error("-e %s: no such event", ev->spec);
+		ret = -ENOENT;
+	}
+	free(sysglob);
+	strbuf_release(&events);
+	return ret;
+}
+
+static int cpumask_text(const unsigned char *mask, int nr, struct strbuf *out)
+{
+	int group, bit;
+
+	/* tracing_cpumask is hex in 32-bit groups, most significant first. */
+	for (group = (nr - 1) / 32; group >= 0; group--) {
+		uint32_t v = 0;
+
+		for (bit = 0; bit < 32; bit++) {
+			int cpu = group * 32 + bit;
+
+			if (cpu < nr && mask[cpu])
+				v |= 1u << bit;
+		}
+		strbuf_addf(out, group ? "%08x," : "%08x", v);
+	}
+	return 0;
+}
+
+int record_parse_cpus(const char *list, unsigned char *mask, int nr)
+{
+	const char *p = list;
+
+	memset(mask, 0, nr);
+	while (*p) {
+		char *end;
+		long a = strtol(p, &end, 10), b;
+
+		if (end == p || a < 0)
+			return -EINVAL;
+		b = a;
+		if (*end == '-') {
+			p = end + 1;
+			b = strtol(p, &end, 10);
+			if (end == p || b < a)
+				return -EINVAL;
+		}
+		if (b >= nr)
+			return -EINVAL;
+		for (; a <= b; a++)
+			mask[a] = 1;
+		if (*end == ',' && end[1])
+			end++;
+		else if (*end)
+			return -EINVAL;
+		p = end;
+	}
+	return 0;
+}
+
+static int count_cpus(struct record *rec)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct dirent *de;
+	int n = 0;
+	DIR *d;
+
+	tk_tracefs_path(&path, rec->inst, "per_cpu");
+	d = opendir(path.buf);
+	if (d) {
+		while ((de = readdir(d)))
+			if (!strncmp(de->d_name, "cpu", 3))
+				n++;
+		closedir(d);
+	}
+	strbuf_release(&path);
+	return n;
+}
+
+static int setup_cpus(struct record *rec)
+{
+	const struct record_opts *o = rec->o;
+	unsigned char *mask;
+	int cpu, ret = 0;
+
+	rec->nr_sys_cpus = count_cpus(rec);
+	if (rec->nr_sys_cpus <= 0) {
+		error("no per_cpu directories in tracefs");
+		return -ENODEV;
+	}
+	mask = xmalloc(rec->nr_sys_cpus);
+	memset(mask, 1, rec->nr_sys_cpus);
+	if (o->cpus) {
+		struct strbuf text = STRBUF_INIT, old = STRBUF_INIT;
+
+		if (record_parse_cpus(o->cpus, mask, rec->nr_sys_cpus)) {
+			error("--cpus %s: not a list of CPUs 0-%d", o->cpus,
+			      rec->nr_sys_cpus - 1);
+			free(mask);
+			return -EINVAL;
+		}
+		cpumask_text(mask, rec->nr_sys_cpus, &text);
+		ret = read_first_word(rec, "tracing_cpumask", &old);
+		if (!ret)
+			ret = set_file(rec, "tracing_cpumask", text.buf, old.buf);
+		strbuf_release(&text);
+		strbuf_release(&old);
+		if (ret) {
+			free(mask);
+			return ret;
+		}
+	}
+	rec->cpus = xcalloc(rec->nr_sys_cpus, sizeof(*rec->cpus));
+	for (cpu = 0; cpu < rec->nr_sys_cpus; cpu++) {
+		struct cpu_reader *r;
+
+		if (!mask[cpu])
+			continue;
+		r = &rec->cpus[rec->nr_cpus++];
+		r->rec = rec;
+		r->cpu = cpu;
+		r->fd = r->scratch = r->pipe[0] = r->pipe[1] = -1;
+	}
+	free(mask);
+	if (!rec->nr_cpus) {
+		error("--cpus %s: no CPU selected", o->cpus);
+		ret = -EINVAL;
+	}
+	return ret;
+}
+
+int record_setup_tracefs(struct record *rec)
+{
+	const struct record_opts *o = rec->o;
+	struct strbuf sb = STRBUF_INIT;
+	int i, ret;
+
+	if (!o->top) {
+		ret = make_instance(rec);
+		if (ret)
+			return ret;
+	}
+	ret = set_file(rec, "tracing_on", "0", NULL);
+	if (ret)
+		goto out;
+	ret = setup_cpus(rec);
+	if (ret)
+		goto out;
+	if (o->buffer_kb) {
+		ret = read_first_word(rec, "buffer_size_kb", &sb);
+		if (!ret) {
+			char val[32];
+
+			snprintf(val, sizeof(val), "%lu", o->buffer_kb);
+			ret = set_file(rec, "buffer_size_kb", val, sb.buf);
+		}
+		if (ret)
+			goto out;
+	}
+	if (o->clock) {
+		struct strbuf cur = STRBUF_INIT;
+		char *l, *r;
+
+		tk_tracefs_read(rec->inst, "trace_clock", &cur);
+		l = strchr(cur.buf, '[');
+		r = l ? strchr(l, ']') : NULL;
+		if (r)
+			*r = 0;
+		ret = tk_tracefs_set(rec->inst, "trace_clock", o->clock, l ? l + 1 : "local");
+		strbuf_release(&cur);
+		if (ret) {
+			error("-C %s: clock refused: %s", o->clock, strerror(-ret));
+			goto out;
+		}
+	}
+	for (i = 0; i < o->nr_events; i++) {
+		ret = enable_spec(rec, &o->events[i]);
+		if (ret)
+			goto out;
+	}
+	/*
+	 * Wake the readers when a tenth of the buffer is full instead of half
+	 * (the default): on a busy machine they may wait long for a CPU.
+	 */
+	if (tk_tracefs_set(rec->inst, "buffer_percent", "10", NULL))
+		warning("buffer_percent: cannot set, readers wake at its default");
+	if (o->stacktrace) {
+		int r = tk_tracefs_set(rec->inst, "options/stacktrace", "1", NULL);
+
+		if (r)
+			warning("-T: stack traces unavailable: options/stacktrace: %s",
+				strerror(-r));
+	}
+out:
+	strbuf_release(&sb);
+	return ret;
+}
+
+int record_set_pid_filter(struct record *rec, pid_t pid)
+{
+	char val[32];
+	int ret;
+
+	snprintf(val, sizeof(val), "%d", (int)pid);
+	/* event-fork adds the children of the filtered tasks to the filter. */
+	ret = set_file(rec, "options/event-fork", "1", NULL);
+	if (!ret)
+		ret = set_file(rec, "set_event_pid", val, NULL);
+	return ret;
+}
+
+unsigned int record_subbuf_size(struct record *rec)
+{
+	struct strbuf sb = STRBUF_INIT;
+	unsigned int size = getpagesize();
+
+	if (tk_tracefs_read(rec->inst, "buffer_subbuf_size_kb", &sb) > 0 && atoi(sb.buf) > 0)
+		size = atoi(sb.buf) * 1024;
+	strbuf_release(&sb);
+	return size;
+}
+
+/* ---- per-CPU stats (per_cpu/cpuN/stats) ---- */
+
+static uint64_t stat_field(const char *text, const char *key)
+{
+	const char *p = text;
+	size_t len = strlen(key);
+
+	while (p && *p) {
+		if (!strncmp(p, key, len) && p[len] == ':')
+			return strtoull(p + len + 1, NULL, 10);
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return 0;
+}
+
+int record_read_stats(struct record *rec, int cpu, struct cpu_stats *st, struct strbuf *text)
+{
+	struct strbuf file = STRBUF_INIT, local = STRBUF_INIT;
+	struct strbuf *t = text ? text : &local;
+	long n;
+
+	strbuf_addf(&file, "per_cpu/cpu%d/stats", cpu);
+	n = tk_tracefs_read(rec->inst, file.buf, t);
+	strbuf_release(&file);
+	if (n >= 0) {
+		st->entries = stat_field(t->buf, "entries");
+		st->overrun = stat_field(t->buf, "overrun");
+		st->commit_overrun = stat_field(t->buf, "commit overrun");
+		st->dropped = stat_field(t->buf, "dropped events");
+		st->read = stat_field(t->buf, "read events");
+	}
+	strbuf_release(&local);
+	return n < 0 ? (int)n : 0;
+}
+
+uint64_t record_stats_lost(const struct cpu_stats *now, const struct cpu_stats *base)
+{
+	return (now->overrun - base->overrun) + (now->commit_overrun - base->commit_overrun) +
+	       (now->dropped - base->dropped);
+}
