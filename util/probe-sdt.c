@@ -8,12 +8,10 @@
 
 #include "arch/x86/sdt-regs.h"
 #include "util/elf-addr.h"
+#include "util/fetcharg.h"
 #include "util/probe-file.h"
 #include "util/probe-sdt.h"
 #include "util/usage.h"
-
-/* MAX_ARG_NAME_LEN in kernel/trace/trace_probe.h, including the NUL. */
-#define MAX_ARG_NAME_LEN 32
 
 static uint64_t get_word(const unsigned char *p, int size, int elfdata)
 {
@@ -599,18 +597,6 @@ void sdt_markers_release(struct sdt_markers *ms)
 	memset(ms, 0, sizeof(*ms));
 }
 
-static int is_ident(const char *s, size_t len)
-{
-	size_t i;
-
-	if (!len || isdigit((unsigned char)s[0]))
-		return 0;
-	for (i = 0; i < len; i++)
-		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
-			return 0;
-	return 1;
-}
-
 int sdt_user_arg_parse(const char *text, struct sdt_user_arg *ua, struct strbuf *err)
 {
 	const char *eq = strchr(text, '='), *ref = eq ? eq + 1 : text;
@@ -620,10 +606,16 @@ int sdt_user_arg_parse(const char *text, struct sdt_user_arg *ua, struct strbuf 
 	long n;
 
 	memset(ua, 0, sizeof(*ua));
-	if (eq && (!is_ident(text, eq - text) || eq - text >= MAX_ARG_NAME_LEN)) {
-		strbuf_addf(err, "%s: argument name must be a C identifier below %d characters",
-			    text, MAX_ARG_NAME_LEN);
-		return -EINVAL;
+	if (eq) {
+		char *name = xstrndup(text, eq - text);
+		int ok = probe_name_valid(name) && eq - text < FETCH_MAX_ARG_NAME_LEN;
+
+		free(name);
+		if (!ok) {
+			strbuf_addf(err, "%s: argument name must be a C identifier below %d characters",
+				    text, FETCH_MAX_ARG_NAME_LEN);
+			return -EINVAL;
+		}
 	}
 	if (reflen < 4 || strncmp(ref, "arg", 3) || !isdigit((unsigned char)ref[3])) {
 		strbuf_addf(err, "%s: an SDT argument is written [NAME=]argN[:TYPE]", text);

@@ -4,12 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/fetcharg.h"
 #include "util/probe-file.h"
 #include "util/probe-spec.h"
 #include "util/usage.h"
-
-/* MAX_ARG_NAME_LEN in kernel/trace/trace_probe.h, including the NUL. */
-#define MAX_ARG_NAME_LEN 32
 
 static int is_ident_start(int c)
 {
@@ -31,18 +29,6 @@ static size_t ident_len(const char *p)
 	while (is_ident((unsigned char)p[n]))
 		n++;
 	return n;
-}
-
-int probe_arg_name_valid(const char *name)
-{
-	size_t n = ident_len(name);
-
-	if (!n || name[n] || n >= MAX_ARG_NAME_LEN)
-		return 0;
-	/* Names the kernel gives to its own fields. */
-	if (!strncmp(name, "common_", 7) || !strncmp(name, "__probe_", 8))
-		return 0;
-	return 1;
 }
 
 int probe_spec_is_sdt(const char *text)
@@ -148,7 +134,7 @@ static int parse_arg(const char *tok, struct probe_arg *arg, struct strbuf *err)
 	eq = strchr(tok, '=');
 	if (eq) {
 		arg->name = xstrndup(tok, eq - tok);
-		if (!probe_arg_name_valid(arg->name)) {
+		if (!fetch_arg_name_valid(arg->name)) {
 			spec_error(err, tok, "argument name must be a C identifier of at most 31 characters");
 			return -EINVAL;
 		}
