@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch/x86/dwarf-regs.h"
+#include "arch/arch.h"
 #include "util/fetcharg.h"
 
 int fetch_arg_name_valid(const char *name)
@@ -35,7 +35,7 @@ static int format_base(const struct fetch_arg *fa, const struct fetch_ctx *ctx,
 
 	switch (fa->base) {
 	case FETCH_REG:
-		reg = x86_dwarf_regname(fa->reg);
+		reg = arch_dwarf_regname(fa->reg);
 		if (!reg) {
 			strbuf_addf(err, "DWARF register %d has no kernel name", fa->reg);
 			return -EINVAL;

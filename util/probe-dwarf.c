@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch/x86/dwarf-regs.h"
+#include "arch/arch.h"
 #include "util/elf-addr.h"
 #include "util/probe-dwarf.h"
 #include "util/usage.h"
@@ -655,10 +655,12 @@ static int frame_base(struct var_ctx *vc, int *reg, Dwarf_Sword *off, struct str
 			return 0;
 		}
 		free(frame);
-		/* No CFI (kernel modules): at the entry the CFA is rsp + 8. */
+		/* No CFI (kernel modules): the ABI says where the CFA is at the entry. */
 		if (vc->pc == vc->entry) {
-			*reg = X86_DWARF_REG_SP;
-			*off = 8;
+			long long cfa_off;
+
+			arch_entry_cfa(reg, &cfa_off);
+			*off = (Dwarf_Sword)cfa_off;
 			return 0;
 		}
 		strbuf_addstr(err, "no call frame information for the frame base at this address");
@@ -1166,7 +1168,8 @@ static int param_index(struct var_ctx *vc, Dwarf_Die *var, int *abi_ok)
  */
 static void use_argn(struct var_ctx *vc, Dwarf_Die *var, const char *sym, struct fetch_arg *fa)
 {
-	int abi_ok, k;
+	int abi_ok, k, reg;
+	long long off;
 
 	if (!vc->opts->argn || vc->opts->kind != PROBE_KPROBE || vc->pc != vc->entry || vc->inlined ||
 	    strchr(sym, '.') || fa->base != FETCH_REG)
@@ -1174,16 +1177,23 @@ static void use_argn(struct var_ctx *vc, Dwarf_Die *var, const char *sym, struct
 	k = param_index(vc, var, &abi_ok);
 	if (!k || !abi_ok)
 		return;
-	if (k <= X86_ABI_NR_REG_ARGS && fa->reg == x86_abi_arg_dwarf_reg(k)) {
-		fa->base = FETCH_ARGN;
-		fa->argn = k;
-	} else if (k > X86_ABI_NR_REG_ARGS && fa->reg == X86_DWARF_REG_SP &&
-		   fa->nr_derefs && fa->deref[0] == 8LL * (k - X86_ABI_NR_REG_ARGS)) {
-		fa->base = FETCH_ARGN;
-		fa->argn = k;
+	switch (arch_entry_arg(k, &reg, &off)) {
+	case 0:
+		if (fa->reg != reg)
+			return;
+		break;
+	case 1:
+		if (fa->reg != reg || !fa->nr_derefs || fa->deref[0] != off)
+			return;
+		/* $argN is the stack slot's value: its load is part of it. */
 		memmove(fa->deref, fa->deref + 1, (fa->nr_derefs - 1) * sizeof(fa->deref[0]));
 		fa->nr_derefs--;
+		break;
+	default:
+		return;
 	}
+	fa->base = FETCH_ARGN;
+	fa->argn = k;
 }
 
 /* kprobes spell globals @SYM+OFF: name the symbol holding the address. */

@@ -6,10 +6,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arch/arch.h"
 #include "util/probe-file.h"
 #include "util/strbuf.h"
-
-struct sdt_reg;
 
 /*
  * SDT markers (<sys/sdt.h>, "USDT"): the .note.stapsdt notes of an ELF
@@ -43,31 +42,12 @@ struct sdt_note {
 int sdt_note_decode(const unsigned char *desc, size_t len, int elfclass,
 		    int elfdata, struct sdt_note *note, struct strbuf *why);
 
-/* x86-64 argument operands (AT&T syntax as gcc writes them). */
-enum sdt_operand {
-	SDT_OP_REG,		/* %reg, any width */
-	SDT_OP_MEM,		/* [DISP](%reg) */
-	SDT_OP_IMM,		/* $IMM */
-	SDT_OP_RIP,		/* SYM[+-DISP](%rip) */
-};
-
-struct sdt_arg {
-	int size;		/* bytes: 1, 2, 4, 8; 0 when the note gives none */
-	unsigned is_signed:1;	/* negative SIZE */
-	unsigned is_float:1;	/* "f" after SIZE: raw IEEE bits in a GPR */
-	enum sdt_operand op;
-	const struct sdt_reg *reg;	/* REG and MEM */
-	long long disp;			/* MEM and RIP */
-	long long imm;			/* IMM (unsigned values above LLONG_MAX wrap) */
-	unsigned imm_unsigned:1;	/* print imm as unsigned */
-	char *sym;			/* RIP */
-};
-
 /*
- * Parses one argument "[-]SIZE[f]@OPERAND" (len bytes of text).  Returns
+ * Parses one argument "[-]SIZE[f]@OPERAND" (len bytes of text), the
+ * operand in the syntax of the arch (arch_sdt_operand_parse).  Returns
  * 0; -EINVAL when it is malformed; -EOPNOTSUPP when it is valid but no
- * fetcharg can express it (SIB index, segment prefix, symbol constant,
- * unknown register).  why gets the reason in both cases.
+ * fetcharg can express it (on x86: SIB index, segment prefix, symbol
+ * constant, unknown register).  why gets the reason in both cases.
  */
 int sdt_arg_parse(const char *text, size_t len, struct sdt_arg *arg,
 		  struct strbuf *why);
