@@ -32,6 +32,12 @@ int probe_name_valid(const char *name)
 	return 1;
 }
 
+void probe_name_sanitize(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++)
+		strbuf_addch(sb, isalnum((unsigned char)*s) ? *s : '_');
+}
+
 int probe_def_parse(const char *line, enum probe_kind kind, struct probe_def *def)
 {
 	const char *p = line, *name, *sep, *end;

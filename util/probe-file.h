@@ -61,4 +61,7 @@ int probe_event_exists(const char *group, const char *event);
 /* Kernel rules for group and event names: a C identifier below 64 chars. */
 int probe_name_valid(const char *name);
 
+/* Appends s with every character outside [A-Za-z0-9] turned into '_'. */
+void probe_name_sanitize(struct strbuf *sb, const char *s);
+
 #endif

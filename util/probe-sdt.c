@@ -531,12 +531,6 @@ int sdt_spec_parse(const char *spec, char **provider, char **name, struct strbuf
 	return 1;
 }
 
-static void add_sanitized(struct strbuf *sb, const char *s)
-{
-	for (; *s; s++)
-		strbuf_addch(sb, isalnum((unsigned char)*s) ? *s : '_');
-}
-
 /* The glob may name the marker as the note spells it or as the event does. */
 static int part_matches(const char *glob, const char *s)
 {
@@ -544,11 +538,46 @@ static int part_matches(const char *glob, const char *s)
 	int ok = !fnmatch(glob, s, 0);
 
 	if (!ok) {
-		add_sanitized(&sb, s);
+		probe_name_sanitize(&sb, s);
 		ok = !fnmatch(glob, sb.buf, 0);
 		strbuf_release(&sb);
 	}
 	return ok;
+}
+
+int sdt_request_parse(struct sdt_request *rq, const char *spec,
+		      const char *const *args, int nargs, struct strbuf *err)
+{
+	int i;
+
+	memset(rq, 0, sizeof(*rq));
+	if (sdt_spec_parse(spec, &rq->provider, &rq->name, err) != 1) {
+		if (!err->len)
+			strbuf_addf(err, "%s: not an SDT event: write [%%]sdt_PROVIDER:NAME or %%PROVIDER:NAME",
+				    spec);
+		return -EINVAL;
+	}
+	rq->ua = xcalloc(nargs ? nargs : 1, sizeof(*rq->ua));
+	rq->nua = nargs;
+	for (i = 0; i < nargs; i++) {
+		if (sdt_user_arg_parse(args[i], &rq->ua[i], err)) {
+			sdt_request_release(rq);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+void sdt_request_release(struct sdt_request *rq)
+{
+	int i;
+
+	for (i = 0; i < rq->nua; i++)
+		sdt_user_arg_release(&rq->ua[i]);
+	free(rq->ua);
+	free(rq->provider);
+	free(rq->name);
+	memset(rq, 0, sizeof(*rq));
 }
 
 int sdt_marker_matches(const struct sdt_marker *m, const char *provider, const char *name)
@@ -566,10 +595,10 @@ int sdt_marker_event(const struct sdt_markers *ms, int i, struct strbuf *group,
 		if (!strcmp(ms->v[j].provider, m->provider) && !strcmp(ms->v[j].name, m->name))
 			k++;
 	strbuf_addstr(group, "sdt_");
-	add_sanitized(group, m->provider);
+	probe_name_sanitize(group, m->provider);
 	if (isdigit((unsigned char)m->name[0]))
 		strbuf_addch(event, '_');
-	add_sanitized(event, m->name);
+	probe_name_sanitize(event, m->name);
 	if (k)
 		strbuf_addf(event, "_%d", k);
 	if (!probe_name_valid(group->buf) || !probe_name_valid(event->buf)) {
@@ -672,6 +701,51 @@ int sdt_marker_definition(const struct sdt_marker *m, const char *path,
 			    "ref_ctr_offset: the code it guards will not run\n",
 			    m->provider, m->name);
 	return sdt_marker_fetchargs(m, ua, nua, def, warn, err);
+}
+
+static void describe_marker(const struct sdt_markers *ms, int i, struct strbuf *out)
+{
+	const struct sdt_marker *m = &ms->v[i];
+	struct strbuf group = STRBUF_INIT, event = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf args = STRBUF_INIT, warn = STRBUF_INIT;
+	int j;
+
+	if (sdt_marker_event(ms, i, &group, &event, &err))
+		strbuf_addf(&group, "(%s)", err.buf);
+	/* What cannot be fetched is listed below as left out. */
+	sdt_marker_fetchargs(m, NULL, 0, &args, &warn, &err);
+	strbuf_addf(out, "%s:%s  provider %s  name %s  offset 0x%llx  semaphore ",
+		    group.buf, event.buf, m->provider, m->name,
+		    (unsigned long long)m->pc_off);
+	if (m->has_sema)
+		strbuf_addf(out, "0x%llx\n", (unsigned long long)m->sema_off);
+	else
+		strbuf_addstr(out, "none\n");
+	strbuf_addf(out, "  arguments: %s\n", m->args);
+	strbuf_addf(out, "  fetchargs:%s\n", args.len ? args.buf : " (none)");
+	for (j = 0; j < m->argc; j++)
+		if (!m->argv[j].fetch)
+			strbuf_addf(out, "  left out:  arg%d (%s): %s\n", j + 1,
+				    m->argv[j].text, m->argv[j].why);
+	strbuf_release(&group);
+	strbuf_release(&event);
+	strbuf_release(&err);
+	strbuf_release(&args);
+	strbuf_release(&warn);
+}
+
+int sdt_markers_describe(const struct sdt_markers *ms, const char *provider,
+			 const char *name, struct strbuf *out)
+{
+	int i, shown = 0;
+
+	for (i = 0; i < ms->nr; i++) {
+		if (provider && !sdt_marker_matches(&ms->v[i], provider, name))
+			continue;
+		describe_marker(ms, i, out);
+		shown++;
+	}
+	return shown;
 }
 
 int sdt_ref_ctr_conflict(const struct probe_defs *defs, const char *path,

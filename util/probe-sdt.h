@@ -103,6 +103,14 @@ int sdt_markers_from_elf(Elf *elf, const char *path, struct sdt_markers *ms,
 			 struct strbuf *err);
 void sdt_markers_release(struct sdt_markers *ms);
 
+/*
+ * The --sdt listing of the markers of ms matching the globs (NULL: all):
+ * event, provider, name, offsets, arguments, fetchargs and the arguments
+ * left out, for each.  Returns how many matched.
+ */
+int sdt_markers_describe(const struct sdt_markers *ms, const char *provider,
+			 const char *name, struct strbuf *out);
+
 /* A user's request about one argument: [NAME=]argN[:TYPE]. */
 struct sdt_user_arg {
 	char *name;		/* NULL: keep argN */
@@ -112,6 +120,21 @@ struct sdt_user_arg {
 
 int sdt_user_arg_parse(const char *text, struct sdt_user_arg *ua, struct strbuf *err);
 void sdt_user_arg_release(struct sdt_user_arg *ua);
+
+/* What one add request selects: markers by glob, argument requests. */
+struct sdt_request {
+	char *provider, *name;
+	struct sdt_user_arg *ua;
+	int nua;
+};
+
+/*
+ * The request of spec ("[%]sdt_PROVIDER:NAME") with the argument requests
+ * args.  0, or -EINVAL with err saying why (rq is released then).
+ */
+int sdt_request_parse(struct sdt_request *rq, const char *spec,
+		      const char *const *args, int nargs, struct strbuf *err);
+void sdt_request_release(struct sdt_request *rq);
 
 /*
  * "sdt_PROVIDER:NAME", "%sdt_PROVIDER:NAME" or "%PROVIDER:NAME"; both
