@@ -71,7 +71,7 @@ static void print_definitions(const struct probe_events *evs)
 	int i;
 
 	for (i = 0; i < evs->nr; i++)
-		printf("%s\n", evs->v[i].text);
+		printf("%s\n", evs->v[i].def.line);
 }
 
 /* The copies of an inlined function share their event: it is named once. */
@@ -82,12 +82,12 @@ static void print_added(const struct probe_events *evs, int width)
 
 	printf("Added new event%s:\n", evs->nr > 1 ? "s" : "");
 	for (i = 0; i < evs->nr; i++)
-		if (!i || strcmp(v[i].event, v[i - 1].event) ||
-		    strcmp(v[i].group, v[i - 1].group))
-			printf("  %s:%-*s (on %s)\n", v[i].group, width, v[i].event,
-			       v[i].where);
+		if (!i || strcmp(v[i].def.event, v[i - 1].def.event) ||
+		    strcmp(v[i].def.group, v[i - 1].def.group))
+			printf("  %s:%-*s (on %s)\n", v[i].def.group, width,
+			       v[i].def.event, v[i].where);
 	printf("\nYou can now record it:\n\n\ttracekit record -e %s:%s -- COMMAND\n",
-	       v[0].group, v[0].event);
+	       v[0].def.group, v[0].def.event);
 }
 
 static int tracefs_error_code(int ret)

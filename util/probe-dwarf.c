@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "arch/arch.h"
+#include "util/array.h"
 #include "util/elf-addr.h"
 #include "util/probe-dwarf.h"
 #include "util/usage.h"
@@ -490,22 +491,40 @@ static long long array_count(Dwarf_Die *array)
 	return -1;
 }
 
+/* The C keyword that types of tag are written with, or NULL. */
+static const char *tag_keyword(int tag)
+{
+	static const struct {
+		int tag;
+		const char *word;
+	} words[] = {
+		{ DW_TAG_const_type, "const " }, { DW_TAG_volatile_type, "volatile " },
+		{ DW_TAG_structure_type, "struct " }, { DW_TAG_union_type, "union " },
+		{ DW_TAG_enumeration_type, "enum " },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (words[i].tag == tag)
+			return words[i].word;
+	return NULL;
+}
+
 static void type_name(Dwarf_Die *type, struct strbuf *sb)
 {
 	const char *name = dwarf_diename(type);
+	const char *word = tag_keyword(dwarf_tag(type));
 	long long n;
 
+	if (word)
+		strbuf_addstr(sb, word);
 	switch (dwarf_tag(type)) {
 	case DW_TAG_pointer_type:
 		type_name_of(type, sb);
 		strbuf_addch(sb, '*');
 		return;
 	case DW_TAG_const_type:
-		strbuf_addstr(sb, "const ");
-		type_name_of(type, sb);
-		return;
 	case DW_TAG_volatile_type:
-		strbuf_addstr(sb, "volatile ");
 		type_name_of(type, sb);
 		return;
 	case DW_TAG_array_type:
@@ -516,15 +535,6 @@ static void type_name(Dwarf_Die *type, struct strbuf *sb)
 		else
 			strbuf_addstr(sb, "[]");
 		return;
-	case DW_TAG_structure_type:
-		strbuf_addstr(sb, "struct ");
-		break;
-	case DW_TAG_union_type:
-		strbuf_addstr(sb, "union ");
-		break;
-	case DW_TAG_enumeration_type:
-		strbuf_addstr(sb, "enum ");
-		break;
 	case DW_TAG_subroutine_type:
 		strbuf_addstr(sb, "(function)");
 		return;
@@ -1489,20 +1499,12 @@ int probe_dwarf_resolve(struct probe_debuginfo *dbg, const struct probe_spec *sp
 
 void probe_points_release(struct probe_point *pps, int nr)
 {
-	int i;
-
-	for (i = 0; i < nr; i++)
-		probe_point_release(&pps[i]);
-	free(pps);
+	release_array(pps, nr, probe_point_release);
 }
 
 void probe_point_release(struct probe_point *pp)
 {
-	int i;
-
-	for (i = 0; i < pp->nr_args; i++)
-		fetch_arg_release(&pp->args[i]);
-	free(pp->args);
+	release_array(pp->args, pp->nr_args, fetch_arg_release);
 	free(pp->func);
 	free(pp->sym);
 	memset(pp, 0, sizeof(*pp));

@@ -5,29 +5,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/array.h"
 #include "util/fetcharg.h"
 #include "util/probe-event.h"
 #include "util/probe-spec.h"
 #include "util/tracefs.h"
 #include "util/usage.h"
 
+static void event_release(struct probe_event *ev)
+{
+	probe_def_release(&ev->def);
+	free(ev->where);
+}
+
 void probe_events_release(struct probe_events *evs)
 {
-	int i;
-
-	for (i = 0; i < evs->nr; i++) {
-		free(evs->v[i].group);
-		free(evs->v[i].event);
-		free(evs->v[i].text);
-		free(evs->v[i].where);
-	}
-	free(evs->v);
+	release_array(evs->v, evs->nr, event_release);
 	memset(evs, 0, sizeof(*evs));
 }
 
-/* Takes text and where. */
-static void event_push(struct probe_events *evs, const char *group, const char *event,
-		       char *text, char *where)
+/* Takes line and where. */
+static void event_push(struct probe_events *evs, enum probe_kind kind, char type,
+		       const char *group, const char *event, char *line, char *where)
 {
 	struct probe_event *ev;
 
@@ -36,10 +35,17 @@ static void event_push(struct probe_events *evs, const char *group, const char *
 		evs->v = xrealloc(evs->v, evs->alloc * sizeof(*evs->v));
 	}
 	ev = &evs->v[evs->nr++];
-	ev->group = xstrdup(group);
-	ev->event = xstrdup(event);
-	ev->text = text;
+	ev->def.kind = kind;
+	ev->def.type = type;
+	ev->def.group = xstrdup(group);
+	ev->def.event = xstrdup(event);
+	ev->def.line = line;
 	ev->where = where;
+}
+
+static int def_named(const struct probe_def *d, const char *group, const char *event)
+{
+	return !strcmp(d->group, group) && !strcmp(d->event, event);
 }
 
 static int name_used(const struct probe_target *t, const struct probe_events *evs,
@@ -48,11 +54,10 @@ static int name_used(const struct probe_target *t, const struct probe_events *ev
 	int i;
 
 	for (i = 0; i < evs->nr; i++)
-		if (!strcmp(evs->v[i].group, group) && !strcmp(evs->v[i].event, event))
+		if (def_named(&evs->v[i].def, group, event))
 			return 1;
 	for (i = 0; i < t->existing.nr; i++)
-		if (!strcmp(t->existing.v[i].group, group) &&
-		    !strcmp(t->existing.v[i].event, event))
+		if (def_named(&t->existing.v[i], group, event))
 			return 1;
 	return 0;
 }
@@ -114,7 +119,8 @@ static int format_line(const struct probe_target *t, const struct probe_spec *sp
 		return ret;
 	}
 	strbuf_addf(&where, "%s%s in %s", spec->func, spec->retprobe ? "%return" : "", t->path);
-	event_push(evs, group, event, strbuf_detach(&line, NULL), strbuf_detach(&where, NULL));
+	event_push(evs, t->kind, pp->retprobe ? 'r' : 'p', group, event,
+		   strbuf_detach(&line, NULL), strbuf_detach(&where, NULL));
 	return 0;
 }
 
@@ -179,7 +185,7 @@ int probe_events_add(enum probe_kind kind, const struct probe_events *evs,
 	int i, ret;
 
 	for (i = 0; i < evs->nr; i++)
-		lines[i] = evs->v[i].text;
+		lines[i] = evs->v[i].def.line;
 	ret = probe_defs_add(kind, lines, evs->nr, 0, err);
 	free(lines);
 	return ret;
@@ -259,8 +265,8 @@ int probe_events_from_sdt(const struct sdt_markers *ms, const char *path,
 			ret = sdt_site_check(m, path, group.buf, event.buf, ref_ctr, defs, err);
 		if (!ret) {
 			strbuf_addf(&where, "%s:0x%llx", path, (unsigned long long)m->pc_off);
-			event_push(evs, group.buf, event.buf, strbuf_detach(&def, NULL),
-				   strbuf_detach(&where, NULL));
+			event_push(evs, PROBE_UPROBE, 'p', group.buf, event.buf,
+				   strbuf_detach(&def, NULL), strbuf_detach(&where, NULL));
 		}
 		strbuf_release(&group);
 		strbuf_release(&event);

@@ -17,9 +17,7 @@
 
 /* One translated spec (or SDT site), ready to be written. */
 struct probe_event {
-	char *group;
-	char *event;
-	char *text;		/* the definition line */
+	struct probe_def def;	/* as tracefs will list it */
 	char *where;		/* for the summary: "FUNC in PATH", "PATH:0xOFF" */
 };
 

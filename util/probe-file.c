@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/array.h"
 #include "util/probe-file.h"
 #include "util/tracefs.h"
 #include "util/usage.h"
@@ -105,16 +106,16 @@ int probe_defs_read(struct probe_defs *defs)
 	return 0;
 }
 
+void probe_def_release(struct probe_def *def)
+{
+	free(def->group);
+	free(def->event);
+	free(def->line);
+}
+
 void probe_defs_release(struct probe_defs *defs)
 {
-	int i;
-
-	for (i = 0; i < defs->nr; i++) {
-		free(defs->v[i].group);
-		free(defs->v[i].event);
-		free(defs->v[i].line);
-	}
-	free(defs->v);
+	release_array(defs->v, defs->nr, probe_def_release);
 	memset(defs, 0, sizeof(*defs));
 }
 

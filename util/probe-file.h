@@ -33,6 +33,7 @@ struct probe_defs {
 
 /* Parses "p:GRP/EVENT PLACE ARGS..." (also "GRP.EVENT"); 0 or -EINVAL. */
 int probe_def_parse(const char *line, enum probe_kind kind, struct probe_def *def);
+void probe_def_release(struct probe_def *def);
 
 /* Reads both files (those that exist); 0 or -errno. */
 int probe_defs_read(struct probe_defs *defs);

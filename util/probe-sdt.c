@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "arch/arch.h"
+#include "util/array.h"
 #include "util/elf-addr.h"
 #include "util/fetcharg.h"
 #include "util/probe-file.h"
@@ -273,17 +274,17 @@ static int stapsdt_base(Elf *elf, uint64_t *addr)
 	return -ENOENT;
 }
 
+static void fetch_release(struct sdt_fetch *f)
+{
+	free(f->text);
+	free(f->fetch);
+	free(f->type);
+	free(f->why);
+}
+
 static void marker_free(struct sdt_marker *m)
 {
-	int i;
-
-	for (i = 0; i < m->argc; i++) {
-		free(m->argv[i].text);
-		free(m->argv[i].fetch);
-		free(m->argv[i].type);
-		free(m->argv[i].why);
-	}
-	free(m->argv);
+	release_array(m->argv, m->argc, fetch_release);
 	free(m->provider);
 	free(m->name);
 	free(m->args);
@@ -455,11 +456,7 @@ int sdt_markers_read(const char *path, struct sdt_markers *ms, struct strbuf *er
 
 void sdt_markers_release(struct sdt_markers *ms)
 {
-	int i;
-
-	for (i = 0; i < ms->nr; i++)
-		marker_free(&ms->v[i]);
-	free(ms->v);
+	release_array(ms->v, ms->nr, marker_free);
 	memset(ms, 0, sizeof(*ms));
 }
 
@@ -570,11 +567,7 @@ int sdt_request_parse(struct sdt_request *rq, const char *spec,
 
 void sdt_request_release(struct sdt_request *rq)
 {
-	int i;
-
-	for (i = 0; i < rq->nua; i++)
-		sdt_user_arg_release(&rq->ua[i]);
-	free(rq->ua);
+	release_array(rq->ua, rq->nua, sdt_user_arg_release);
 	free(rq->provider);
 	free(rq->name);
 	memset(rq, 0, sizeof(*rq));
