@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch/x86/sdt-regs.h"
+#include "arch/arch.h"
 #include "tests/tests.h"
 #include "util/probe-sdt.h"
 
@@ -99,18 +99,18 @@ static int test_regs(void)
 {
 	const struct sdt_reg *r;
 
-	r = sdt_reg_lookup("eax");
+	r = arch_sdt_reg_lookup("eax");
 	TEST_ASSERT_VAL("eax", r && !strcmp(r->kname, "ax") && r->bits == 32 && !r->shift);
-	r = sdt_reg_lookup("bh");
+	r = arch_sdt_reg_lookup("bh");
 	TEST_ASSERT_VAL("bh", r && !strcmp(r->kname, "bx") && r->bits == 8 && r->shift == 8);
-	r = sdt_reg_lookup("r11b");
+	r = arch_sdt_reg_lookup("r11b");
 	TEST_ASSERT_VAL("r11b", r && !strcmp(r->kname, "r11") && r->bits == 8);
-	r = sdt_reg_lookup("dil");
+	r = arch_sdt_reg_lookup("dil");
 	TEST_ASSERT_VAL("dil", r && !strcmp(r->kname, "di"));
-	r = sdt_reg_lookup("spl");
+	r = arch_sdt_reg_lookup("spl");
 	TEST_ASSERT_VAL("spl", r && !strcmp(r->kname, "sp"));
-	TEST_ASSERT_VAL("xmm0 unknown", !sdt_reg_lookup("xmm0"));
-	TEST_ASSERT_VAL("sih unknown", !sdt_reg_lookup("sih"));
+	TEST_ASSERT_VAL("xmm0 unknown", !arch_sdt_reg_lookup("xmm0"));
+	TEST_ASSERT_VAL("sih unknown", !arch_sdt_reg_lookup("sih"));
 	return TEST_OK;
 }
 

@@ -85,8 +85,8 @@ static int parse_bad(void)
 		TEST_ASSERT_VAL("error says why", err.len > 0 && !strchr(err.buf, '\n'));
 		strbuf_release(&err);
 	}
-	TEST_ASSERT_VAL("31-char name", probe_arg_name_valid("a234567890123456789012345678901"));
-	TEST_ASSERT_VAL("32-char name", !probe_arg_name_valid("a2345678901234567890123456789012"));
+	TEST_ASSERT_VAL("31-char name", fetch_arg_name_valid("a234567890123456789012345678901"));
+	TEST_ASSERT_VAL("32-char name", !fetch_arg_name_valid("a2345678901234567890123456789012"));
 	return TEST_OK;
 }
 

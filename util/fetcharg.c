@@ -4,9 +4,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch/x86/dwarf-regs.h"
+#include "arch/arch.h"
 #include "util/fetcharg.h"
-#include "util/probe-spec.h"
+
+int fetch_arg_name_valid(const char *name)
+{
+	if (!probe_name_valid(name) || strlen(name) >= FETCH_MAX_ARG_NAME_LEN)
+		return 0;
+	/* Names the kernel gives to its own fields. */
+	return strncmp(name, "common_", 7) && strncmp(name, "__probe_", 8);
+}
 
 int fetch_arg_push_deref(struct fetch_arg *fa, long long off)
 {
@@ -28,7 +35,7 @@ static int format_base(const struct fetch_arg *fa, const struct fetch_ctx *ctx,
 
 	switch (fa->base) {
 	case FETCH_REG:
-		reg = x86_dwarf_regname(fa->reg);
+		reg = arch_dwarf_regname(fa->reg);
 		if (!reg) {
 			strbuf_addf(err, "DWARF register %d has no kernel name", fa->reg);
 			return -EINVAL;
@@ -78,7 +85,7 @@ int fetch_arg_format(const struct fetch_arg *fa, const struct fetch_ctx *ctx,
 	struct strbuf body = STRBUF_INIT, inner = STRBUF_INIT;
 	int i, first = fa->base == FETCH_ADDR ? 1 : 0, ret;
 
-	if (!probe_arg_name_valid(fa->name)) {
+	if (!fetch_arg_name_valid(fa->name)) {
 		strbuf_addf(err, "'%s': invalid argument name", fa->name);
 		return -EINVAL;
 	}

@@ -29,6 +29,9 @@ enum fetch_base {
 /* MAX_ARGSTR_LEN in kernel/trace/trace_probe.h: "BODY[:TYPE]" after NAME=. */
 #define FETCH_MAX_ARGSTR_LEN 63
 
+/* MAX_ARG_NAME_LEN in kernel/trace/trace_probe.h, including the NUL. */
+#define FETCH_MAX_ARG_NAME_LEN 32
+
 struct fetch_arg {
 	char *name;
 	enum fetch_base base;
@@ -50,6 +53,13 @@ struct fetch_ctx {
 	/* uprobes: p_vaddr - p_offset of the probed segment (@+N = addr - delta) */
 	int64_t load_delta;
 };
+
+/*
+ * The kernel's rule for fetcharg names: a C identifier below
+ * FETCH_MAX_ARG_NAME_LEN characters, and none of the names it gives its
+ * own fields.
+ */
+int fetch_arg_name_valid(const char *name);
 
 /* Appends a dereference with offset off; -E2BIG past FETCH_MAX_DEREF. */
 int fetch_arg_push_deref(struct fetch_arg *fa, long long off);

@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch/x86/dwarf-regs.h"
+#include "arch/arch.h"
+#include "util/array.h"
 #include "util/elf-addr.h"
 #include "util/probe-dwarf.h"
 #include "util/usage.h"
@@ -490,22 +491,40 @@ static long long array_count(Dwarf_Die *array)
 	return -1;
 }
 
+/* The C keyword that types of tag are written with, or NULL. */
+static const char *tag_keyword(int tag)
+{
+	static const struct {
+		int tag;
+		const char *word;
+	} words[] = {
+		{ DW_TAG_const_type, "const " }, { DW_TAG_volatile_type, "volatile " },
+		{ DW_TAG_structure_type, "struct " }, { DW_TAG_union_type, "union " },
+		{ DW_TAG_enumeration_type, "enum " },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (words[i].tag == tag)
+			return words[i].word;
+	return NULL;
+}
+
 static void type_name(Dwarf_Die *type, struct strbuf *sb)
 {
 	const char *name = dwarf_diename(type);
+	const char *word = tag_keyword(dwarf_tag(type));
 	long long n;
 
+	if (word)
+		strbuf_addstr(sb, word);
 	switch (dwarf_tag(type)) {
 	case DW_TAG_pointer_type:
 		type_name_of(type, sb);
 		strbuf_addch(sb, '*');
 		return;
 	case DW_TAG_const_type:
-		strbuf_addstr(sb, "const ");
-		type_name_of(type, sb);
-		return;
 	case DW_TAG_volatile_type:
-		strbuf_addstr(sb, "volatile ");
 		type_name_of(type, sb);
 		return;
 	case DW_TAG_array_type:
@@ -516,15 +535,6 @@ static void type_name(Dwarf_Die *type, struct strbuf *sb)
 		else
 			strbuf_addstr(sb, "[]");
 		return;
-	case DW_TAG_structure_type:
-		strbuf_addstr(sb, "struct ");
-		break;
-	case DW_TAG_union_type:
-		strbuf_addstr(sb, "union ");
-		break;
-	case DW_TAG_enumeration_type:
-		strbuf_addstr(sb, "enum ");
-		break;
 	case DW_TAG_subroutine_type:
 		strbuf_addstr(sb, "(function)");
 		return;
@@ -655,10 +665,12 @@ static int frame_base(struct var_ctx *vc, int *reg, Dwarf_Sword *off, struct str
 			return 0;
 		}
 		free(frame);
-		/* No CFI (kernel modules): at the entry the CFA is rsp + 8. */
+		/* No CFI (kernel modules): the ABI says where the CFA is at the entry. */
 		if (vc->pc == vc->entry) {
-			*reg = X86_DWARF_REG_SP;
-			*off = 8;
+			long long cfa_off;
+
+			arch_entry_cfa(reg, &cfa_off);
+			*off = (Dwarf_Sword)cfa_off;
 			return 0;
 		}
 		strbuf_addstr(err, "no call frame information for the frame base at this address");
@@ -1166,7 +1178,8 @@ static int param_index(struct var_ctx *vc, Dwarf_Die *var, int *abi_ok)
  */
 static void use_argn(struct var_ctx *vc, Dwarf_Die *var, const char *sym, struct fetch_arg *fa)
 {
-	int abi_ok, k;
+	int abi_ok, k, reg;
+	long long off;
 
 	if (!vc->opts->argn || vc->opts->kind != PROBE_KPROBE || vc->pc != vc->entry || vc->inlined ||
 	    strchr(sym, '.') || fa->base != FETCH_REG)
@@ -1174,16 +1187,23 @@ static void use_argn(struct var_ctx *vc, Dwarf_Die *var, const char *sym, struct
 	k = param_index(vc, var, &abi_ok);
 	if (!k || !abi_ok)
 		return;
-	if (k <= X86_ABI_NR_REG_ARGS && fa->reg == x86_abi_arg_dwarf_reg(k)) {
-		fa->base = FETCH_ARGN;
-		fa->argn = k;
-	} else if (k > X86_ABI_NR_REG_ARGS && fa->reg == X86_DWARF_REG_SP &&
-		   fa->nr_derefs && fa->deref[0] == 8LL * (k - X86_ABI_NR_REG_ARGS)) {
-		fa->base = FETCH_ARGN;
-		fa->argn = k;
+	switch (arch_entry_arg(k, &reg, &off)) {
+	case 0:
+		if (fa->reg != reg)
+			return;
+		break;
+	case 1:
+		if (fa->reg != reg || !fa->nr_derefs || fa->deref[0] != off)
+			return;
+		/* $argN is the stack slot's value: its load is part of it. */
 		memmove(fa->deref, fa->deref + 1, (fa->nr_derefs - 1) * sizeof(fa->deref[0]));
 		fa->nr_derefs--;
+		break;
+	default:
+		return;
 	}
+	fa->base = FETCH_ARGN;
+	fa->argn = k;
 }
 
 /* kprobes spell globals @SYM+OFF: name the symbol holding the address. */
@@ -1479,20 +1499,12 @@ int probe_dwarf_resolve(struct probe_debuginfo *dbg, const struct probe_spec *sp
 
 void probe_points_release(struct probe_point *pps, int nr)
 {
-	int i;
-
-	for (i = 0; i < nr; i++)
-		probe_point_release(&pps[i]);
-	free(pps);
+	release_array(pps, nr, probe_point_release);
 }
 
 void probe_point_release(struct probe_point *pp)
 {
-	int i;
-
-	for (i = 0; i < pp->nr_args; i++)
-		fetch_arg_release(&pp->args[i]);
-	free(pp->args);
+	release_array(pp->args, pp->nr_args, fetch_arg_release);
 	free(pp->func);
 	free(pp->sym);
 	memset(pp, 0, sizeof(*pp));

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/array.h"
 #include "util/probe-file.h"
 #include "util/tracefs.h"
 #include "util/usage.h"
@@ -30,6 +31,12 @@ int probe_name_valid(const char *name)
 		if (!isalnum((unsigned char)*p) && *p != '_')
 			return 0;
 	return 1;
+}
+
+void probe_name_sanitize(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++)
+		strbuf_addch(sb, isalnum((unsigned char)*s) ? *s : '_');
 }
 
 int probe_def_parse(const char *line, enum probe_kind kind, struct probe_def *def)
@@ -99,16 +106,16 @@ int probe_defs_read(struct probe_defs *defs)
 	return 0;
 }
 
+void probe_def_release(struct probe_def *def)
+{
+	free(def->group);
+	free(def->event);
+	free(def->line);
+}
+
 void probe_defs_release(struct probe_defs *defs)
 {
-	int i;
-
-	for (i = 0; i < defs->nr; i++) {
-		free(defs->v[i].group);
-		free(defs->v[i].event);
-		free(defs->v[i].line);
-	}
-	free(defs->v);
+	release_array(defs->v, defs->nr, probe_def_release);
 	memset(defs, 0, sizeof(*defs));
 }
 

@@ -33,6 +33,7 @@ struct probe_defs {
 
 /* Parses "p:GRP/EVENT PLACE ARGS..." (also "GRP.EVENT"); 0 or -EINVAL. */
 int probe_def_parse(const char *line, enum probe_kind kind, struct probe_def *def);
+void probe_def_release(struct probe_def *def);
 
 /* Reads both files (those that exist); 0 or -errno. */
 int probe_defs_read(struct probe_defs *defs);
@@ -60,5 +61,8 @@ int probe_event_exists(const char *group, const char *event);
 
 /* Kernel rules for group and event names: a C identifier below 64 chars. */
 int probe_name_valid(const char *name);
+
+/* Appends s with every character outside [A-Za-z0-9] turned into '_'. */
+void probe_name_sanitize(struct strbuf *sb, const char *s);
 
 #endif

@@ -2,18 +2,16 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch/x86/sdt-regs.h"
+#include "arch/arch.h"
+#include "util/array.h"
 #include "util/elf-addr.h"
+#include "util/fetcharg.h"
 #include "util/probe-file.h"
 #include "util/probe-sdt.h"
 #include "util/usage.h"
-
-/* MAX_ARG_NAME_LEN in kernel/trace/trace_probe.h, including the NUL. */
-#define MAX_ARG_NAME_LEN 32
 
 static uint64_t get_word(const unsigned char *p, int size, int elfdata)
 {
@@ -71,126 +69,11 @@ int sdt_note_decode(const unsigned char *desc, size_t len, int elfclass,
 	return 0;
 }
 
-/* [+-]NUMBER (base 0) covering all of s[0..len); 0 or -EINVAL. */
-static int parse_number(const char *s, size_t len, long long *val, int *is_unsigned)
-{
-	char buf[32], *end;
-	unsigned long long mag;
-	int neg = 0;
-	size_t i = 0;
-
-	if (!len || len >= sizeof(buf))
-		return -EINVAL;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	if (buf[0] == '-' || buf[0] == '+')
-		neg = buf[i++] == '-';
-	if (!isdigit((unsigned char)buf[i]))
-		return -EINVAL;
-	errno = 0;
-	mag = strtoull(buf + i, &end, 0);
-	if (*end || errno)
-		return -EINVAL;
-	if (neg && mag > (unsigned long long)LLONG_MAX + 1)
-		return -EINVAL;
-	*val = neg ? (long long)(0 - mag) : (long long)mag;
-	if (is_unsigned)
-		*is_unsigned = !neg && mag > (unsigned long long)LLONG_MAX;
-	return 0;
-}
-
-/* "%name" (s[0..len)) -> register; -EOPNOTSUPP for unknown ones. */
-static int parse_reg(const char *s, size_t len, const struct sdt_reg **reg,
-		     struct strbuf *why)
-{
-	char name[16];
-
-	if (len < 2 || s[0] != '%' || len - 1 >= sizeof(name)) {
-		strbuf_addf(why, "bad register '%.*s'", (int)len, s);
-		return -EINVAL;
-	}
-	memcpy(name, s + 1, len - 1);
-	name[len - 1] = '\0';
-	*reg = sdt_reg_lookup(name);
-	if (!*reg) {
-		strbuf_addf(why, "register %%%s has no fetcharg name", name);
-		return -EOPNOTSUPP;
-	}
-	return 0;
-}
-
-static int is_sym_char(int c)
-{
-	return isalnum(c) || c == '_' || c == '.' || c == '$' || c == '@';
-}
-
-/* "SYM[+-DISP]" before "(%rip)". */
-static int parse_rip(const char *s, size_t len, struct sdt_arg *arg, struct strbuf *why)
-{
-	size_t n = 0;
-
-	while (n < len && is_sym_char((unsigned char)s[n]))
-		n++;
-	if (!n || isdigit((unsigned char)s[0]) || s[0] == '$') {
-		strbuf_addf(why, "rip-relative operand without a symbol");
-		return -EOPNOTSUPP;
-	}
-	if (n < len && parse_number(s + n, len - n, &arg->disp, NULL)) {
-		strbuf_addf(why, "bad displacement '%.*s'", (int)(len - n), s + n);
-		return -EINVAL;
-	}
-	arg->sym = xstrndup(s, n);
-	arg->op = SDT_OP_RIP;
-	return 0;
-}
-
-static int parse_memory(const char *s, size_t len, struct sdt_arg *arg, struct strbuf *why)
-{
-	const char *open = memchr(s, '(', len);
-	const char *in;
-	size_t pre, inlen;
-	int ret;
-
-	if (!open) {
-		strbuf_addf(why, "absolute memory operand");
-		return -EOPNOTSUPP;
-	}
-	pre = open - s;
-	in = open + 1;
-	if (s[len - 1] != ')') {
-		strbuf_addf(why, "operand does not end with ')'");
-		return -EINVAL;
-	}
-	inlen = s + len - 1 - in;
-	if (memchr(in, ',', inlen)) {
-		/* Fetchargs have no index arithmetic: base + index * scale. */
-		strbuf_addf(why, "base+index*scale operand cannot be fetched");
-		return -EOPNOTSUPP;
-	}
-	ret = parse_reg(in, inlen, &arg->reg, why);
-	if (ret)
-		return ret;
-	if (!strcmp(arg->reg->kname, "ip"))
-		return parse_rip(s, pre, arg, why);
-	arg->op = SDT_OP_MEM;
-	if (pre && parse_number(s, pre, &arg->disp, NULL)) {
-		if (isdigit((unsigned char)s[0]) || s[0] == '+' || s[0] == '-') {
-			strbuf_addf(why, "bad displacement '%.*s'", (int)pre, s);
-			return -EINVAL;
-		}
-		strbuf_addf(why, "symbol '%.*s' relative to %%%s cannot be fetched",
-			    (int)pre, s, arg->reg->name);
-		return -EOPNOTSUPP;
-	}
-	return 0;
-}
-
 int sdt_arg_parse(const char *text, size_t len, struct sdt_arg *arg,
 		  struct strbuf *why)
 {
 	const char *at = memchr(text, '@', len), *op = text;
 	size_t oplen = len;
-	int imm_unsigned;
 
 	memset(arg, 0, sizeof(*arg));
 	if (at) {
@@ -218,25 +101,7 @@ int sdt_arg_parse(const char *text, size_t len, struct sdt_arg *arg,
 		strbuf_addf(why, "empty operand");
 		return -EINVAL;
 	}
-	if (memchr(op, ':', oplen)) {
-		strbuf_addf(why, "segment-prefixed (TLS) operand cannot be fetched");
-		return -EOPNOTSUPP;
-	}
-	if (op[0] == '%') {
-		arg->op = SDT_OP_REG;
-		return parse_reg(op, oplen, &arg->reg, why);
-	}
-	if (op[0] == '$') {
-		arg->op = SDT_OP_IMM;
-		if (parse_number(op + 1, oplen - 1, &arg->imm, &imm_unsigned)) {
-			strbuf_addf(why, "constant '%.*s' is not a number",
-				    (int)oplen, op);
-			return -EOPNOTSUPP;
-		}
-		arg->imm_unsigned = imm_unsigned;
-		return 0;
-	}
-	return parse_memory(op, oplen, arg, why);
+	return arch_sdt_operand_parse(op, oplen, arg, why);
 }
 
 void sdt_arg_release(struct sdt_arg *arg)
@@ -277,7 +142,7 @@ void sdt_arg_fetcharg(const struct sdt_arg *arg, uint64_t rip_n,
 		strbuf_addf(type, "%c%d", arg->is_signed ? 's' : 'u', arg->size * 8);
 }
 
-/* What the reader needs to resolve SYM(%rip). */
+/* What the reader needs to resolve a PC-relative SYM. */
 struct elf_ctx {
 	Elf *elf;
 	const char *path;
@@ -409,17 +274,17 @@ static int stapsdt_base(Elf *elf, uint64_t *addr)
 	return -ENOENT;
 }
 
+static void fetch_release(struct sdt_fetch *f)
+{
+	free(f->text);
+	free(f->fetch);
+	free(f->type);
+	free(f->why);
+}
+
 static void marker_free(struct sdt_marker *m)
 {
-	int i;
-
-	for (i = 0; i < m->argc; i++) {
-		free(m->argv[i].text);
-		free(m->argv[i].fetch);
-		free(m->argv[i].type);
-		free(m->argv[i].why);
-	}
-	free(m->argv);
+	release_array(m->argv, m->argc, fetch_release);
 	free(m->provider);
 	free(m->name);
 	free(m->args);
@@ -591,24 +456,8 @@ int sdt_markers_read(const char *path, struct sdt_markers *ms, struct strbuf *er
 
 void sdt_markers_release(struct sdt_markers *ms)
 {
-	int i;
-
-	for (i = 0; i < ms->nr; i++)
-		marker_free(&ms->v[i]);
-	free(ms->v);
+	release_array(ms->v, ms->nr, marker_free);
 	memset(ms, 0, sizeof(*ms));
-}
-
-static int is_ident(const char *s, size_t len)
-{
-	size_t i;
-
-	if (!len || isdigit((unsigned char)s[0]))
-		return 0;
-	for (i = 0; i < len; i++)
-		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
-			return 0;
-	return 1;
 }
 
 int sdt_user_arg_parse(const char *text, struct sdt_user_arg *ua, struct strbuf *err)
@@ -620,10 +469,16 @@ int sdt_user_arg_parse(const char *text, struct sdt_user_arg *ua, struct strbuf 
 	long n;
 
 	memset(ua, 0, sizeof(*ua));
-	if (eq && (!is_ident(text, eq - text) || eq - text >= MAX_ARG_NAME_LEN)) {
-		strbuf_addf(err, "%s: argument name must be a C identifier below %d characters",
-			    text, MAX_ARG_NAME_LEN);
-		return -EINVAL;
+	if (eq) {
+		char *name = xstrndup(text, eq - text);
+		int ok = probe_name_valid(name) && eq - text < FETCH_MAX_ARG_NAME_LEN;
+
+		free(name);
+		if (!ok) {
+			strbuf_addf(err, "%s: argument name must be a C identifier below %d characters",
+				    text, FETCH_MAX_ARG_NAME_LEN);
+			return -EINVAL;
+		}
 	}
 	if (reflen < 4 || strncmp(ref, "arg", 3) || !isdigit((unsigned char)ref[3])) {
 		strbuf_addf(err, "%s: an SDT argument is written [NAME=]argN[:TYPE]", text);
@@ -673,12 +528,6 @@ int sdt_spec_parse(const char *spec, char **provider, char **name, struct strbuf
 	return 1;
 }
 
-static void add_sanitized(struct strbuf *sb, const char *s)
-{
-	for (; *s; s++)
-		strbuf_addch(sb, isalnum((unsigned char)*s) ? *s : '_');
-}
-
 /* The glob may name the marker as the note spells it or as the event does. */
 static int part_matches(const char *glob, const char *s)
 {
@@ -686,11 +535,42 @@ static int part_matches(const char *glob, const char *s)
 	int ok = !fnmatch(glob, s, 0);
 
 	if (!ok) {
-		add_sanitized(&sb, s);
+		probe_name_sanitize(&sb, s);
 		ok = !fnmatch(glob, sb.buf, 0);
 		strbuf_release(&sb);
 	}
 	return ok;
+}
+
+int sdt_request_parse(struct sdt_request *rq, const char *spec,
+		      const char *const *args, int nargs, struct strbuf *err)
+{
+	int i;
+
+	memset(rq, 0, sizeof(*rq));
+	if (sdt_spec_parse(spec, &rq->provider, &rq->name, err) != 1) {
+		if (!err->len)
+			strbuf_addf(err, "%s: not an SDT event: write [%%]sdt_PROVIDER:NAME or %%PROVIDER:NAME",
+				    spec);
+		return -EINVAL;
+	}
+	rq->ua = xcalloc(nargs ? nargs : 1, sizeof(*rq->ua));
+	rq->nua = nargs;
+	for (i = 0; i < nargs; i++) {
+		if (sdt_user_arg_parse(args[i], &rq->ua[i], err)) {
+			sdt_request_release(rq);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+void sdt_request_release(struct sdt_request *rq)
+{
+	release_array(rq->ua, rq->nua, sdt_user_arg_release);
+	free(rq->provider);
+	free(rq->name);
+	memset(rq, 0, sizeof(*rq));
 }
 
 int sdt_marker_matches(const struct sdt_marker *m, const char *provider, const char *name)
@@ -708,10 +588,10 @@ int sdt_marker_event(const struct sdt_markers *ms, int i, struct strbuf *group,
 		if (!strcmp(ms->v[j].provider, m->provider) && !strcmp(ms->v[j].name, m->name))
 			k++;
 	strbuf_addstr(group, "sdt_");
-	add_sanitized(group, m->provider);
+	probe_name_sanitize(group, m->provider);
 	if (isdigit((unsigned char)m->name[0]))
 		strbuf_addch(event, '_');
-	add_sanitized(event, m->name);
+	probe_name_sanitize(event, m->name);
 	if (k)
 		strbuf_addf(event, "_%d", k);
 	if (!probe_name_valid(group->buf) || !probe_name_valid(event->buf)) {
@@ -814,6 +694,51 @@ int sdt_marker_definition(const struct sdt_marker *m, const char *path,
 			    "ref_ctr_offset: the code it guards will not run\n",
 			    m->provider, m->name);
 	return sdt_marker_fetchargs(m, ua, nua, def, warn, err);
+}
+
+static void describe_marker(const struct sdt_markers *ms, int i, struct strbuf *out)
+{
+	const struct sdt_marker *m = &ms->v[i];
+	struct strbuf group = STRBUF_INIT, event = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf args = STRBUF_INIT, warn = STRBUF_INIT;
+	int j;
+
+	if (sdt_marker_event(ms, i, &group, &event, &err))
+		strbuf_addf(&group, "(%s)", err.buf);
+	/* What cannot be fetched is listed below as left out. */
+	sdt_marker_fetchargs(m, NULL, 0, &args, &warn, &err);
+	strbuf_addf(out, "%s:%s  provider %s  name %s  offset 0x%llx  semaphore ",
+		    group.buf, event.buf, m->provider, m->name,
+		    (unsigned long long)m->pc_off);
+	if (m->has_sema)
+		strbuf_addf(out, "0x%llx\n", (unsigned long long)m->sema_off);
+	else
+		strbuf_addstr(out, "none\n");
+	strbuf_addf(out, "  arguments: %s\n", m->args);
+	strbuf_addf(out, "  fetchargs:%s\n", args.len ? args.buf : " (none)");
+	for (j = 0; j < m->argc; j++)
+		if (!m->argv[j].fetch)
+			strbuf_addf(out, "  left out:  arg%d (%s): %s\n", j + 1,
+				    m->argv[j].text, m->argv[j].why);
+	strbuf_release(&group);
+	strbuf_release(&event);
+	strbuf_release(&err);
+	strbuf_release(&args);
+	strbuf_release(&warn);
+}
+
+int sdt_markers_describe(const struct sdt_markers *ms, const char *provider,
+			 const char *name, struct strbuf *out)
+{
+	int i, shown = 0;
+
+	for (i = 0; i < ms->nr; i++) {
+		if (provider && !sdt_marker_matches(&ms->v[i], provider, name))
+			continue;
+		describe_marker(ms, i, out);
+		shown++;
+	}
+	return shown;
 }
 
 int sdt_ref_ctr_conflict(const struct probe_defs *defs, const char *path,

@@ -6,10 +6,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arch/arch.h"
 #include "util/probe-file.h"
 #include "util/strbuf.h"
-
-struct sdt_reg;
 
 /*
  * SDT markers (<sys/sdt.h>, "USDT"): the .note.stapsdt notes of an ELF
@@ -43,31 +42,12 @@ struct sdt_note {
 int sdt_note_decode(const unsigned char *desc, size_t len, int elfclass,
 		    int elfdata, struct sdt_note *note, struct strbuf *why);
 
-/* x86-64 argument operands (AT&T syntax as gcc writes them). */
-enum sdt_operand {
-	SDT_OP_REG,		/* %reg, any width */
-	SDT_OP_MEM,		/* [DISP](%reg) */
-	SDT_OP_IMM,		/* $IMM */
-	SDT_OP_RIP,		/* SYM[+-DISP](%rip) */
-};
-
-struct sdt_arg {
-	int size;		/* bytes: 1, 2, 4, 8; 0 when the note gives none */
-	unsigned is_signed:1;	/* negative SIZE */
-	unsigned is_float:1;	/* "f" after SIZE: raw IEEE bits in a GPR */
-	enum sdt_operand op;
-	const struct sdt_reg *reg;	/* REG and MEM */
-	long long disp;			/* MEM and RIP */
-	long long imm;			/* IMM (unsigned values above LLONG_MAX wrap) */
-	unsigned imm_unsigned:1;	/* print imm as unsigned */
-	char *sym;			/* RIP */
-};
-
 /*
- * Parses one argument "[-]SIZE[f]@OPERAND" (len bytes of text).  Returns
+ * Parses one argument "[-]SIZE[f]@OPERAND" (len bytes of text), the
+ * operand in the syntax of the arch (arch_sdt_operand_parse).  Returns
  * 0; -EINVAL when it is malformed; -EOPNOTSUPP when it is valid but no
- * fetcharg can express it (SIB index, segment prefix, symbol constant,
- * unknown register).  why gets the reason in both cases.
+ * fetcharg can express it (on x86: SIB index, segment prefix, symbol
+ * constant, unknown register).  why gets the reason in both cases.
  */
 int sdt_arg_parse(const char *text, size_t len, struct sdt_arg *arg,
 		  struct strbuf *why);
@@ -123,6 +103,14 @@ int sdt_markers_from_elf(Elf *elf, const char *path, struct sdt_markers *ms,
 			 struct strbuf *err);
 void sdt_markers_release(struct sdt_markers *ms);
 
+/*
+ * The --sdt listing of the markers of ms matching the globs (NULL: all):
+ * event, provider, name, offsets, arguments, fetchargs and the arguments
+ * left out, for each.  Returns how many matched.
+ */
+int sdt_markers_describe(const struct sdt_markers *ms, const char *provider,
+			 const char *name, struct strbuf *out);
+
 /* A user's request about one argument: [NAME=]argN[:TYPE]. */
 struct sdt_user_arg {
 	char *name;		/* NULL: keep argN */
@@ -132,6 +120,21 @@ struct sdt_user_arg {
 
 int sdt_user_arg_parse(const char *text, struct sdt_user_arg *ua, struct strbuf *err);
 void sdt_user_arg_release(struct sdt_user_arg *ua);
+
+/* What one add request selects: markers by glob, argument requests. */
+struct sdt_request {
+	char *provider, *name;
+	struct sdt_user_arg *ua;
+	int nua;
+};
+
+/*
+ * The request of spec ("[%]sdt_PROVIDER:NAME") with the argument requests
+ * args.  0, or -EINVAL with err saying why (rq is released then).
+ */
+int sdt_request_parse(struct sdt_request *rq, const char *spec,
+		      const char *const *args, int nargs, struct strbuf *err);
+void sdt_request_release(struct sdt_request *rq);
 
 /*
  * "sdt_PROVIDER:NAME", "%sdt_PROVIDER:NAME" or "%PROVIDER:NAME"; both

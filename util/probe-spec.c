@@ -4,12 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/array.h"
+#include "util/fetcharg.h"
 #include "util/probe-file.h"
 #include "util/probe-spec.h"
 #include "util/usage.h"
-
-/* MAX_ARG_NAME_LEN in kernel/trace/trace_probe.h, including the NUL. */
-#define MAX_ARG_NAME_LEN 32
 
 static int is_ident_start(int c)
 {
@@ -33,18 +32,6 @@ static size_t ident_len(const char *p)
 	return n;
 }
 
-int probe_arg_name_valid(const char *name)
-{
-	size_t n = ident_len(name);
-
-	if (!n || name[n] || n >= MAX_ARG_NAME_LEN)
-		return 0;
-	/* Names the kernel gives to its own fields. */
-	if (!strncmp(name, "common_", 7) || !strncmp(name, "__probe_", 8))
-		return 0;
-	return 1;
-}
-
 int probe_spec_is_sdt(const char *text)
 {
 	const char *colon;
@@ -63,23 +50,17 @@ int probe_spec_is_sdt(const char *text)
  * A type is a kernel type name with optional [N] or a bitfield; only the
  * characters those use, so nothing can close the definition line early.
  */
-static int type_valid(const char *t)
-{
-	if (!*t)
-		return 0;
-	for (; *t; t++)
-		if (!isalnum((unsigned char)*t) && !strchr("@/[]_", *t))
-			return 0;
-	return 1;
-}
-
+#define TYPE_CHARS "@/[]_"
 /* Characters of the kernel's fetcharg grammar (raw arguments). */
-static int raw_valid(const char *s)
+#define RAW_CHARS "%$+-()@:._[]/\\"
+
+/* s is not empty and holds only letters, digits and chars of punct. */
+static int only_chars(const char *s, const char *punct)
 {
 	if (!*s)
 		return 0;
 	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && !strchr("%$+-()@:._[]/\\", *s))
+		if (!isalnum((unsigned char)*s) && !strchr(punct, *s))
 			return 0;
 	return 1;
 }
@@ -148,7 +129,7 @@ static int parse_arg(const char *tok, struct probe_arg *arg, struct strbuf *err)
 	eq = strchr(tok, '=');
 	if (eq) {
 		arg->name = xstrndup(tok, eq - tok);
-		if (!probe_arg_name_valid(arg->name)) {
+		if (!fetch_arg_name_valid(arg->name)) {
 			spec_error(err, tok, "argument name must be a C identifier of at most 31 characters");
 			return -EINVAL;
 		}
@@ -158,7 +139,7 @@ static int parse_arg(const char *tok, struct probe_arg *arg, struct strbuf *err)
 	colon = strrchr(body, ':');
 	if (colon) {
 		arg->type = xstrdup(colon + 1);
-		if (!type_valid(arg->type)) {
+		if (!only_chars(arg->type, TYPE_CHARS)) {
 			spec_error(err, tok, "invalid type");
 			return -EINVAL;
 		}
@@ -188,7 +169,7 @@ static int parse_arg(const char *tok, struct probe_arg *arg, struct strbuf *err)
 		ret = parse_fields(v + n, arg, tok, err);
 	} else {
 		arg->kind = PROBE_ARG_RAW;
-		if (!raw_valid(expr)) {
+		if (!only_chars(expr, RAW_CHARS)) {
 			spec_error(err, tok, "not a variable and not a valid fetcharg");
 			ret = -EINVAL;
 		}
@@ -316,21 +297,22 @@ out:
 	return ret;
 }
 
+static void field_release(struct probe_field *f)
+{
+	free(f->name);
+}
+
+static void arg_release(struct probe_arg *a)
+{
+	release_array(a->fields, a->nr_fields, field_release);
+	free(a->name);
+	free(a->var);
+	free(a->type);
+}
+
 void probe_spec_release(struct probe_spec *spec)
 {
-	int i, j;
-
-	for (i = 0; i < spec->nr_args; i++) {
-		struct probe_arg *a = &spec->args[i];
-
-		for (j = 0; j < a->nr_fields; j++)
-			free(a->fields[j].name);
-		free(a->fields);
-		free(a->name);
-		free(a->var);
-		free(a->type);
-	}
-	free(spec->args);
+	release_array(spec->args, spec->nr_args, arg_release);
 	free(spec->group);
 	free(spec->event);
 	free(spec->func);

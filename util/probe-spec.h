@@ -64,7 +64,4 @@ void probe_spec_release(struct probe_spec *spec);
 /* 1 for an SDT spec ("sdt_PROV:NAME", "%[sdt_]PROV:NAME"), handled by probe-sdt. */
 int probe_spec_is_sdt(const char *text);
 
-/* The kernel's rule for fetcharg names: a C identifier, at most 31 chars. */
-int probe_arg_name_valid(const char *name);
-
 #endif

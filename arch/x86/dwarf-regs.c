@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * x86-64: DWARF register numbers (psABI figure 3.36) and the SysV
+ * integer argument registers behind the kernel's $argN.
+ */
 #include <stddef.h>
 
-#include "arch/x86/dwarf-regs.h"
+#include "arch/arch.h"
+
+#define DWARF_REG_SP 7
 
 /* Index = DWARF number; names as kernel/trace's x86 regs_query_register_offset. */
 static const char *const regnames[] = {
@@ -9,19 +15,34 @@ static const char *const regnames[] = {
 	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
 };
 
-const char *x86_dwarf_regname(int regno)
+const char *arch_dwarf_regname(int regno)
 {
 	if (regno < 0 || (size_t)regno >= sizeof(regnames) / sizeof(regnames[0]))
 		return NULL;
 	return regnames[regno];
 }
 
-int x86_abi_arg_dwarf_reg(int slot)
+/* call pushed the return address: the CFA is rsp + 8. */
+void arch_entry_cfa(int *regno, long long *off)
+{
+	*regno = DWARF_REG_SP;
+	*off = 8;
+}
+
+int arch_entry_arg(int k, int *regno, long long *off)
 {
 	/* rdi, rsi, rdx, rcx, r8, r9 in DWARF numbering. */
-	static const int args[X86_ABI_NR_REG_ARGS] = { 5, 4, 1, 2, 8, 9 };
+	static const int args[] = { 5, 4, 1, 2, 8, 9 };
+	const int nr_regs = sizeof(args) / sizeof(args[0]);
 
-	if (slot < 1 || slot > X86_ABI_NR_REG_ARGS)
+	if (k < 1)
 		return -1;
-	return args[slot - 1];
+	if (k <= nr_regs) {
+		*regno = args[k - 1];
+		return 0;
+	}
+	/* The rest on the stack, above the return address. */
+	*regno = DWARF_REG_SP;
+	*off = 8LL * (k - nr_regs);
+	return 1;
 }

@@ -11,11 +11,13 @@ mkdir -p "$out/corpus"
 command -v clang >/dev/null || { echo "run-sdt.sh: clang is not installed" >&2; exit 3; }
 
 pkgs="libelf libtracefs libtraceevent"
+# The arch folder as the Makefile picks it.
+srcarch=${SRCARCH:-$(uname -m | sed 's/^x86_64$/x86/')}
 clang -g -O1 -std=gnu11 -D_GNU_SOURCE -I. $(pkg-config --cflags $pkgs) \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-o "$out/fuzz-sdt" tests/fuzz/sdt.c util/probe-sdt.c util/elf-addr.c \
 	util/probe-file.c util/tracefs.c util/strbuf.c util/usage.c \
-	arch/x86/sdt-regs.c $(pkg-config --libs $pkgs)
+	arch/"$srcarch"/*.c $(pkg-config --libs $pkgs)
 
 # Seeds: ELF files with markers (built by the shell test helpers), plain ELFs,
 # and text inputs (0x80 = argument, 0x81 = request, 0x82 = spec).

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/array.h"
+#include "util/fetcharg.h"
+#include "util/probe-event.h"
+#include "util/probe-spec.h"
+#include "util/tracefs.h"
+#include "util/usage.h"
+
+static void event_release(struct probe_event *ev)
+{
+	probe_def_release(&ev->def);
+	free(ev->where);
+}
+
+void probe_events_release(struct probe_events *evs)
+{
+	release_array(evs->v, evs->nr, event_release);
+	memset(evs, 0, sizeof(*evs));
+}
+
+/* Takes line and where. */
+static void event_push(struct probe_events *evs, enum probe_kind kind, char type,
+		       const char *group, const char *event, char *line, char *where)
+{
+	struct probe_event *ev;
+
+	if (evs->nr == evs->alloc) {
+		evs->alloc = evs->alloc ? 2 * evs->alloc : 8;
+		evs->v = xrealloc(evs->v, evs->alloc * sizeof(*evs->v));
+	}
+	ev = &evs->v[evs->nr++];
+	ev->def.kind = kind;
+	ev->def.type = type;
+	ev->def.group = xstrdup(group);
+	ev->def.event = xstrdup(event);
+	ev->def.line = line;
+	ev->where = where;
+}
+
+static int def_named(const struct probe_def *d, const char *group, const char *event)
+{
+	return !strcmp(d->group, group) && !strcmp(d->event, event);
+}
+
+static int name_used(const struct probe_target *t, const struct probe_events *evs,
+		     const char *group, const char *event)
+{
+	int i;
+
+	for (i = 0; i < evs->nr; i++)
+		if (def_named(&evs->v[i].def, group, event))
+			return 1;
+	for (i = 0; i < t->existing.nr; i++)
+		if (def_named(&t->existing.v[i], group, event))
+			return 1;
+	return 0;
+}
+
+/* perf's default: FUNC, FUNC__return, FUNC_L<line>, then _1, _2... on clashes. */
+static char *event_name(const struct probe_target *t, const struct probe_spec *spec,
+			const char *group, const struct probe_events *done)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t base;
+	int i;
+
+	if (spec->event)
+		return xstrdup(spec->event);
+	probe_name_sanitize(&sb, spec->func);
+	if (spec->retprobe)
+		strbuf_addstr(&sb, "__return");
+	else if (spec->has_line)
+		strbuf_addf(&sb, "_L%d", spec->line);
+	else if (spec->has_offset && spec->offset)
+		strbuf_addf(&sb, "_%lu", spec->offset);
+	if (sb.len > 58)
+		strbuf_setlen(&sb, 58);
+	base = sb.len;
+	for (i = 1; name_used(t, done, group, sb.buf); i++) {
+		strbuf_setlen(&sb, base);
+		strbuf_addf(&sb, "_%d", i);
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+static void format_place(const struct probe_target *t, const struct probe_point *pp,
+			 struct strbuf *sb)
+{
+	if (t->kind == PROBE_UPROBE) {
+		strbuf_addf(sb, "%s:0x%llx", t->path, (unsigned long long)pp->file_off);
+		return;
+	}
+	if (t->modname)
+		strbuf_addf(sb, "%s:", t->modname);
+	strbuf_addf(sb, "%s+%llu", pp->sym, (unsigned long long)pp->sym_off);
+}
+
+/* One definition line for probe point pp of spec, appended to evs. */
+static int format_line(const struct probe_target *t, const struct probe_spec *spec,
+		       const struct probe_point *pp, const char *group, const char *event,
+		       struct probe_events *evs, struct strbuf *err)
+{
+	struct fetch_ctx fctx = { .kind = t->kind, .load_delta = pp->load_delta };
+	struct strbuf line = STRBUF_INIT, where = STRBUF_INIT;
+	int i, ret = 0;
+
+	strbuf_addf(&line, "%c:%s/%s ", pp->retprobe ? 'r' : 'p', group, event);
+	format_place(t, pp, &line);
+	for (i = 0; i < pp->nr_args && !ret; i++)
+		ret = fetch_arg_format(&pp->args[i], &fctx, &line, err);
+	if (ret) {
+		strbuf_release(&line);
+		return ret;
+	}
+	strbuf_addf(&where, "%s%s in %s", spec->func, spec->retprobe ? "%return" : "", t->path);
+	event_push(evs, t->kind, pp->retprobe ? 'r' : 'p', group, event,
+		   strbuf_detach(&line, NULL), strbuf_detach(&where, NULL));
+	return 0;
+}
+
+static int translate(const struct probe_target *t, const char *text,
+		     const struct probe_dwarf_opts *dopts, struct probe_events *evs,
+		     struct strbuf *warn, struct strbuf *err)
+{
+	struct probe_spec spec;
+	struct probe_point *pps;
+	char *group, *event;
+	int i, nr, ret;
+
+	ret = probe_spec_parse(text, &spec, err);
+	if (ret)
+		return ret;
+	ret = probe_dwarf_resolve(t->dbg, &spec, dopts, &pps, &nr, err);
+	if (ret) {
+		probe_spec_release(&spec);
+		return ret;
+	}
+	if (nr > 1 && tk_features()->readme && !tk_features()->multiprobe) {
+		strbuf_addf(err, "%s is inlined %d times: this kernel cannot put several probes on one event",
+			    spec.func, nr);
+		ret = -ENOTSUP;
+	}
+	group = xstrdup(spec.group ? spec.group : t->group);
+	event = event_name(t, &spec, group, evs);
+	for (i = 0; i < nr && !ret; i++) {
+		if (pps[i].skipped_prologue)
+			strbuf_addf(warn, "%s is compiled without optimization: probing after its prologue (0x%llx), where its arguments are stored\n",
+				    spec.func, (unsigned long long)pps[i].addr);
+		ret = format_line(t, &spec, &pps[i], group, event, evs, err);
+	}
+	free(group);
+	free(event);
+	probe_points_release(pps, nr);
+	probe_spec_release(&spec);
+	return ret;
+}
+
+int probe_events_translate(const struct probe_target *t, const char *const *specs,
+			   int nr, const struct probe_dwarf_opts *dopts,
+			   struct probe_events *evs, struct strbuf *warn,
+			   struct strbuf *err)
+{
+	int i;
+
+	memset(evs, 0, sizeof(*evs));
+	for (i = 0; i < nr; i++) {
+		if (translate(t, specs[i], dopts, evs, warn, err)) {
+			probe_events_release(evs);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int probe_events_add(enum probe_kind kind, const struct probe_events *evs,
+		     struct strbuf *err)
+{
+	const char **lines = xcalloc(evs->nr ? evs->nr : 1, sizeof(*lines));
+	int i, ret;
+
+	for (i = 0; i < evs->nr; i++)
+		lines[i] = evs->v[i].def.line;
+	ret = probe_defs_add(kind, lines, evs->nr, 0, err);
+	free(lines);
+	return ret;
+}
+
+int probe_events_write(const struct probe_target *t, const char *const *specs,
+		       int nr, struct probe_dwarf_opts *dopts,
+		       struct probe_events *evs, struct strbuf *warn,
+		       struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	int ret = probe_events_add(t->kind, evs, &why);
+
+	if (ret && dopts->argn && strstr(why.buf, "$arg")) {
+		const char *first = why.buf + strspn(why.buf, "\n");
+
+		strbuf_addf(warn, "the kernel refused $argN (%.*s); using registers\n",
+			    (int)strcspn(first, "\n"), first);
+		probe_events_release(evs);
+		strbuf_reset(&why);
+		dopts->argn = 0;
+		ret = probe_events_translate(t, specs, nr, dopts, evs, warn, err);
+		if (ret)
+			goto out;
+		ret = probe_events_add(t->kind, evs, &why);
+	}
+	if (ret)
+		strbuf_addf(err, "cannot add probes: %s", why.buf);
+out:
+	strbuf_release(&why);
+	return ret;
+}
+
+/* The checks of one marker site before it may be written; -errno with err. */
+static int sdt_site_check(const struct sdt_marker *m, const char *path, const char *group,
+			  const char *event, int ref_ctr, const struct probe_defs *defs,
+			  struct strbuf *err)
+{
+	struct strbuf who = STRBUF_INIT;
+
+	if (probe_event_exists(group, event)) {
+		strbuf_addf(err, "event %s:%s already exists (remove it with -d %s:%s)",
+			    group, event, group, event);
+		return -EEXIST;
+	}
+	if (sdt_ref_ctr_conflict(defs, path, m, ref_ctr, &who)) {
+		strbuf_addf(err, "%s probes %s:0x%llx without semaphore offset 0x%llx (or with "
+			    "another): the kernel allows one per place, remove it first",
+			    who.buf, path, (unsigned long long)m->pc_off,
+			    (unsigned long long)m->sema_off);
+		strbuf_release(&who);
+		return -EBUSY;
+	}
+	return 0;
+}
+
+int probe_events_from_sdt(const struct sdt_markers *ms, const char *path,
+			  const struct sdt_request *rq, int ref_ctr,
+			  const struct probe_defs *defs, struct probe_events *evs,
+			  struct strbuf *warn, struct strbuf *err)
+{
+	int i, ret = 0;
+
+	memset(evs, 0, sizeof(*evs));
+	for (i = 0; i < ms->nr && !ret; i++) {
+		const struct sdt_marker *m = &ms->v[i];
+		struct strbuf group = STRBUF_INIT, event = STRBUF_INIT, def = STRBUF_INIT;
+		struct strbuf where = STRBUF_INIT;
+
+		if (!sdt_marker_matches(m, rq->provider, rq->name))
+			continue;
+		ret = sdt_marker_event(ms, i, &group, &event, err);
+		if (!ret)
+			ret = sdt_marker_definition(m, path, group.buf, event.buf, ref_ctr,
+						    rq->ua, rq->nua, &def, warn, err);
+		if (!ret && defs)
+			ret = sdt_site_check(m, path, group.buf, event.buf, ref_ctr, defs, err);
+		if (!ret) {
+			strbuf_addf(&where, "%s:0x%llx", path, (unsigned long long)m->pc_off);
+			event_push(evs, PROBE_UPROBE, 'p', group.buf, event.buf,
+				   strbuf_detach(&def, NULL), strbuf_detach(&where, NULL));
+		}
+		strbuf_release(&group);
+		strbuf_release(&event);
+		strbuf_release(&def);
+	}
+	if (ret)
+		probe_events_release(evs);
+	return ret;
+}
+
+/* Groups `tracekit probe` creates (perf's too): probe, probe_BIN, sdt_PROV. */
+static int own_group(const char *g)
+{
+	return !strcmp(g, "probe") || !strncmp(g, "probe_", 6) || !strncmp(g, "sdt_", 4);
+}
+
+int probe_events_list(const char *filter, struct strbuf *out)
+{
+	struct probe_defs defs;
+	int i, ret = probe_defs_read(&defs);
+
+	if (ret)
+		return ret;
+	for (i = 0; i < defs.nr; i++) {
+		const struct probe_def *d = &defs.v[i];
+		const char *place = strchr(d->line, ' ');
+		char name[160];
+
+		if (!own_group(d->group))
+			continue;
+		snprintf(name, sizeof(name), "%s:%s", d->group, d->event);
+		if (filter && fnmatch(filter, strchr(filter, ':') ? name : d->event, 0))
+			continue;
+		/* The place and the fetchargs, as tracefs lists them. */
+		strbuf_addf(out, "  %-30s (on %s)\n", name, place ? place + 1 : "?");
+	}
+	probe_defs_release(&defs);
+	return 0;
+}
+
+int probe_events_del(const char *const *globs, int nr, struct strbuf *deleted,
+		     struct strbuf *err)
+{
+	int i, ret, total = 0;
+
+	for (i = 0; i < nr; i++) {
+		size_t len = deleted->len;
+
+		ret = probe_defs_del(globs[i], deleted, err);
+		if (ret < 0) {
+			/* A glob that fails is reported by its error alone. */
+			strbuf_setlen(deleted, len);
+			return ret;
+		}
+		total += ret;
+	}
+	return total;
+}

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef TK_PROBE_EVENT_H
+#define TK_PROBE_EVENT_H
+
+#include "util/probe-dwarf.h"
+#include "util/probe-file.h"
+#include "util/probe-sdt.h"
+#include "util/probe-target.h"
+#include "util/strbuf.h"
+
+/*
+ * The events of `tracekit probe`: specs translated (DWARF or SDT) into
+ * named tracefs definition lines, all of them before anything is
+ * written, then added all-or-nothing; and the listing and deleting of
+ * the events in its groups.
+ */
+
+/* One translated spec (or SDT site), ready to be written. */
+struct probe_event {
+	struct probe_def def;	/* as tracefs will list it */
+	char *where;		/* for the summary: "FUNC in PATH", "PATH:0xOFF" */
+};
+
+struct probe_events {
+	struct probe_event *v;
+	int nr, alloc;
+};
+
+void probe_events_release(struct probe_events *evs);
+
+/*
+ * The definitions of the DWARF specs on t, named as perf names them:
+ * FUNC, FUNC__return, FUNC_L<line>, FUNC_<offset>, then _1, _2... where
+ * the name is taken (in tracefs or by an earlier spec).  A function
+ * inlined several times gives one line per copy under one event.  0, or
+ * -EINVAL with err saying why; warn gets a line per warning.
+ */
+int probe_events_translate(const struct probe_target *t, const char *const *specs,
+			   int nr, const struct probe_dwarf_opts *dopts,
+			   struct probe_events *evs, struct strbuf *warn,
+			   struct strbuf *err);
+
+/* Writes the lines of evs to the file of kind, all or nothing (probe_defs_add). */
+int probe_events_add(enum probe_kind kind, const struct probe_events *evs,
+		     struct strbuf *err);
+
+/*
+ * Adds evs, translated from specs with dopts.  The kernel is the judge of
+ * $argN: when it refuses one, warn says so, and specs are translated again
+ * with registers (dopts->argn cleared, evs replaced).  0, or -errno with
+ * err = "cannot add probes: why", or a translation's error.
+ */
+int probe_events_write(const struct probe_target *t, const char *const *specs,
+		       int nr, struct probe_dwarf_opts *dopts,
+		       struct probe_events *evs, struct strbuf *warn,
+		       struct strbuf *err);
+
+/*
+ * One event per marker site of ms (in path) that rq selects, the user's
+ * argument requests applied to each; ref_ctr: the kernel takes semaphore
+ * offsets.  With defs (what tracefs holds; NULL when nothing is going to
+ * be written), an event that exists already or a place probed with
+ * another semaphore is an error.  0 (evs->nr may be 0), or -errno with
+ * err set.
+ */
+int probe_events_from_sdt(const struct sdt_markers *ms, const char *path,
+			  const struct sdt_request *rq, int ref_ctr,
+			  const struct probe_defs *defs, struct probe_events *evs,
+			  struct strbuf *warn, struct strbuf *err);
+
+/*
+ * "  GROUP:EVENT  (on PLACE ARGS)" lines for the definitions in the groups
+ * `tracekit probe` creates (probe, probe_BIN, sdt_PROV) whose GROUP:EVENT
+ * (or EVENT, for a glob without ':') matches filter (NULL: all).  0, or
+ * the -errno of reading them.
+ */
+int probe_events_list(const char *filter, struct strbuf *out);
+
+/*
+ * Deletes the events matching each glob (probe_defs_del) until one fails;
+ * deleted gets "GROUP:EVENT\n" for each of the globs that did not fail.
+ * The number deleted, or -errno with err set.
+ */
+int probe_events_del(const char *const *globs, int nr, struct strbuf *deleted,
+		     struct strbuf *err);
+
+#endif

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "util/probe-target.h"
+#include "util/tracefs.h"
+#include "util/usage.h"
+
+/* The kernel treats '-' and '_' in module names alike. */
+static int module_file_matches(const char *base, const char *name)
+{
+	for (; *name; base++, name++)
+		if (*base != *name && !(strchr("-_", *base) && strchr("-_", *name)))
+			return 0;
+	return !strcmp(base, ".ko");
+}
+
+/* Depth-first search of dir for NAME.ko; the path, or NULL. */
+static char *search_module(const char *dir, const char *name, int depth)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char *found = NULL;
+
+	if (!d)
+		return NULL;
+	while (!found && (de = readdir(d))) {
+		struct strbuf path = STRBUF_INIT;
+
+		if (de->d_name[0] == '.')
+			continue;
+		strbuf_addf(&path, "%s/%s", dir, de->d_name);
+		if (de->d_type == DT_DIR && depth < 16)
+			found = search_module(path.buf, name, depth + 1);
+		else if (de->d_type == DT_REG && module_file_matches(de->d_name, name))
+			found = strbuf_detach(&path, NULL);
+		strbuf_release(&path);
+	}
+	closedir(d);
+	return found;
+}
+
+/* -m NAME without a path: NAME.ko under /lib/modules/$(uname -r). */
+static char *find_module_file(const char *name)
+{
+	struct utsname u;
+	char dir[PATH_MAX], *found;
+
+	if (strchr(name, '/') || strstr(name, ".ko") || uname(&u))
+		return xstrdup(name);
+	snprintf(dir, sizeof(dir), "/lib/modules/%s", u.release);
+	found = search_module(dir, name, 0);
+	return found ? found : xstrdup(name);
+}
+
+static char *module_name(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	char *name = xstrdup(base ? base + 1 : path), *p;
+
+	p = strstr(name, ".ko");
+	if (p)
+		*p = '\0';
+	/* The kernel names modules with '_' where the file has '-'. */
+	for (p = name; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	return name;
+}
+
+static char *default_vmlinux(void)
+{
+	static const char *const fmts[] = {
+		"/usr/lib/debug/boot/vmlinux-%s",
+		"/usr/lib/debug/lib/modules/%s/vmlinux",
+		"/boot/vmlinux-%s",
+		"/lib/modules/%s/build/vmlinux",
+	};
+	struct utsname u;
+	char buf[PATH_MAX];
+	size_t i;
+
+	if (uname(&u))
+		return NULL;
+	for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
+		snprintf(buf, sizeof(buf), fmts[i], u.release);
+		if (access(buf, R_OK) == 0)
+			return xstrdup(buf);
+	}
+	return NULL;
+}
+
+int probe_realpath(const char *file, char **real, struct strbuf *err)
+{
+	int ret;
+
+	*real = realpath(file, NULL);
+	if (*real)
+		return 0;
+	/* Taken before anything else can change errno. */
+	ret = -errno;
+	strbuf_addf(err, "%s: %s", file, strerror(-ret));
+	return ret;
+}
+
+/* probe_BINARY for uprobes, as perf names it; probe for kprobes. */
+static char *default_group(const struct probe_target *t)
+{
+	struct strbuf grp = STRBUF_INIT;
+
+	if (t->kind != PROBE_UPROBE)
+		return xstrdup("probe");
+	strbuf_addstr(&grp, "probe_");
+	probe_name_sanitize(&grp, strrchr(t->path, '/') + 1);
+	if (grp.len > 63)
+		strbuf_setlen(&grp, 63);
+	return strbuf_detach(&grp, NULL);
+}
+
+int probe_target_open(struct probe_target *t, const char *exec, const char *module,
+		      const char *vmlinux, struct strbuf *err)
+{
+	char *file;
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	if (!!exec + !!module + !!vmlinux > 1) {
+		strbuf_addstr(err, "-x, -m and -k are exclusive");
+		return -EINVAL;
+	}
+	if (exec) {
+		t->kind = PROBE_UPROBE;
+		file = xstrdup(exec);
+	} else if (module) {
+		t->kind = PROBE_KPROBE;
+		file = find_module_file(module);
+	} else {
+		t->kind = PROBE_KPROBE;
+		file = vmlinux ? xstrdup(vmlinux) : default_vmlinux();
+		if (!file) {
+			strbuf_addstr(err, "no vmlinux with debug info found: give -k VMLINUX (or -m MODULE)");
+			return -ENOENT;
+		}
+	}
+	ret = probe_realpath(file, &t->path, err);
+	free(file);
+	if (ret)
+		return ret;
+	t->dbg = probe_debuginfo_open(t->path, err);
+	if (!t->dbg) {
+		free(t->path);
+		t->path = NULL;
+		return -EINVAL;
+	}
+	if (module)
+		t->modname = module_name(t->path);
+	t->group = default_group(t);
+	/* Read once: a lookup per name in eventfs costs more than the DWARF. */
+	if (probe_defs_read(&t->existing))
+		memset(&t->existing, 0, sizeof(t->existing));
+	return 0;
+}
+
+void probe_target_close(struct probe_target *t)
+{
+	probe_debuginfo_close(t->dbg);
+	probe_defs_release(&t->existing);
+	free(t->path);
+	free(t->modname);
+	free(t->group);
+}
+
+void probe_target_dwarf_opts(const struct probe_target *t, int force_regs,
+			     struct probe_dwarf_opts *o)
+{
+	const struct tk_features *f = tk_features();
+
+	memset(o, 0, sizeof(*o));
+	o->kind = t->kind;
+	/*
+	 * uprobes never take $argN (the kernel's check wants a kernel
+	 * function entry); README's $arg<N> line is shared with kprobes.
+	 */
+	o->argn = t->kind == PROBE_KPROBE && f->arg_n && !force_regs;
+	o->ustring = f->ustring;
+	o->symbol = f->symbol;
+	o->imm = f->imm;
+	/* Without tracefs (-D on a build host) assume a current kernel. */
+	if (!f->readme) {
+		o->argn = t->kind == PROBE_KPROBE && !force_regs;
+		o->symbol = 1;
+	}
+}

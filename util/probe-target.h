@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef TK_PROBE_TARGET_H
+#define TK_PROBE_TARGET_H
+
+#include "util/probe-dwarf.h"
+#include "util/probe-file.h"
+#include "util/strbuf.h"
+
+/*
+ * The binary a probe command works on: -x BINARY (uprobes), -m MODULE or
+ * -k VMLINUX (kprobes), found, opened for its DWARF, and how its probes
+ * are spelled.
+ */
+struct probe_target {
+	enum probe_kind kind;
+	char *path;		/* absolute: the kernel keeps the path it is given */
+	char *modname;		/* -m: the module's name as the kernel knows it */
+	char *group;		/* default group */
+	struct probe_debuginfo *dbg;
+	struct probe_defs existing;	/* for default names that do not clash */
+};
+
+/*
+ * realpath(3) of file into *real; -errno with err = "FILE: why".  The
+ * kernel keeps the path a uprobe is given, so it has to be absolute.
+ */
+int probe_realpath(const char *file, char **real, struct strbuf *err);
+
+/*
+ * Opens the target of exec, module or vmlinux (at most one; none: the
+ * running kernel's vmlinux with debug info from the usual places).  A
+ * module without a path is looked up under /lib/modules/$(uname -r).
+ * 0, or -errno with err set.
+ */
+int probe_target_open(struct probe_target *t, const char *exec, const char *module,
+		      const char *vmlinux, struct strbuf *err);
+void probe_target_close(struct probe_target *t);
+
+/*
+ * The translation options for t that the running kernel accepts
+ * (tk_features); force_regs spells kprobe arguments as registers.
+ */
+void probe_target_dwarf_opts(const struct probe_target *t, int force_regs,
+			     struct probe_dwarf_opts *o);
+
+#endif
