@@ -5,13 +5,16 @@
 #include <stdint.h>
 #include <traceevent/event-parse.h>
 
+#include "util/strbuf.h"
+
 /*
  * trace.dat reader (versions 6 and 7, zstd or uncompressed).  Opening a
  * file loads its metadata (event formats, kallsyms, printk formats,
  * cmdlines, options) into a libtraceevent handle; the per-CPU ring-buffer
  * pages are then streamed, one compressed chunk per CPU in memory at a
- * time, and decoded with kbuffer.  Every problem in the file is reported
- * once with error() as "FILE: offset N: what" and returned as -1.
+ * time, and decoded with kbuffer (util/tracedat-merge.h).  Every problem
+ * in the file is returned as -1 with one line "FILE: offset N: what"
+ * appended to err.
  */
 
 struct tracedat;
@@ -41,7 +44,8 @@ enum tracedat_open_flags {
 	TRACEDAT_NO_PLUGINS = 1 << 0,
 };
 
-int tracedat_open(const char *path, unsigned int flags, struct tracedat **out);
+int tracedat_open(const char *path, unsigned int flags, struct tracedat **out,
+		  struct strbuf *err);
 void tracedat_close(struct tracedat *td);
 
 const char *tracedat_path(const struct tracedat *td);
@@ -55,28 +59,5 @@ int tracedat_buffer_nr_cpus(const struct tracedat *td, int buffer);
 /* The CPU number of the idx-th per-CPU stream of a buffer. */
 int tracedat_buffer_cpu(const struct tracedat *td, int buffer, int idx);
 uint64_t tracedat_buffer_data_size(const struct tracedat *td, int buffer);
-
-/*
- * A timestamp-ordered merge of per-CPU streams from any number of files
- * and buffers: a binary heap, O(log streams) per event.  Ties go to the
- * stream added first, which is trace-cmd's order (buffer, then CPU).
- */
-struct tracedat_merge;
-
-struct tracedat_event {
-	struct tep_record *rec;		/* valid until the next call; offset is
-					 * the file offset of its page or chunk */
-	struct tracedat *td;
-	int buffer;
-	int source;			/* index of the stream, in add order */
-};
-
-struct tracedat_merge *tracedat_merge_new(void);
-/* Adds the idx-th CPU stream of a buffer; 0 or -1 (reported). */
-int tracedat_merge_add(struct tracedat_merge *m, struct tracedat *td,
-		       int buffer, int idx);
-/* 1 with ev filled, 0 at the end, -1 on a corrupt file (reported). */
-int tracedat_merge_next(struct tracedat_merge *m, struct tracedat_event *ev);
-void tracedat_merge_free(struct tracedat_merge *m);
 
 #endif
