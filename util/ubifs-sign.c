@@ -316,6 +316,22 @@ static int pick_index_lebs(struct signer *s, int gc_lnum)
 	return 0;
 }
 
+/*
+ * A superblock or master node at the start of its (erased) LEB: header,
+ * HMAC at ofs_hmac when there is a key, CRC, as the kernel writes them.
+ */
+static void put_auth_node(struct signer *s, uint8_t *leb, void *node, int type,
+			  int len, size_t ofs_hmac)
+{
+	set_header(node, type, len, s->sqnum++);
+	if (s->o->hmac_key)
+		ubifs_auth_node_hmac(s->auth, node, len, ofs_hmac,
+				     (uint8_t *)node + ofs_hmac);
+	set_crc(s, node, len);
+	memset(leb, 0xff, s->img->g.leb_size);
+	memcpy(leb, node, len);
+}
+
 static void write_masters(struct signer *s, struct ubifs_mst_node *mst,
 			  uint8_t *hash_mst)
 {
@@ -326,14 +342,8 @@ static void write_masters(struct signer *s, struct ubifs_mst_node *mst,
 		uint8_t *leb = out_leb(s, UBIFS_MST_LNUM + copy);
 
 		memset(mst->hmac, 0, sizeof(mst->hmac));
-		set_header(mst, UBIFS_MST_NODE, UBIFS_MST_NODE_SZ, s->sqnum++);
-		if (s->o->hmac_key)
-			ubifs_auth_node_hmac(s->auth, mst, UBIFS_MST_NODE_SZ,
-					     offsetof(struct ubifs_mst_node, hmac),
-					     mst->hmac);
-		set_crc(s, mst, UBIFS_MST_NODE_SZ);
-		memset(leb, 0xff, g->leb_size);
-		memcpy(leb, mst, UBIFS_MST_NODE_SZ);
+		put_auth_node(s, leb, mst, UBIFS_MST_NODE, UBIFS_MST_NODE_SZ,
+			      offsetof(struct ubifs_mst_node, hmac));
 		pad(s, leb, UBIFS_MST_NODE_SZ, align_io(g, UBIFS_MST_NODE_SZ));
 		if (!copy)
 			ubifs_auth_hash(s->auth, (uint8_t *)mst + UBIFS_CH_SZ,
@@ -358,16 +368,10 @@ static int write_sb(struct signer *s, const uint8_t *hash_mst)
 	memcpy(sb->hash_mst, hash_mst, s->hash_len);
 	memset(sb->hmac, 0, sizeof(sb->hmac));
 	memset(sb->hmac_wkm, 0, sizeof(sb->hmac_wkm));
-	set_header(sb, UBIFS_SB_NODE, UBIFS_SB_NODE_SZ, s->sqnum++);
-	if (s->o->hmac_key) {
+	if (s->o->hmac_key)
 		ubifs_auth_hmac(s->auth, "UBIFS", 5, sb->hmac_wkm);
-		ubifs_auth_node_hmac(s->auth, sb, UBIFS_SB_NODE_SZ,
-				     offsetof(struct ubifs_sb_node, hmac),
-				     sb->hmac);
-	}
-	set_crc(s, sb, UBIFS_SB_NODE_SZ);
-	memset(leb, 0xff, g->leb_size);
-	memcpy(leb, sb, UBIFS_SB_NODE_SZ);
+	put_auth_node(s, leb, sb, UBIFS_SB_NODE, UBIFS_SB_NODE_SZ,
+		      offsetof(struct ubifs_sb_node, hmac));
 	if (s->o->key) {
 		struct ubifs_sig_node *sig;
 		int len;
