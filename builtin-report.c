@@ -15,6 +15,7 @@
 #include "util/parse-options.h"
 #include "util/print.h"
 #include "util/strbuf.h"
+#include "util/tracedat-merge.h"
 #include "util/tracedat-read.h"
 #include "util/usage.h"
 
@@ -50,6 +51,7 @@ struct report {
 	struct source *sources;
 	int nr_sources;
 	struct strbuf out;
+	struct strbuf err;		/* what the reader found wrong */
 	unsigned long long total, first_ts, last_ts;
 };
 
@@ -119,8 +121,9 @@ static int setup_file(struct report *r, struct report_file *f, const char *path)
 	struct tep_handle *tep;
 	int i, n;
 
-	if (tracedat_open(path, r->no_plugins ? TRACEDAT_NO_PLUGINS : 0, &f->td))
-		return -1;
+	if (tracedat_open(path, r->no_plugins ? TRACEDAT_NO_PLUGINS : 0, &f->td,
+			  &r->err))
+		return error("%s", r->err.buf);
 	f->base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	tep = tracedat_tep(f->td);
 	n = tep_get_events_count(tep);
@@ -177,7 +180,7 @@ static int add_streams(struct report *r, struct tracedat_merge *m)
 				s->file = &r->files[i];
 				s->buffer = b;
 				s->cpu = cpu;
-				if (tracedat_merge_add(m, td, b, c))
+				if (tracedat_merge_add(m, td, b, c, &r->err))
 					return -1;
 			}
 	}
@@ -403,7 +406,7 @@ static int run(struct report *r)
 	ret = add_streams(r, m);
 	if (!ret && r->fmt == FMT_TEXT && !r->stat)
 		print_header(r);
-	while (!ret && (ret = tracedat_merge_next(m, &ev)) > 0) {
+	while (!ret && (ret = tracedat_merge_next(m, &ev, &r->err)) > 0) {
 		struct report_file *f = r->sources[ev.source].file;
 		struct tep_handle *tep = tracedat_tep(ev.td);
 
@@ -426,6 +429,8 @@ static int run(struct report *r)
 		if (r->out.len > OUT_FLUSH && flush_out(r))
 			ret = -1;
 	}
+	if (r->err.len)
+		error("%s", r->err.buf);
 	if (!ret && r->stat)
 		print_stat(r);
 	if (!ret)
@@ -437,7 +442,7 @@ static int run(struct report *r)
 
 int cmd_report(int argc, const char **argv)
 {
-	struct report r = { .format = "text" };
+	struct report r = { .format = "text", .err = STRBUF_INIT };
 	int i, ret = 0;
 	const struct option options[] = {
 		OPT_STRING_LIST('i', "input", &r.inputs, "FILE",
@@ -502,6 +507,7 @@ int cmd_report(int argc, const char **argv)
 	free(r.cpus);
 	free(r.pid_list);
 	strbuf_release(&r.out);
+	strbuf_release(&r.err);
 	opt_string_list_clear(&r.inputs);
 	opt_string_list_clear(&r.events);
 	opt_string_list_clear(&r.filters);

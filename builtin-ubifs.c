@@ -77,7 +77,7 @@ static void open_image(const char *path, struct mapped *m,
 	const void *vol;
 	size_t vol_len;
 	void *owned = NULL;
-	char why[256];
+	struct strbuf err = STRBUF_INIT;
 
 	map_file(path, m);
 	vol = m->addr;
@@ -85,8 +85,8 @@ static void open_image(const char *path, struct mapped *m,
 	if (ubifs_ubi_detect(m->addr, m->len)) {
 		struct ubifs_ubi_vol uv;
 
-		if (ubifs_ubi_extract(m->addr, m->len, &uv, why, sizeof(why)))
-			die("%s: UBI image: %s", path, why);
+		if (ubifs_ubi_extract(m->addr, m->len, &uv, &err))
+			die("%s: UBI image: %s", path, err.buf);
 		/* UBI itself leaves such PEBs out; a LEB they held reads
 		 * as erased, which is what verify will then report. */
 		if (uv.skipped)
@@ -297,6 +297,7 @@ static int cmd_verify(int argc, const char **argv)
 	struct ubifs_verify_result res;
 	struct ubifs_image img;
 	struct mapped m;
+	struct strbuf err = STRBUF_INIT;
 	uint8_t *key = NULL;
 	size_t key_len = 0;
 	int i, n;
@@ -308,13 +309,8 @@ static int cmd_verify(int argc, const char **argv)
 		die_code(TK_EXIT_USAGE, "--key-file and --key-desc exclude each other");
 	if (key_file)
 		load_key(key_file, &key, &key_len);
-	if (key_desc) {
-		char why[256];
-
-		if (ubifs_read_key_desc(key_desc, &key, &key_len, why,
-					sizeof(why)))
-			die("--key-desc: %s", why);
-	}
+	if (key_desc && ubifs_read_key_desc(key_desc, &key, &key_len, &err))
+		die("--key-desc: %s", err.buf);
 	vo.hmac_key = key;
 	vo.hmac_key_len = key_len;
 	vo.cert = cert;
@@ -339,7 +335,6 @@ static int cmd_verify(int argc, const char **argv)
 		error("%s: verification FAILED: %d problem%s%s", argv[0], n,
 		      n == 1 ? "" : "s", extract ? ", nothing extracted" : "");
 	if (!n && extract) {
-		char why[512];
 		int files;
 
 		if (res.journal_nodes)
@@ -347,8 +342,8 @@ static int cmd_verify(int argc, const char **argv)
 			    "the index; mount and unmount the image to commit "
 			    "them", argv[0], res.journal_nodes);
 		if (ubifs_extract(&img, res.root_lnum, res.root_offs, argv[1],
-				  &files, why, sizeof(why)))
-			die("%s: extract: %s", argv[0], why);
+				  &files, &err))
+			die("%s: extract: %s", argv[0], err.buf);
 		printf("%s: %d files extracted\n", argv[1], files);
 	}
 	close_image(&m, &img);
@@ -416,7 +411,7 @@ static int cmd_sign(int argc, const char **argv)
 	struct mapped m;
 	uint8_t *hkey = NULL, *out;
 	size_t hkey_len = 0, out_len;
-	char why[512];
+	struct strbuf err = STRBUF_INIT;
 
 	argc = parse_options(argc, argv, options, usage, 0);
 	if (argc != 2)
@@ -439,8 +434,8 @@ static int cmd_sign(int argc, const char **argv)
 	if (img.ubi_note)
 		die("%s: sign works on raw UBIFS images (mkfs.ubifs output), "
 		    "not UBI images", argv[0]);
-	if (ubifs_sign(&img, &so, &out, &out_len, why, sizeof(why)))
-		die("%s: %s", argv[0], why);
+	if (ubifs_sign(&img, &so, &out, &out_len, &err))
+		die("%s: %s", argv[0], err.buf);
 	write_image(argv[1], out, out_len);
 	printf("%s: signed with %s%s%s, %zu bytes\n", argv[1], algo,
 	       key ? ", PKCS#7 signature" : "", hmac_file ? ", HMACs" : "",

@@ -21,6 +21,7 @@
 #include "util/print.h"
 #include "util/print-fmt.h"
 #include "util/strbuf.h"
+#include "util/tracedat-merge.h"
 #include "util/tracedat-read.h"
 #include "util/tracefs.h"
 
@@ -395,6 +396,7 @@ static void tamper(struct tep_handle *tep, char **saved, int restore)
 static int file_lines(const char *path, int no_compile, int disagree, struct strbuf *out)
 {
 	struct tracedat_merge *m = tracedat_merge_new();
+	struct strbuf err = STRBUF_INIT;
 	struct tracedat_event ev;
 	struct print_ctx pc;
 	struct tracedat *td;
@@ -402,7 +404,9 @@ static int file_lines(const char *path, int no_compile, int disagree, struct str
 	int b, c, n = 0;
 
 	/* Without plugins, sched_switch and sched_wakeup are compiled too. */
-	if (tracedat_open(path, TRACEDAT_NO_PLUGINS, &td)) {
+	if (tracedat_open(path, TRACEDAT_NO_PLUGINS, &td, &err)) {
+		fprintf(stderr, "%s\n", err.buf);
+		strbuf_release(&err);
 		tracedat_merge_free(m);
 		return -1;
 	}
@@ -414,8 +418,9 @@ static int file_lines(const char *path, int no_compile, int disagree, struct str
 	pc.no_compile = no_compile;
 	for (b = 0; b < tracedat_nr_buffers(td); b++)
 		for (c = 0; c < tracedat_buffer_nr_cpus(td, b); c++)
-			tracedat_merge_add(m, td, b, c);
-	while (tracedat_merge_next(m, &ev) > 0 && !print_record_check(&pc, tracedat_tep(td), ev.rec)) {
+			tracedat_merge_add(m, td, b, c, &err);
+	while (!err.len && tracedat_merge_next(m, &ev, &err) > 0 &&
+	       !print_record_check(&pc, tracedat_tep(td), ev.rec)) {
 		print_text(&pc, out, &ev, tracedat_buffer_name(td, ev.buffer), 8);
 		print_json(&pc, out, &ev, tracedat_buffer_name(td, ev.buffer), NULL);
 		n++;
@@ -423,6 +428,11 @@ static int file_lines(const char *path, int no_compile, int disagree, struct str
 	/* Dropped exactly when they were made to disagree. */
 	if (!disagree != !pc.formats_dropped)
 		n = -1;
+	if (err.len) {
+		fprintf(stderr, "%s\n", err.buf);
+		n = -1;
+	}
+	strbuf_release(&err);
 	print_release(&pc);
 	tracedat_merge_free(m);
 	if (disagree) {

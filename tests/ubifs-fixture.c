@@ -33,19 +33,19 @@ static int run(const char *fmt, ...)
 	return rc;
 }
 
-int ubifs_fixture_make(struct ubifs_fixture *f, char *why, size_t whylen)
+int ubifs_fixture_make(struct ubifs_fixture *f)
 {
 	const char *geom = "-m 2048 -e 129024 -c 64";
 	char path[160];
 
 	if (!have("mkfs.ubifs") || !have("openssl")) {
-		snprintf(why, whylen, "mkfs.ubifs (mtd-utils) or openssl is not "
-			 "installed: scripts/deps.sh installs both");
+		fprintf(stderr, "FAILED: mkfs.ubifs (mtd-utils) or openssl is not "
+			"installed: scripts/deps.sh installs both\n");
 		return -1;
 	}
 	strcpy(f->dir, "/tmp/tk-ubifs.XXXXXX");
 	if (!mkdtemp(f->dir)) {
-		snprintf(why, whylen, "mkdtemp failed");
+		fprintf(stderr, "FAILED: mkdtemp failed\n");
 		return -1;
 	}
 	snprintf(f->root, sizeof(f->root), "%s/root", f->dir);
@@ -78,7 +78,7 @@ int ubifs_fixture_make(struct ubifs_fixture *f, char *why, size_t whylen)
 		goto fail;
 	return 0;
 fail:
-	snprintf(why, whylen, "building the fixture in %s failed", f->dir);
+	fprintf(stderr, "FAILED: building the fixture in %s failed\n", f->dir);
 	ubifs_fixture_remove(f);
 	return -1;
 }

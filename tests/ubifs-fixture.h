@@ -17,9 +17,9 @@ struct ubifs_fixture {
 	char plain[96], signed_img[96];
 };
 
-/* Returns 0, or -1 with the reason in why: the project installs both
+/* Returns 0, or -1 with the reason on stderr: the project installs both
  * tools, so a caller fails then, it does not skip. */
-int ubifs_fixture_make(struct ubifs_fixture *f, char *why, size_t whylen);
+int ubifs_fixture_make(struct ubifs_fixture *f);
 void ubifs_fixture_remove(struct ubifs_fixture *f);
 uint8_t *ubifs_fixture_read(const char *path, size_t *len);
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "tests/tests.h"
+#include "util/strbuf.h"
 #include "util/ubifs-auth.h"
 
 static long add_key(const char *type, const char *desc, const void *p,
@@ -25,7 +26,7 @@ int test__ubifs_keyring(void)
 	static const uint8_t secret[] = "\x01\x02\x03 raw HMAC key";
 	uint8_t *key = NULL;
 	size_t len = 0;
-	char why[256];
+	struct strbuf why = STRBUF_INIT;
 
 	/* Debian's kernels have keyrings: add_key failing is a failure. */
 	TEST_ASSERT_VAL("add_key of a user key",
@@ -33,20 +34,21 @@ int test__ubifs_keyring(void)
 				sizeof(secret)) >= 0);
 	TEST_ASSERT_EQUAL("user key read",
 			  ubifs_read_key_desc("tracekit:ubifs-test", &key, &len,
-					      why, sizeof(why)), 0);
+					      &why), 0);
 	TEST_ASSERT_EQUAL("length", len, sizeof(secret));
 	TEST_ASSERT_VAL("payload", !memcmp(key, secret, len));
 	free(key);
 
 	TEST_ASSERT_VAL("missing key",
 			ubifs_read_key_desc("tracekit:nonexistent", &key, &len,
-					    why, sizeof(why)) < 0 &&
-			strstr(why, "no user key"));
+					    &why) < 0 &&
+			strstr(why.buf, "no user key"));
 	/* What the kernel's UBIFS uses: a logon key, unreadable here. */
 	if (add_key("logon", "ubifs:tracekit-test", secret, sizeof(secret)) >= 0)
 		TEST_ASSERT_VAL("logon key refused",
 				ubifs_read_key_desc("ubifs:tracekit-test", &key,
-						    &len, why, sizeof(why)) < 0 &&
-				strstr(why, "logon key"));
+						    &len, &why) < 0 &&
+				strstr(why.buf, "logon key"));
+	strbuf_release(&why);
 	return TEST_OK;
 }

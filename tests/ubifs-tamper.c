@@ -16,6 +16,7 @@
 
 #include "tests/tests.h"
 #include "tests/ubifs-fixture.h"
+#include "util/strbuf.h"
 #include "util/ubifs-image.h"
 #include "util/ubifs-auth.h"
 #include "util/ubifs-lpt.h"
@@ -388,12 +389,10 @@ int test__ubifs_tamper(void)
 	struct tally t = { 0 };
 	uint8_t *img, *pimg, *ours;
 	size_t len, plen, olen;
-	char why[256];
+	struct strbuf err = STRBUF_INIT;
 
-	if (ubifs_fixture_make(&f, why, sizeof(why))) {
-		fprintf(stderr, "FAILED: %s\n", why);
+	if (ubifs_fixture_make(&f))
 		return TEST_FAIL;
-	}
 	img = ubifs_fixture_read(f.signed_img, &len);
 	pimg = ubifs_fixture_read(f.plain, &plen);
 	TEST_ASSERT_VAL("read images", img && pimg);
@@ -409,8 +408,7 @@ int test__ubifs_tamper(void)
 		.hmac_key = key, .hmac_key_len = sizeof(key) - 1,
 	};
 	TEST_ASSERT_VAL("plain image", !ubifs_image_init(&plain, pimg, plen, &rep));
-	TEST_ASSERT_VAL("sign", !ubifs_sign(&plain, &so, &ours, &olen, why,
-					    sizeof(why)));
+	TEST_ASSERT_VAL("sign", !ubifs_sign(&plain, &so, &ours, &olen, &err));
 	ubifs_image_release(&plain);
 	o.hmac_key = key;
 	o.hmac_key_len = sizeof(key) - 1;
@@ -423,6 +421,7 @@ int test__ubifs_tamper(void)
 	free(img);
 	free(pimg);
 	free(ours);
+	strbuf_release(&err);
 	ubifs_report_clear(&rep);
 	ubifs_fixture_remove(&f);
 	TEST_ASSERT_EQUAL("every kind of node sampled", t.kinds_missing, 0);

@@ -10,6 +10,7 @@
 
 #include "tests/tests.h"
 #include "tests/ubifs-fixture.h"
+#include "util/strbuf.h"
 #include "util/ubifs-auth.h"
 #include "util/ubifs-image.h"
 #include "util/ubifs-verify.h"
@@ -84,13 +85,13 @@ static int sig_flips_refused(const uint8_t *img, const char *cert)
 	const struct ubifs_sig_node *sn = (const void *)(img + UBIFS_SB_NODE_SZ);
 	uint32_t n = le32toh(sn->len), i;
 	uint8_t *sig = malloc(n);
-	char why[256];
+	struct strbuf why = STRBUF_INIT;
 	int k, accepted = 0, hash = ubifs_hash_algo_by_name("sha256");
 
 	memcpy(sig, sn->sig, n);
-	if (ubifs_sig_verify(cert, hash, img, UBIFS_SB_NODE_SZ, sig, n, why,
-			     sizeof(why))) {
-		fprintf(stderr, "the genuine signature fails: %s\n", why);
+	if (ubifs_sig_verify(cert, hash, img, UBIFS_SB_NODE_SZ, sig, n, &why)) {
+		fprintf(stderr, "the genuine signature fails: %s\n", why.buf);
+		strbuf_release(&why);
 		free(sig);
 		return -1;
 	}
@@ -100,7 +101,7 @@ static int sig_flips_refused(const uint8_t *img, const char *cert)
 
 			sig[i] ^= m;
 			if (!ubifs_sig_verify(cert, hash, img, UBIFS_SB_NODE_SZ,
-					      sig, n, why, sizeof(why))) {
+					      sig, n, &why)) {
 				fprintf(stderr, "accepted: signature byte %u "
 					"^ 0x%02x\n", i, m);
 				accepted++;
@@ -108,6 +109,7 @@ static int sig_flips_refused(const uint8_t *img, const char *cert)
 			sig[i] ^= m;
 		}
 	printf("signature: %u bytes x 9 flips, %d accepted\n", n, accepted);
+	strbuf_release(&why);
 	free(sig);
 	return accepted;
 }
@@ -119,15 +121,12 @@ int test__ubifs(void)
 	struct ubifs_verify_result res;
 	uint8_t *plain, *sig, *bad;
 	size_t plen, slen;
-	char why[256];
 	int leb = 129024, offs;
 	uint8_t *root;
 	struct ubifs_branch *br;
 
-	if (ubifs_fixture_make(&f, why, sizeof(why))) {
-		fprintf(stderr, "FAILED: %s\n", why);
+	if (ubifs_fixture_make(&f))
 		return TEST_FAIL;
-	}
 	plain = ubifs_fixture_read(f.plain, &plen);
 	sig = ubifs_fixture_read(f.signed_img, &slen);
 	TEST_ASSERT_VAL("read images", plain && sig);

@@ -6,7 +6,7 @@
 #include <traceevent/trace-seq.h>
 
 #include "util/strbuf.h"
-#include "util/tracedat-read.h"
+#include "util/tracedat-merge.h"
 
 /*
  * Formats decoded events into a strbuf (the caller writes it out):

@@ -6,64 +6,20 @@
  * versions share the parsers and every error carries a file offset.
  */
 #include <ctype.h>
-#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zstd.h>
-#include <traceevent/kbuffer.h>
 
-#include "util/strbuf.h"
-#include "util/tracedat.h"
-#include "util/tracedat-read.h"
+#include "util/tracedat-local.h"
 #include "util/usage.h"
 
 /* Sanity limits: far above real files, low enough to refuse absurd ones. */
 #define MAX_SECTION_SIZE	(1ull << 30)
-#define MAX_CHUNK_SIZE		(64u << 20)
 #define MAX_PAGE_SIZE		(1u << 20)
 #define MAX_CPUS		4096
 #define MAX_OPTION_SECTIONS	256
-/* Zeros after every data buffer: kbuffer peeks a few bytes past an event
- * header and libtraceevent's %s stops at the first NUL. */
-#define BUF_PAD			64
-#define RAW_READ_PAGES		64
-
-struct td_cpu {
-	int cpu;
-	uint64_t offset, size;
-};
-
-struct td_buffer {
-	char *name;
-	char *clock;
-	unsigned int page_size;
-	uint64_t section;	/* v7 flyrecord section, v6 "flyrecord" mark */
-	int nr_cpus;
-	struct td_cpu *cpus;
-};
-
-struct tracedat {
-	char *path;
-	int fd;
-	struct tracedat_info info;
-	struct tep_handle *tep;
-	struct tep_plugin_list *plugins;
-	ZSTD_DCtx *zctx;
-	int compressed;
-	int have_clock_option;
-	long long ts_offset;
-	uint32_t tsc_mult, tsc_shift;
-	uint64_t tsc_offset;
-	uint64_t sec_off[TRACEDAT_OPT_CMDLINES + 1];
-	struct td_buffer *buffers;
-	int nr_buffers;
-	struct strbuf cpustats;
-	char *comp_name, *comp_ver, *clock, *uname, *tversion;
-};
 
 /* A bounds-checked reader over the file or over a decompressed section. */
 struct cursor {
@@ -73,18 +29,15 @@ struct cursor {
 	uint64_t base;			/* file offset of the section (mem) */
 };
 
-static int bad(struct tracedat *td, uint64_t off, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int bad(struct tracedat *td, uint64_t off, const char *fmt, ...)
+int tracedat_bad(struct tracedat *td, uint64_t off, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
 
+	strbuf_addf(td->err, "%s: offset %llu: ", td->path, (unsigned long long)off);
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	strbuf_vaddf(td->err, fmt, ap);
 	va_end(ap);
-	return error("%s: offset %llu: %s", td->path, (unsigned long long)off, msg);
+	return -1;
 }
 
 static uint64_t cur_off(const struct cursor *c)
@@ -92,23 +45,23 @@ static uint64_t cur_off(const struct cursor *c)
 	return c->mem ? c->base : c->pos;
 }
 
-static int pread_full(struct tracedat *td, void *dst, size_t n, uint64_t off,
-		      const char *what)
+int tracedat_pread(struct tracedat *td, void *dst, size_t n, uint64_t off,
+		   const char *what)
 {
 	size_t done = 0;
 
 	if (off > td->info.file_size || n > td->info.file_size - off)
-		return bad(td, off, "truncated file: %s needs %zu bytes, %llu left",
-			   what, n, (unsigned long long)
-			   (off > td->info.file_size ? 0 : td->info.file_size - off));
+		return tracedat_bad(td, off, "truncated file: %s needs %zu bytes, %llu left",
+				    what, n, (unsigned long long)
+				    (off > td->info.file_size ? 0 : td->info.file_size - off));
 	while (done < n) {
 		ssize_t r = pread(td->fd, (char *)dst + done, n - done, off + done);
 
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
-			return bad(td, off + done, "reading %s: %s", what,
-				   r ? strerror(errno) : "unexpected end of file");
+			return tracedat_bad(td, off + done, "reading %s: %s", what,
+					    r ? strerror(errno) : "unexpected end of file");
 		done += r;
 	}
 	return 0;
@@ -118,37 +71,19 @@ static int cur_read(struct cursor *c, void *dst, uint64_t n, const char *what)
 {
 	if (n > c->end - c->pos) {
 		if (c->mem)
-			return bad(c->td, c->base, "%s: %llu bytes needed at byte %llu of the section, %llu left",
-				   what, (unsigned long long)n, (unsigned long long)c->pos,
-				   (unsigned long long)(c->end - c->pos));
-		return bad(c->td, c->pos, "%s: %llu bytes needed, %llu left (truncated file)",
-			   what, (unsigned long long)n, (unsigned long long)(c->end - c->pos));
+			return tracedat_bad(c->td, c->base,
+					    "%s: %llu bytes needed at byte %llu of the section, %llu left",
+					    what, (unsigned long long)n, (unsigned long long)c->pos,
+					    (unsigned long long)(c->end - c->pos));
+		return tracedat_bad(c->td, c->pos, "%s: %llu bytes needed, %llu left (truncated file)",
+				    what, (unsigned long long)n, (unsigned long long)(c->end - c->pos));
 	}
 	if (c->mem)
 		memcpy(dst, c->mem + c->pos, n);
-	else if (pread_full(c->td, dst, n, c->pos, what))
+	else if (tracedat_pread(c->td, dst, n, c->pos, what))
 		return -1;
 	c->pos += n;
 	return 0;
-}
-
-static uint64_t file_num(const struct tracedat *td, const void *p, int size)
-{
-	uint64_t v = 0;
-	uint32_t v32;
-	uint16_t v16;
-
-	switch (size) {
-	case 2:
-		memcpy(&v16, p, 2);
-		return td->info.big_endian ? be16toh(v16) : le16toh(v16);
-	case 4:
-		memcpy(&v32, p, 4);
-		return td->info.big_endian ? be32toh(v32) : le32toh(v32);
-	default:
-		memcpy(&v, p, 8);
-		return td->info.big_endian ? be64toh(v) : le64toh(v);
-	}
 }
 
 static int cur_num(struct cursor *c, int size, uint64_t *v, const char *what)
@@ -157,7 +92,7 @@ static int cur_num(struct cursor *c, int size, uint64_t *v, const char *what)
 
 	if (cur_read(c, b, size, what))
 		return -1;
-	*v = file_num(c->td, b, size);
+	*v = tracedat_num(c->td, b, size);
 	return 0;
 }
 
@@ -186,7 +121,7 @@ static char *cur_str(struct cursor *c, const char *what)
 
 	do {
 		if (sb.len > 4096) {
-			bad(c->td, cur_off(c), "%s: unterminated string", what);
+			tracedat_bad(c->td, cur_off(c), "%s: unterminated string", what);
 			strbuf_release(&sb);
 			return NULL;
 		}
@@ -215,9 +150,9 @@ static int check_count(struct cursor *c, uint64_t count, unsigned int min_item,
 		       const char *what)
 {
 	if (count > (c->end - c->pos) / min_item)
-		return bad(c->td, cur_off(c), "absurd %s count %llu for %llu bytes",
-			   what, (unsigned long long)count,
-			   (unsigned long long)(c->end - c->pos));
+		return tracedat_bad(c->td, cur_off(c), "absurd %s count %llu for %llu bytes",
+				    what, (unsigned long long)count,
+				    (unsigned long long)(c->end - c->pos));
 	return 0;
 }
 
@@ -230,19 +165,19 @@ static int parse_headers(struct cursor *c)
 	if (cur_read(c, name, 12, "header_page tag"))
 		return -1;
 	if (memcmp(name, "header_page", 12))
-		return bad(c->td, cur_off(c), "expected \"header_page\"");
+		return tracedat_bad(c->td, cur_off(c), "expected \"header_page\"");
 	data = cur_sized(c, 8, &len, "header_page");
 	if (!data)
 		return -1;
 	if (tep_parse_header_page(c->td->tep, data, len, c->td->info.long_size)) {
 		free(data);
-		return bad(c->td, cur_off(c), "cannot parse header_page");
+		return tracedat_bad(c->td, cur_off(c), "cannot parse header_page");
 	}
 	free(data);
 	if (cur_read(c, name, 13, "header_event tag"))
 		return -1;
 	if (memcmp(name, "header_event", 13))
-		return bad(c->td, cur_off(c), "expected \"header_event\"");
+		return tracedat_bad(c->td, cur_off(c), "expected \"header_event\"");
 	data = cur_sized(c, 8, &len, "header_event");
 	free(data);
 	return data ? 0 : -1;
@@ -663,10 +598,18 @@ static int parse_text(struct cursor *c, int size_len, int which)
 	return 0;
 }
 
+/* Replaces a text of the file by s (malloc'ed); returns s. */
+static const char *set_text(struct tracedat *td, enum td_text which, char *s)
+{
+	free(td->text[which]);
+	td->text[which] = s;
+	return s;
+}
+
 /* "[local] global counter ..." : the bracketed word is the clock in use. */
 static void parse_clock(struct tracedat *td, const char *text)
 {
-	const char *p = strchr(text, '['), *e;
+	const char *p = strchr(text, '['), *e, *clock;
 	static const char *const usec_clocks[] = {
 		"local", "global", "uptime", "perf", "tai", "x86-tsc-nsec",
 	};
@@ -674,15 +617,21 @@ static void parse_clock(struct tracedat *td, const char *text)
 
 	if (!p || !(e = strchr(p, ']')))
 		return;
-	free(td->clock);
-	td->clock = xstrndup(p + 1, e - p - 1);
+	clock = set_text(td, TD_CLOCK, xstrndup(p + 1, e - p - 1));
 	if (td->tsc_mult)
 		return;
 	/* trace-cmd prints sec.usec only for clocks that count nanoseconds. */
-	td->info.in_usecs = !strncmp(td->clock, "mono", 4);
+	td->info.in_usecs = !strncmp(clock, "mono", 4);
 	for (i = 0; i < sizeof(usec_clocks) / sizeof(usec_clocks[0]); i++)
-		if (!strcmp(td->clock, usec_clocks[i]))
+		if (!strcmp(clock, usec_clocks[i]))
 			td->info.in_usecs = 1;
+}
+
+static void buffer_release(struct td_buffer *b)
+{
+	free(b->name);
+	free(b->clock);
+	free(b->cpus);
 }
 
 static struct td_buffer *new_buffer(struct tracedat *td, const char *name)
@@ -692,9 +641,7 @@ static struct td_buffer *new_buffer(struct tracedat *td, const char *name)
 	/* The top buffer is always buffers[0], whatever order options come in. */
 	if (!*name && td->nr_buffers && !*td->buffers[0].name) {
 		b = &td->buffers[0];
-		free(b->name);
-		free(b->clock);
-		free(b->cpus);
+		buffer_release(b);
 	} else {
 		td->buffers = xrealloc(td->buffers, (td->nr_buffers + 1) * sizeof(*b));
 		b = &td->buffers[td->nr_buffers++];
@@ -732,8 +679,8 @@ static int parse_buffer_option(struct tracedat *td, const char *data, uint64_t l
 	if (!b->clock || cur_num(&c, 4, &v, "BUFFER page size"))
 		return -1;
 	if (v < 64 || v > MAX_PAGE_SIZE || (v & (v - 1)))
-		return bad(td, off, "BUFFER page size %llu is not a sane power of two",
-			   (unsigned long long)v);
+		return tracedat_bad(td, off, "BUFFER page size %llu is not a sane power of two",
+				    (unsigned long long)v);
 	b->page_size = v;
 	if (cur_num(&c, 4, &v, "BUFFER cpu count") || check_count(&c, v, 20, "BUFFER cpu"))
 		return -1;
@@ -747,8 +694,8 @@ static int parse_buffer_option(struct tracedat *td, const char *data, uint64_t l
 		    cur_num(&c, 8, &b->cpus[i].size, "BUFFER cpu size"))
 			return -1;
 		if (id >= MAX_CPUS)
-			return bad(td, off, "BUFFER cpu id %llu out of range",
-				   (unsigned long long)id);
+			return tracedat_bad(td, off, "BUFFER cpu id %llu out of range",
+					    (unsigned long long)id);
 		b->cpus[i].cpu = id;
 	}
 	return 0;
@@ -776,31 +723,29 @@ static int handle_option(struct tracedat *td, unsigned int id, char *data, uint6
 		parse_clock(td, data);
 		break;
 	case TRACEDAT_OPT_UNAME:
-		free(td->uname);
-		td->uname = xstrdup(data);
+		set_text(td, TD_UNAME, xstrdup(data));
 		break;
 	case TRACEDAT_OPT_VERSION:
-		free(td->tversion);
-		td->tversion = xstrdup(data);
+		set_text(td, TD_TRACER_VERSION, xstrdup(data));
 		break;
 	case TRACEDAT_OPT_CPUCOUNT:
 		if (len < 4)
-			return bad(td, off, "CPUCOUNT option of %llu bytes",
-				   (unsigned long long)len);
-		td->info.cpus = file_num(td, data, 4);
+			return tracedat_bad(td, off, "CPUCOUNT option of %llu bytes",
+					    (unsigned long long)len);
+		td->info.cpus = tracedat_num(td, data, 4);
 		if (td->info.cpus < 0 || td->info.cpus > MAX_CPUS)
-			return bad(td, off, "absurd CPUCOUNT %d", td->info.cpus);
+			return tracedat_bad(td, off, "absurd CPUCOUNT %d", td->info.cpus);
 		tep_set_cpus(td->tep, td->info.cpus);
 		break;
 	case TRACEDAT_OPT_TSC2NSEC:
 		if (len < 16)
-			return bad(td, off, "TSC2NSEC option of %llu bytes",
-				   (unsigned long long)len);
-		td->tsc_mult = file_num(td, data, 4);
-		td->tsc_shift = file_num(td, data + 4, 4);
-		td->tsc_offset = file_num(td, data + 8, 8);
+			return tracedat_bad(td, off, "TSC2NSEC option of %llu bytes",
+					    (unsigned long long)len);
+		td->tsc_mult = tracedat_num(td, data, 4);
+		td->tsc_shift = tracedat_num(td, data + 4, 4);
+		td->tsc_offset = tracedat_num(td, data + 8, 8);
 		if (td->tsc_shift > 63)
-			return bad(td, off, "TSC2NSEC shift %u", td->tsc_shift);
+			return tracedat_bad(td, off, "TSC2NSEC shift %u", td->tsc_shift);
 		td->info.in_usecs = 1;
 		break;
 	case TRACEDAT_OPT_HEADER_INFO:
@@ -810,9 +755,9 @@ static int handle_option(struct tracedat *td, unsigned int id, char *data, uint6
 	case TRACEDAT_OPT_PRINTK:
 	case TRACEDAT_OPT_CMDLINES:
 		if (len < 8)
-			return bad(td, off, "section option %u of %llu bytes", id,
-				   (unsigned long long)len);
-		td->sec_off[id] = file_num(td, data, 8);
+			return tracedat_bad(td, off, "section option %u of %llu bytes", id,
+					    (unsigned long long)len);
+		td->sec_off[id] = tracedat_num(td, data, 8);
 		break;
 	default:
 		break;
@@ -837,10 +782,10 @@ static int parse_options(struct cursor *c, uint64_t *next)
 		if (!data)
 			return -1;
 		if (id == TRACEDAT_OPT_DONE) {
-			ret = len < 8 ? bad(c->td, off, "DONE option of %llu bytes",
-					    (unsigned long long)len) : 0;
+			ret = len < 8 ? tracedat_bad(c->td, off, "DONE option of %llu bytes",
+						     (unsigned long long)len) : 0;
 			if (!ret)
-				*next = file_num(c->td, data, 8);
+				*next = tracedat_num(c->td, data, 8);
 			free(data);
 			return ret;
 		}
@@ -866,33 +811,33 @@ static int load_section(struct tracedat *td, uint64_t off, unsigned int want_id,
 	size_t r;
 
 	*mem = NULL;
-	if (pread_full(td, hdr, sizeof(hdr), off, "section header"))
+	if (tracedat_pread(td, hdr, sizeof(hdr), off, "section header"))
 		return -1;
-	id = file_num(td, hdr, 2);
-	flags = file_num(td, hdr + 2, 2);
-	size = file_num(td, hdr + 8, 8);
+	id = tracedat_num(td, hdr, 2);
+	flags = tracedat_num(td, hdr + 2, 2);
+	size = tracedat_num(td, hdr + 8, 8);
 	if (id != want_id)
-		return bad(td, off, "section id %u where %u was expected", id, want_id);
+		return tracedat_bad(td, off, "section id %u where %u was expected", id, want_id);
 	off += sizeof(hdr);
 	if (size > td->info.file_size - off || size > MAX_SECTION_SIZE)
-		return bad(td, off, "section size %llu exceeds the file (%llu bytes left)",
-			   (unsigned long long)size,
-			   (unsigned long long)(td->info.file_size - off));
+		return tracedat_bad(td, off, "section size %llu exceeds the file (%llu bytes left)",
+				    (unsigned long long)size,
+				    (unsigned long long)(td->info.file_size - off));
 	if (!(flags & TRACEDAT_SEC_FL_COMPRESS)) {
 		*c = (struct cursor){ td, NULL, off, off + size, off };
 		return 0;
 	}
 	if (!td->compressed)
-		return bad(td, off, "compressed section in a file without compression");
-	if (pread_full(td, hdr, TRACEDAT_CHUNK_HDR_SIZE, off, "compression header"))
+		return tracedat_bad(td, off, "compressed section in a file without compression");
+	if (tracedat_pread(td, hdr, TRACEDAT_CHUNK_HDR_SIZE, off, "compression header"))
 		return -1;
-	csize = file_num(td, hdr, 4);
-	usize = file_num(td, hdr + 4, 4);
+	csize = tracedat_num(td, hdr, 4);
+	usize = tracedat_num(td, hdr + 4, 4);
 	if (csize + TRACEDAT_CHUNK_HDR_SIZE != size)
-		return bad(td, off, "compressed size %llu does not match section size %llu",
-			   (unsigned long long)csize, (unsigned long long)size);
+		return tracedat_bad(td, off, "compressed size %llu does not match section size %llu",
+				    (unsigned long long)csize, (unsigned long long)size);
 	cdata = xmalloc(csize ? csize : 1);
-	if (pread_full(td, cdata, csize, off + TRACEDAT_CHUNK_HDR_SIZE, "section data")) {
+	if (tracedat_pread(td, cdata, csize, off + TRACEDAT_CHUNK_HDR_SIZE, "section data")) {
 		free(cdata);
 		return -1;
 	}
@@ -902,17 +847,17 @@ static int load_section(struct tracedat *td, uint64_t off, unsigned int want_id,
 	    (fsize != ZSTD_CONTENTSIZE_UNKNOWN && fsize != usize) ||
 	    (fsize == ZSTD_CONTENTSIZE_UNKNOWN && usize > MAX_CHUNK_SIZE)) {
 		free(cdata);
-		return bad(td, off, "corrupt zstd section: %llu bytes claimed, frame says %s",
-			   (unsigned long long)usize,
-			   fsize == ZSTD_CONTENTSIZE_ERROR ? "it is not zstd" : "otherwise");
+		return tracedat_bad(td, off, "corrupt zstd section: %llu bytes claimed, frame says %s",
+				    (unsigned long long)usize,
+				    fsize == ZSTD_CONTENTSIZE_ERROR ? "it is not zstd" : "otherwise");
 	}
 	udata = xmalloc(usize + BUF_PAD);
 	r = ZSTD_decompressDCtx(td->zctx, udata, usize, cdata, csize);
 	free(cdata);
 	if (ZSTD_isError(r) || r != usize) {
 		free(udata);
-		return bad(td, off, "corrupt zstd section: %s",
-			   ZSTD_isError(r) ? ZSTD_getErrorName(r) : "short output");
+		return tracedat_bad(td, off, "corrupt zstd section: %s",
+				    ZSTD_isError(r) ? ZSTD_getErrorName(r) : "short output");
 	}
 	memset(udata + usize, 0, BUF_PAD);
 	*mem = udata;
@@ -928,7 +873,7 @@ static int parse_section(struct tracedat *td, unsigned int id)
 
 	if (!td->sec_off[id])
 		return id == TRACEDAT_OPT_HEADER_INFO ?
-			bad(td, 0, "no HEADER_INFO section (ring buffer layout)") : 0;
+			tracedat_bad(td, 0, "no HEADER_INFO section (ring buffer layout)") : 0;
 	if (load_section(td, td->sec_off[id], id, &mem, &c))
 		return -1;
 	switch (id) {
@@ -970,8 +915,8 @@ static int read_v7(struct tracedat *td, uint64_t pos)
 		return -1;
 	while (next) {
 		if (++n > MAX_OPTION_SECTIONS)
-			return bad(td, next, "more than %d options sections (a loop?)",
-				   MAX_OPTION_SECTIONS);
+			return tracedat_bad(td, next, "more than %d options sections (a loop?)",
+					    MAX_OPTION_SECTIONS);
 		if (load_section(td, next, TRACEDAT_OPT_DONE, &mem, &c))
 			return -1;
 		next = 0;
@@ -999,9 +944,9 @@ static int read_v6_cpus(struct tracedat *td, struct td_buffer *b, uint64_t pos,
 	if (cur_read(&c, tag, 10, "flyrecord tag"))
 		return -1;
 	if (!memcmp(tag, "latency  ", 10))
-		return bad(td, pos, "latency (text) traces are not supported");
+		return tracedat_bad(td, pos, "latency (text) traces are not supported");
 	if (memcmp(tag, "flyrecord", 10))
-		return bad(td, pos, "expected \"flyrecord\"");
+		return tracedat_bad(td, pos, "expected \"flyrecord\"");
 	b->nr_cpus = nr_cpus;
 	b->cpus = xcalloc(nr_cpus ? nr_cpus : 1, sizeof(*b->cpus));
 	for (i = 0; i < nr_cpus; i++) {
@@ -1035,7 +980,7 @@ static int read_v6(struct tracedat *td, uint64_t pos)
 	if (cur_num(&c, 4, &cpus, "cpu count"))
 		return -1;
 	if (cpus > MAX_CPUS)
-		return bad(td, c.pos - 4, "absurd cpu count %llu", (unsigned long long)cpus);
+		return tracedat_bad(td, c.pos - 4, "absurd cpu count %llu", (unsigned long long)cpus);
 	td->info.cpus = cpus;
 	tep_set_cpus(td->tep, cpus);
 	new_buffer(td, "");
@@ -1059,42 +1004,43 @@ static int read_file_header(struct tracedat *td, uint64_t *pos)
 {
 	struct cursor c = { td, NULL, 0, td->info.file_size, 0 };
 	unsigned char b[TRACEDAT_MAGIC_LEN];
-	char *ver;
+	char *ver, *name;
 	uint64_t v;
 
 	if (cur_read(&c, b, TRACEDAT_MAGIC_LEN, "magic"))
 		return -1;
 	if (memcmp(b, TRACEDAT_MAGIC, TRACEDAT_MAGIC_LEN))
-		return bad(td, 0, "bad magic: not a trace.dat file");
+		return tracedat_bad(td, 0, "bad magic: not a trace.dat file");
 	ver = cur_str(&c, "version");
 	if (!ver)
 		return -1;
 	td->info.version = atoi(ver);
 	free(ver);
 	if (td->info.version != 6 && td->info.version != 7)
-		return bad(td, TRACEDAT_MAGIC_LEN, "unsupported file version %d",
-			   td->info.version);
+		return tracedat_bad(td, TRACEDAT_MAGIC_LEN, "unsupported file version %d",
+				    td->info.version);
 	if (cur_read(&c, b, 2, "endianness and long size"))
 		return -1;
 	if (b[0] > 1 || (b[1] != 4 && b[1] != 8))
-		return bad(td, c.pos - 2, "bad endianness %u or long size %u", b[0], b[1]);
+		return tracedat_bad(td, c.pos - 2, "bad endianness %u or long size %u", b[0], b[1]);
 	td->info.big_endian = b[0];
 	td->info.long_size = b[1];
 	if (cur_num(&c, 4, &v, "page size"))
 		return -1;
 	if (v < 64 || v > MAX_PAGE_SIZE || (v & (v - 1)))
-		return bad(td, c.pos - 4, "page size %llu is not a sane power of two",
-			   (unsigned long long)v);
+		return tracedat_bad(td, c.pos - 4, "page size %llu is not a sane power of two",
+				    (unsigned long long)v);
 	td->info.page_size = v;
 	if (td->info.version >= 7) {
-		td->comp_name = cur_str(&c, "compression name");
-		td->comp_ver = td->comp_name ? cur_str(&c, "compression version") : NULL;
-		if (!td->comp_ver)
+		name = td->text[TD_COMPRESSION] = cur_str(&c, "compression name");
+		if (name)
+			td->text[TD_COMPRESSION_VERSION] = cur_str(&c, "compression version");
+		if (!td->text[TD_COMPRESSION_VERSION])
 			return -1;
-		if (!strcmp(td->comp_name, "zstd"))
+		if (!strcmp(name, "zstd"))
 			td->compressed = 1;
-		else if (strcmp(td->comp_name, "none"))
-			return bad(td, c.pos, "unsupported compression \"%s\"", td->comp_name);
+		else if (strcmp(name, "none"))
+			return tracedat_bad(td, c.pos, "unsupported compression \"%s\"", name);
 	}
 	*pos = c.pos;
 	return 0;
@@ -1114,16 +1060,17 @@ static int check_buffers(struct tracedat *td)
 
 			if (cpu->offset > td->info.file_size ||
 			    need > td->info.file_size - cpu->offset)
-				return bad(td, cpu->offset,
-					   "cpu %d data (%llu bytes) runs past the end of the file (%llu bytes)",
-					   cpu->cpu, (unsigned long long)cpu->size,
-					   (unsigned long long)td->info.file_size);
+				return tracedat_bad(td, cpu->offset,
+						    "cpu %d data (%llu bytes) runs past the end of the file (%llu bytes)",
+						    cpu->cpu, (unsigned long long)cpu->size,
+						    (unsigned long long)td->info.file_size);
 		}
 	}
 	return 0;
 }
 
-int tracedat_open(const char *path, unsigned int flags, struct tracedat **out)
+int tracedat_open(const char *path, unsigned int flags, struct tracedat **out,
+		  struct strbuf *err)
 {
 	struct tracedat *td = xcalloc(1, sizeof(*td));
 	struct stat st;
@@ -1132,10 +1079,11 @@ int tracedat_open(const char *path, unsigned int flags, struct tracedat **out)
 
 	*out = NULL;
 	td->path = xstrdup(path);
+	td->err = err;
 	strbuf_init(&td->cpustats, 0);
 	td->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (td->fd < 0 || fstat(td->fd, &st)) {
-		error("%s: %s", path, strerror(errno));
+		strbuf_addf(err, "%s: %s", path, strerror(errno));
 		tracedat_close(td);
 		return -1;
 	}
@@ -1167,11 +1115,11 @@ int tracedat_open(const char *path, unsigned int flags, struct tracedat **out)
 		td->info.cpus = td->buffers[0].nr_cpus;
 	if (!(flags & TRACEDAT_NO_PLUGINS))
 		td->plugins = tep_load_plugins(td->tep);
-	td->info.compression = td->comp_name ? td->comp_name : "none";
-	td->info.compression_version = td->comp_ver ? td->comp_ver : "";
-	td->info.clock = td->clock ? td->clock : "";
-	td->info.uname = td->uname ? td->uname : "";
-	td->info.tracer_version = td->tversion ? td->tversion : "";
+	td->info.compression = td->text[TD_COMPRESSION] ? : "none";
+	td->info.compression_version = td->text[TD_COMPRESSION_VERSION] ? : "";
+	td->info.clock = td->text[TD_CLOCK] ? : "";
+	td->info.uname = td->text[TD_UNAME] ? : "";
+	td->info.tracer_version = td->text[TD_TRACER_VERSION] ? : "";
 	td->info.cpustats = td->cpustats.buf;
 	*out = td;
 	return 0;
@@ -1188,20 +1136,14 @@ void tracedat_close(struct tracedat *td)
 	if (td->tep)
 		tep_free(td->tep);
 	ZSTD_freeDCtx(td->zctx);
-	for (i = 0; i < td->nr_buffers; i++) {
-		free(td->buffers[i].name);
-		free(td->buffers[i].clock);
-		free(td->buffers[i].cpus);
-	}
+	for (i = 0; i < td->nr_buffers; i++)
+		buffer_release(&td->buffers[i]);
 	free(td->buffers);
 	if (td->fd >= 0)
 		close(td->fd);
 	strbuf_release(&td->cpustats);
-	free(td->comp_name);
-	free(td->comp_ver);
-	free(td->clock);
-	free(td->uname);
-	free(td->tversion);
+	for (i = 0; i < TD_NR_TEXTS; i++)
+		free(td->text[i]);
 	free(td->path);
 	free(td);
 }
@@ -1250,335 +1192,4 @@ uint64_t tracedat_buffer_data_size(const struct tracedat *td, int buffer)
 	for (i = 0; i < b->nr_cpus; i++)
 		sum += b->cpus[i].size;
 	return sum;
-}
-
-/* --- per-CPU streams and the merge --- */
-
-struct stream {
-	struct tracedat *td;
-	int buffer, source;
-	int cpu;
-	unsigned int page_size, hdr_size;
-	uint64_t pos, end;		/* file range still to read */
-	uint32_t chunks_left;
-	int chunked;
-	unsigned char *buf, *cbuf;	/* pages (decompressed), compressed chunk */
-	size_t buf_len, buf_alloc, cbuf_alloc, page;
-	uint64_t buf_off;		/* file offset the pages came from */
-	uint64_t page_off;		/* ... and of the current page (or chunk) */
-	int page_loaded, started;
-	unsigned char *data_end;	/* end of the current page's events */
-	struct kbuffer *kbuf;
-	struct tep_record rec;
-};
-
-struct tracedat_merge {
-	struct stream **heap;
-	int nr, alloc;
-	struct stream **all;
-	int nr_all;
-};
-
-struct tracedat_merge *tracedat_merge_new(void)
-{
-	return xcalloc(1, sizeof(struct tracedat_merge));
-}
-
-static int stream_read_raw(struct stream *s)
-{
-	size_t n = (size_t)s->page_size * RAW_READ_PAGES;
-
-	if (s->pos >= s->end)
-		return 0;
-	if (n > s->end - s->pos)
-		n = s->end - s->pos;
-	if (n % s->page_size)
-		return bad(s->td, s->pos, "cpu %d data ends in a partial page (%zu bytes)",
-			   s->cpu, n % s->page_size);
-	if (pread_full(s->td, s->buf, n, s->pos, "ring buffer pages"))
-		return -1;
-	s->buf_off = s->pos;
-	s->pos += n;
-	s->buf_len = n;
-	return 1;
-}
-
-static int stream_read_chunk(struct stream *s)
-{
-	struct tracedat *td = s->td;
-	unsigned char hdr[TRACEDAT_CHUNK_HDR_SIZE];
-	uint64_t csize, usize;
-	size_t r;
-
-	if (!s->chunks_left)
-		return 0;
-	if (s->end - s->pos < sizeof(hdr))
-		return bad(td, s->pos, "chunk header past the cpu %d data", s->cpu);
-	if (pread_full(td, hdr, sizeof(hdr), s->pos, "chunk header"))
-		return -1;
-	csize = file_num(td, hdr, 4);
-	usize = file_num(td, hdr + 4, 4);
-	if (csize > s->end - s->pos - sizeof(hdr))
-		return bad(td, s->pos, "chunk of %llu bytes runs past the cpu %d data",
-			   (unsigned long long)csize, s->cpu);
-	if (!usize || usize % s->page_size || usize > MAX_CHUNK_SIZE)
-		return bad(td, s->pos, "absurd chunk size %llu (page size %u)",
-			   (unsigned long long)usize, s->page_size);
-	if (csize > s->cbuf_alloc) {
-		free(s->cbuf);
-		s->cbuf = xmalloc(csize);
-		s->cbuf_alloc = csize;
-	}
-	if (pread_full(td, s->cbuf, csize, s->pos + sizeof(hdr), "chunk"))
-		return -1;
-	if (usize > s->buf_alloc) {
-		free(s->buf);
-		s->buf = xmalloc(usize + BUF_PAD);
-		s->buf_alloc = usize;
-	}
-	r = ZSTD_decompressDCtx(td->zctx, s->buf, usize, s->cbuf, csize);
-	if (ZSTD_isError(r) || r != usize)
-		return bad(td, s->pos, "corrupt zstd chunk: %s",
-			   ZSTD_isError(r) ? ZSTD_getErrorName(r) : "short output");
-	memset(s->buf + usize, 0, BUF_PAD);
-	s->buf_off = s->pos;
-	s->pos += sizeof(hdr) + csize;
-	s->chunks_left--;
-	s->buf_len = usize;
-	return 1;
-}
-
-static int stream_fill(struct stream *s)
-{
-	s->page = 0;
-	s->buf_len = 0;
-	return s->chunked ? stream_read_chunk(s) : stream_read_raw(s);
-}
-
-/* Checks a page header before kbuffer trusts its commit field. */
-static int stream_load_page(struct stream *s)
-{
-	unsigned char *page;
-	uint64_t commit, size;
-	int r;
-
-	for (;;) {
-		if (s->page >= s->buf_len) {
-			r = stream_fill(s);
-			if (r <= 0)
-				return r;
-		}
-		page = s->buf + s->page;
-		commit = file_num(s->td, page + 8, s->td->info.long_size);
-		size = commit & TRACEDAT_COMMIT_MASK;
-		if (size + s->hdr_size + ((commit & TRACEDAT_MISSING_STORED) ?
-					   (unsigned)s->td->info.long_size : 0) > s->page_size)
-			return bad(s->td, s->buf_off, "cpu %d: page %zu claims %llu bytes of events in a %u-byte page",
-				   s->cpu, s->page / s->page_size, (unsigned long long)size,
-				   s->page_size);
-		/* Raw pages have their own offset; a chunk's pages share the chunk's. */
-		s->page_off = s->buf_off + (s->chunked ? 0 : s->page);
-		s->page += s->page_size;
-		if (!size)
-			continue;
-		if (kbuffer_load_subbuffer(s->kbuf, page))
-			return bad(s->td, s->buf_off, "cpu %d: unreadable ring buffer page", s->cpu);
-		s->data_end = page + s->hdr_size + size;
-		s->page_loaded = 1;
-		s->started = 0;
-		return 1;
-	}
-}
-
-static uint64_t stream_ts(const struct stream *s, unsigned long long ts)
-{
-	const struct tracedat *td = s->td;
-
-	if (td->tsc_mult)
-		ts = (uint64_t)(((unsigned __int128)ts * td->tsc_mult) >> td->tsc_shift) +
-			td->tsc_offset;
-	return ts + td->ts_offset;
-}
-
-/* 1 with s->rec set, 0 when the stream is done, -1 on a corrupt page. */
-static int stream_next(struct stream *s)
-{
-	unsigned long long ts;
-	unsigned char *data;
-	int r, size;
-
-	for (;;) {
-		if (s->page_loaded) {
-			data = s->started ? kbuffer_next_event(s->kbuf, &ts) :
-				kbuffer_read_event(s->kbuf, &ts);
-			if (!s->started)
-				s->rec.missed_events = kbuffer_missed_events(s->kbuf);
-			else
-				s->rec.missed_events = 0;
-			s->started = 1;
-			if (data) {
-				size = kbuffer_event_size(s->kbuf);
-				if (size < 0 || data + size > s->data_end)
-					return bad(s->td, s->buf_off,
-						   "cpu %d: event of %d bytes runs past its page",
-						   s->cpu, size);
-				s->rec.ts = stream_ts(s, ts);
-				s->rec.offset = s->page_off;
-				s->rec.data = data;
-				s->rec.size = size;
-				return 1;
-			}
-			s->page_loaded = 0;
-		}
-		r = stream_load_page(s);
-		if (r <= 0)
-			return r;
-	}
-}
-
-static int stream_before(const struct stream *a, const struct stream *b)
-{
-	if (a->rec.ts != b->rec.ts)
-		return a->rec.ts < b->rec.ts;
-	return a->source < b->source;
-}
-
-static void heap_down(struct tracedat_merge *m, int i)
-{
-	for (;;) {
-		int l = 2 * i + 1, r = l + 1, min = i;
-		struct stream *t;
-
-		if (l < m->nr && stream_before(m->heap[l], m->heap[min]))
-			min = l;
-		if (r < m->nr && stream_before(m->heap[r], m->heap[min]))
-			min = r;
-		if (min == i)
-			return;
-		t = m->heap[i];
-		m->heap[i] = m->heap[min];
-		m->heap[min] = t;
-		i = min;
-	}
-}
-
-static void heap_up(struct tracedat_merge *m, int i)
-{
-	while (i > 0) {
-		int p = (i - 1) / 2;
-		struct stream *t;
-
-		if (!stream_before(m->heap[i], m->heap[p]))
-			return;
-		t = m->heap[i];
-		m->heap[i] = m->heap[p];
-		m->heap[p] = t;
-		i = p;
-	}
-}
-
-static void stream_free(struct stream *s)
-{
-	if (s->kbuf)
-		kbuffer_free(s->kbuf);
-	free(s->buf);
-	free(s->cbuf);
-	free(s);
-}
-
-int tracedat_merge_add(struct tracedat_merge *m, struct tracedat *td, int buffer, int idx)
-{
-	struct td_buffer *b = &td->buffers[buffer];
-	struct td_cpu *cpu = &b->cpus[idx];
-	struct stream *s = xcalloc(1, sizeof(*s));
-	unsigned char cnt[4];
-	int r;
-
-	s->td = td;
-	s->buffer = buffer;
-	s->source = m->nr_all;
-	s->cpu = cpu->cpu;
-	s->page_size = b->page_size;
-	s->hdr_size = 8 + td->info.long_size;
-	s->pos = cpu->offset;
-	s->end = cpu->offset + cpu->size;
-	s->chunked = td->compressed;
-	if (s->chunked && cpu->size)
-		s->end += 4;
-	s->buf_alloc = (size_t)s->page_size * RAW_READ_PAGES;
-	s->buf = xmalloc(s->buf_alloc + BUF_PAD);
-	memset(s->buf + s->buf_alloc, 0, BUF_PAD);
-	s->kbuf = kbuffer_alloc(td->info.long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
-				td->info.big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
-	if (!s->kbuf)
-		die("out of memory");
-	if (tep_is_old_format(td->tep))
-		kbuffer_set_old_format(s->kbuf);
-	s->rec.cpu = cpu->cpu;
-	m->all = xrealloc(m->all, (m->nr_all + 1) * sizeof(*m->all));
-	m->all[m->nr_all++] = s;
-	if (s->chunked && cpu->size) {
-		if (pread_full(td, cnt, 4, s->pos, "chunk count"))
-			return -1;
-		s->chunks_left = file_num(td, cnt, 4);
-		s->pos += 4;
-		if (s->chunks_left > (s->end - s->pos) / TRACEDAT_CHUNK_HDR_SIZE)
-			return bad(td, s->pos - 4, "absurd chunk count %u for %llu bytes",
-				   s->chunks_left, (unsigned long long)(s->end - s->pos));
-	}
-	r = stream_next(s);
-	if (r < 0)
-		return -1;
-	if (r == 0)
-		return 0;
-	if (m->nr == m->alloc) {
-		m->alloc = m->alloc ? 2 * m->alloc : 16;
-		m->heap = xrealloc(m->heap, m->alloc * sizeof(*m->heap));
-	}
-	m->heap[m->nr++] = s;
-	heap_up(m, m->nr - 1);
-	return 0;
-}
-
-/*
- * The top stream's record was handed out by the previous call: advance
- * that stream first, then hand out the new minimum.
- */
-int tracedat_merge_next(struct tracedat_merge *m, struct tracedat_event *ev)
-{
-	struct stream *s;
-	int r;
-
-	if (m->nr && m->heap[0]->rec.priv) {
-		s = m->heap[0];
-		s->rec.priv = NULL;
-		r = stream_next(s);
-		if (r < 0)
-			return -1;
-		if (r == 0)
-			m->heap[0] = m->heap[--m->nr];
-		heap_down(m, 0);
-	}
-	if (!m->nr)
-		return 0;
-	s = m->heap[0];
-	s->rec.priv = s;
-	ev->rec = &s->rec;
-	ev->td = s->td;
-	ev->buffer = s->buffer;
-	ev->source = s->source;
-	return 1;
-}
-
-void tracedat_merge_free(struct tracedat_merge *m)
-{
-	int i;
-
-	if (!m)
-		return;
-	for (i = 0; i < m->nr_all; i++)
-		stream_free(m->all[i]);
-	free(m->all);
-	free(m->heap);
-	free(m);
 }

@@ -250,28 +250,28 @@ int ubifs_mac_equal(const void *a, const void *b, size_t len)
 	return CRYPTO_memcmp(a, b, len) == 0;
 }
 
-static void ssl_reason(char *why, size_t whylen, const char *what)
+/* what, and OpenSSL's last error if it has one. */
+static void ssl_reason(struct strbuf *err, const char *what)
 {
 	unsigned long e = ERR_peek_last_error();
 	char buf[256];
 
+	strbuf_addstr(err, what);
 	if (e) {
 		ERR_error_string_n(e, buf, sizeof(buf));
-		snprintf(why, whylen, "%s: %s", what, buf);
-	} else {
-		snprintf(why, whylen, "%s", what);
+		strbuf_addf(err, ": %s", buf);
 	}
 	ERR_clear_error();
 }
 
-static X509 *read_cert(const char *path, char *why, size_t whylen)
+static X509 *read_cert(const char *path, struct strbuf *err)
 {
 	BIO *b = BIO_new_file(path, "rb");
 	X509 *x = NULL;
 	unsigned char head[2];
 
 	if (!b) {
-		snprintf(why, whylen, "%s: %s", path, strerror(errno));
+		strbuf_addf(err, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	/* DER starts with a SEQUENCE of long form length; else PEM. */
@@ -283,7 +283,7 @@ static X509 *read_cert(const char *path, char *why, size_t whylen)
 	}
 	BIO_free(b);
 	if (!x)
-		ssl_reason(why, whylen, "cannot read certificate");
+		ssl_reason(err, "cannot read certificate");
 	return x;
 }
 
@@ -423,67 +423,48 @@ static int sig_algo_fits(const X509_ALGOR *alg, const EVP_MD *md)
  * superblock names the one algorithm that authenticates this image.
  */
 static int check_sig_form(CMS_ContentInfo *cms, int hash_algo,
-			  const void *sig, size_t sig_len, char *why,
-			  size_t whylen)
+			  const void *sig, size_t sig_len, struct strbuf *err)
 {
 	STACK_OF(CMS_SignerInfo) *sis;
 	const EVP_MD *md = hash_md(hash_algo);
 	int sd_version, si_version[8], nv, i;
 
 	nv = sig_versions(sig, sig_len, &sd_version, si_version, 8);
-	if (nv < 0 || (sd_version != 1 && sd_version != 3)) {
-		snprintf(why, whylen, "unsupported SignedData version");
-		return -1;
-	}
+	if (nv < 0 || (sd_version != 1 && sd_version != 3))
+		return strbuf_error(err, "unsupported SignedData version");
 
-	if (OBJ_obj2nid(CMS_get0_type(cms)) != NID_pkcs7_signed) {
-		snprintf(why, whylen, "signature is not a PKCS#7 SignedData");
-		return -1;
-	}
-	if (OBJ_obj2nid(CMS_get0_eContentType(cms)) != NID_pkcs7_data) {
-		snprintf(why, whylen, "signed content type is not id-data");
-		return -1;
-	}
+	if (OBJ_obj2nid(CMS_get0_type(cms)) != NID_pkcs7_signed)
+		return strbuf_error(err, "signature is not a PKCS#7 SignedData");
+	if (OBJ_obj2nid(CMS_get0_eContentType(cms)) != NID_pkcs7_data)
+		return strbuf_error(err, "signed content type is not id-data");
 	sis = CMS_get0_SignerInfos(cms);
-	if (!md || sk_CMS_SignerInfo_num(sis) < 1) {
-		snprintf(why, whylen, "signature has no signer");
-		return -1;
-	}
-	if (nv != sk_CMS_SignerInfo_num(sis)) {
-		snprintf(why, whylen, "signature has %d signers, at most 8 "
-			 "are read", sk_CMS_SignerInfo_num(sis));
-		return -1;
-	}
+	if (!md || sk_CMS_SignerInfo_num(sis) < 1)
+		return strbuf_error(err, "signature has no signer");
+	if (nv != sk_CMS_SignerInfo_num(sis))
+		return strbuf_error(err, "signature has %d signers, at most 8 "
+				    "are read", sk_CMS_SignerInfo_num(sis));
 	for (i = 0; i < nv; i++) {
 		CMS_SignerInfo *si = sk_CMS_SignerInfo_value(sis, i);
 		X509_ALGOR *dig, *alg;
 		const ASN1_OBJECT *obj;
 
-		if (!signer_fits(si, si_version[i], sd_version)) {
-			snprintf(why, whylen, "signer %d: version %d does not "
-				 "fit the SignedData version %d or its signer "
-				 "identifier", i, si_version[i], sd_version);
-			return -1;
-		}
+		if (!signer_fits(si, si_version[i], sd_version))
+			return strbuf_error(err, "signer %d: version %d does not "
+					    "fit the SignedData version %d or its signer "
+					    "identifier", i, si_version[i], sd_version);
 		CMS_SignerInfo_get0_algs(si, NULL, NULL, &dig, &alg);
-		if (!plain_params(dig) || !plain_params(alg)) {
-			snprintf(why, whylen, "signer %d: unexpected algorithm "
-				 "parameters", i);
-			return -1;
-		}
-		if (!sig_algo_fits(alg, md)) {
-			snprintf(why, whylen, "signer %d: unsupported signature "
-				 "algorithm", i);
-			return -1;
-		}
+		if (!plain_params(dig) || !plain_params(alg))
+			return strbuf_error(err, "signer %d: unexpected algorithm "
+					    "parameters", i);
+		if (!sig_algo_fits(alg, md))
+			return strbuf_error(err, "signer %d: unsupported signature "
+					    "algorithm", i);
 		X509_ALGOR_get0(&obj, NULL, NULL, dig);
-		if (OBJ_obj2nid(obj) != EVP_MD_get_type(md)) {
-			snprintf(why, whylen, "signer %d digests with %s, the "
-				 "superblock's hash is %s", i,
-				 OBJ_nid2sn(OBJ_obj2nid(obj)),
-				 ubifs_hash_name(hash_algo));
-			return -1;
-		}
+		if (OBJ_obj2nid(obj) != EVP_MD_get_type(md))
+			return strbuf_error(err, "signer %d digests with %s, the "
+					    "superblock's hash is %s", i,
+					    OBJ_nid2sn(OBJ_obj2nid(obj)),
+					    ubifs_hash_name(hash_algo));
 	}
 	return 0;
 }
@@ -549,8 +530,7 @@ static int signers_are(CMS_ContentInfo *cms, X509 *cert)
 }
 
 int ubifs_sig_verify(const char *cert_path, int hash_algo, const void *data,
-		     size_t len, const void *sig, size_t sig_len, char *why,
-		     size_t whylen)
+		     size_t len, const void *sig, size_t sig_len, struct strbuf *err)
 {
 	const unsigned char *p = sig;
 	CMS_ContentInfo *cms;
@@ -559,29 +539,29 @@ int ubifs_sig_verify(const char *cert_path, int hash_algo, const void *data,
 	X509 *cert;
 	int ret = -1;
 
-	cert = read_cert(cert_path, why, whylen);
+	cert = read_cert(cert_path, err);
 	if (!cert)
 		return -1;
 	cms = d2i_CMS_ContentInfo(NULL, &p, sig_len);
 	if (!cms) {
-		ssl_reason(why, whylen, "signature is not PKCS#7/CMS");
+		ssl_reason(err, "signature is not PKCS#7/CMS");
 		goto out;
 	}
 	if (!der_canonical(cms, sig, sig_len)) {
-		snprintf(why, whylen, "signature is not in DER");
+		strbuf_addf(err, "signature is not in DER");
 		goto out;
 	}
-	if (check_sig_form(cms, hash_algo, sig, sig_len, why, whylen))
+	if (check_sig_form(cms, hash_algo, sig, sig_len, err))
 		goto out;
 	if (!signers_are(cms, cert)) {
-		snprintf(why, whylen, "signature does not verify: a signer is "
-			 "not the certificate's key");
+		strbuf_addf(err, "signature does not verify: a signer is "
+			    "not the certificate's key");
 		goto out;
 	}
 	certs = sk_X509_new_null();
 	content = BIO_new_mem_buf(data, len);
 	if (!certs || !content || !sk_X509_push(certs, cert)) {
-		ssl_reason(why, whylen, "out of memory");
+		ssl_reason(err, "out of memory");
 		goto out;
 	}
 	cert = NULL;
@@ -595,7 +575,7 @@ int ubifs_sig_verify(const char *cert_path, int hash_algo, const void *data,
 		       CMS_NO_SIGNER_CERT_VERIFY) == 1)
 		ret = 0;
 	else
-		ssl_reason(why, whylen, "signature does not verify");
+		ssl_reason(err, "signature does not verify");
 out:
 	BIO_free(content);
 	sk_X509_pop_free(certs, X509_free);
@@ -606,7 +586,7 @@ out:
 
 int ubifs_sig_create(const char *key_path, const char *cert_path,
 		     int hash_algo, const void *data, size_t len,
-		     uint8_t **der, size_t *der_len, char *why, size_t whylen)
+		     uint8_t **der, size_t *der_len, struct strbuf *err)
 {
 	const unsigned int flags = CMS_NOCERTS | CMS_BINARY;
 	CMS_ContentInfo *cms = NULL;
@@ -616,22 +596,22 @@ int ubifs_sig_create(const char *key_path, const char *cert_path,
 	unsigned char *out = NULL;
 	int n, ret = -1;
 
-	cert = read_cert(cert_path, why, whylen);
+	cert = read_cert(cert_path, err);
 	if (!cert)
 		return -1;
 	b = BIO_new_file(key_path, "rb");
 	if (!b) {
-		snprintf(why, whylen, "%s: %s", key_path, strerror(errno));
+		strbuf_addf(err, "%s: %s", key_path, strerror(errno));
 		goto out;
 	}
 	key = PEM_read_bio_PrivateKey(b, NULL, NULL, NULL);
 	BIO_free(b);
 	if (!key) {
-		ssl_reason(why, whylen, "cannot read private key");
+		ssl_reason(err, "cannot read private key");
 		goto out;
 	}
 	if (X509_check_private_key(cert, key) != 1) {
-		ssl_reason(why, whylen, "the key does not match the certificate");
+		ssl_reason(err, "the key does not match the certificate");
 		goto out;
 	}
 	content = BIO_new_mem_buf(data, len);
@@ -641,12 +621,12 @@ int ubifs_sig_create(const char *key_path, const char *cert_path,
 	    !CMS_add1_signer(cms, cert, key, hash_md(hash_algo),
 			     flags | CMS_NOSMIMECAP | CMS_NOATTR) ||
 	    CMS_final(cms, content, NULL, flags) != 1) {
-		ssl_reason(why, whylen, "signing failed");
+		ssl_reason(err, "signing failed");
 		goto out;
 	}
 	n = i2d_CMS_ContentInfo(cms, &out);
 	if (n <= 0) {
-		ssl_reason(why, whylen, "cannot encode the signature");
+		ssl_reason(err, "cannot encode the signature");
 		goto out;
 	}
 	*der = xmalloc(n);
@@ -686,34 +666,32 @@ static long find_key(const char *type, const char *desc)
 }
 
 int ubifs_read_key_desc(const char *desc, uint8_t **key, size_t *len,
-			char *why, size_t whylen)
+			struct strbuf *err)
 {
 	long id = find_key("user", desc), n, got;
 	uint8_t *buf;
 
 	if (id < 0) {
 		if (find_key("logon", desc) >= 0)
-			snprintf(why, whylen, "'%s' is a logon key, which user "
-				 "space cannot read: add it as a user key too, "
-				 "or use --key-file", desc);
+			strbuf_addf(err, "'%s' is a logon key, which user "
+				    "space cannot read: add it as a user key too, "
+				    "or use --key-file", desc);
 		else
-			snprintf(why, whylen, "no user key '%s' in the keyrings "
-				 "of this process: %s", desc, strerror(errno));
+			strbuf_addf(err, "no user key '%s' in the keyrings "
+				    "of this process: %s", desc, strerror(errno));
 		return -1;
 	}
 	n = syscall(SYS_keyctl, KEYCTL_READ, id, NULL, 0);
-	if (n <= 0) {
-		snprintf(why, whylen, "cannot read key '%s': %s", desc,
-			 n ? strerror(errno) : "empty");
-		return -1;
-	}
+	if (n <= 0)
+		return strbuf_error(err, "cannot read key '%s': %s", desc,
+				    n ? strerror(errno) : "empty");
 	buf = xmalloc(n);
 	got = syscall(SYS_keyctl, KEYCTL_READ, id, buf, n);
 	if (got != n) {
 		OPENSSL_cleanse(buf, n);
 		free(buf);
-		snprintf(why, whylen, "cannot read key '%s': %s", desc,
-			 got < 0 ? strerror(errno) : "changed size");
+		strbuf_addf(err, "cannot read key '%s': %s", desc,
+			    got < 0 ? strerror(errno) : "changed size");
 		return -1;
 	}
 	*key = buf;

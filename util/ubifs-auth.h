@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/strbuf.h"
+
 /*
  * UBIFS authentication primitives over OpenSSL libcrypto, following the
  * kernel's auth.c: node hashes cover the whole node (common header
@@ -67,16 +69,15 @@ int ubifs_mac_equal(const void *a, const void *b, size_t len);
  * Returns 0 when sig is a PKCS#7 SignedData of id-data content whose
  * signers all digest with hash_algo (the superblock's) and which verifies
  * over data with the certificate in cert_path; otherwise -1 and a
- * one-line reason in why.
+ * one-line reason in err.
  */
 int ubifs_sig_verify(const char *cert_path, int hash_algo, const void *data,
-		     size_t len, const void *sig, size_t sig_len, char *why,
-		     size_t whylen);
+		     size_t len, const void *sig, size_t sig_len, struct strbuf *err);
 /* Detached SignedData without certificates or signed attributes, as
  * mkfs.ubifs makes it.  *der is malloc'ed. */
 int ubifs_sig_create(const char *key_path, const char *cert_path,
 		     int hash_algo, const void *data, size_t len,
-		     uint8_t **der, size_t *der_len, char *why, size_t whylen);
+		     uint8_t **der, size_t *der_len, struct strbuf *err);
 
 /* Reads a raw HMAC key (the payload of the kernel's logon key). */
 int ubifs_read_key_file(const char *path, uint8_t **key, size_t *len);
@@ -84,9 +85,9 @@ int ubifs_read_key_file(const char *path, uint8_t **key, size_t *len);
  * Reads the HMAC key from the kernel keyring: a "user" key of that
  * description found by request_key(2).  The kernel's UBIFS takes a
  * "logon" key, whose payload user space cannot read; such a key is
- * reported in why.  Returns 0 or -1.
+ * reported in err.  Returns 0 or -1.
  */
 int ubifs_read_key_desc(const char *desc, uint8_t **key, size_t *len,
-			char *why, size_t whylen);
+			struct strbuf *err);
 
 #endif

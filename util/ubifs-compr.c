@@ -6,29 +6,26 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "util/strbuf.h"
 #include "util/ubifs-compr.h"
 #include "util/ubifs-media.h"
 
 static long lzo(const void *in, size_t in_len, void *out, size_t out_len,
-		char *why, size_t whylen)
+		struct strbuf *err)
 {
 	lzo_uint got = out_len;
-	int err;
+	int rc;
 
-	if (lzo_init() != LZO_E_OK) {
-		snprintf(why, whylen, "lzo: cannot initialise the library");
-		return -1;
-	}
+	if (lzo_init() != LZO_E_OK)
+		return strbuf_error(err, "lzo: cannot initialise the library");
 	/* The _safe variant checks both buffers' bounds, as the kernel's
 	 * lzo1x_decompress_safe() does for UBIFS. */
-	err = lzo1x_decompress_safe(in, in_len, out, &got, NULL);
-	if (err != LZO_E_OK) {
-		snprintf(why, whylen, "lzo: error %d%s", err,
-			 err == LZO_E_OUTPUT_OVERRUN ? " (output overrun)" :
-			 err == LZO_E_INPUT_NOT_CONSUMED ?
-			 " (trailing input)" : "");
-		return -1;
-	}
+	rc = lzo1x_decompress_safe(in, in_len, out, &got, NULL);
+	if (rc != LZO_E_OK)
+		return strbuf_error(err, "lzo: error %d%s", rc,
+				    rc == LZO_E_OUTPUT_OVERRUN ? " (output overrun)" :
+				    rc == LZO_E_INPUT_NOT_CONSUMED ?
+				    " (trailing input)" : "");
 	return got;
 }
 
@@ -39,29 +36,27 @@ static long lzo(const void *in, size_t in_len, void *out, size_t out_len,
  * 2 KiB window; -MAX_WBITS inflates any window up to 32 KiB.
  */
 static long zlib(const void *in, size_t in_len, void *out, size_t out_len,
-		 char *why, size_t whylen)
+		 struct strbuf *err)
 {
 	z_stream z;
 	long ret = -1;
-	int err;
+	int rc;
 
 	memset(&z, 0, sizeof(z));
-	if (inflateInit2(&z, -MAX_WBITS) != Z_OK) {
-		snprintf(why, whylen, "zlib: cannot initialise inflate");
-		return -1;
-	}
+	if (inflateInit2(&z, -MAX_WBITS) != Z_OK)
+		return strbuf_error(err, "zlib: cannot initialise inflate");
 	z.next_in = (Bytef *)in;
 	z.avail_in = in_len;
 	z.next_out = out;
 	z.avail_out = out_len;
-	err = inflate(&z, Z_FINISH);
-	if (err != Z_STREAM_END)
-		snprintf(why, whylen, "zlib: %s", err == Z_BUF_ERROR &&
-			 !z.avail_out ? "output overrun" :
-			 err == Z_BUF_ERROR ? "truncated stream" :
-			 z.msg ? z.msg : "bad stream");
+	rc = inflate(&z, Z_FINISH);
+	if (rc != Z_STREAM_END)
+		strbuf_addf(err, "zlib: %s", rc == Z_BUF_ERROR &&
+			    !z.avail_out ? "output overrun" :
+			    rc == Z_BUF_ERROR ? "truncated stream" :
+			    z.msg ? z.msg : "bad stream");
 	else if (z.avail_in)
-		snprintf(why, whylen, "zlib: trailing input");
+		strbuf_addf(err, "zlib: trailing input");
 	else
 		ret = z.total_out;
 	inflateEnd(&z);
@@ -69,36 +64,31 @@ static long zlib(const void *in, size_t in_len, void *out, size_t out_len,
 }
 
 static long zstd(const void *in, size_t in_len, void *out, size_t out_len,
-		 char *why, size_t whylen)
+		 struct strbuf *err)
 {
 	size_t got = ZSTD_decompress(out, out_len, in, in_len);
 
-	if (ZSTD_isError(got)) {
-		snprintf(why, whylen, "zstd: %s", ZSTD_getErrorName(got));
-		return -1;
-	}
+	if (ZSTD_isError(got))
+		return strbuf_error(err, "zstd: %s", ZSTD_getErrorName(got));
 	return got;
 }
 
 long ubifs_decompress(int compr_type, const void *in, size_t in_len,
-		      void *out, size_t out_len, char *why, size_t whylen)
+		      void *out, size_t out_len, struct strbuf *err)
 {
 	switch (compr_type) {
 	case UBIFS_COMPR_NONE:
-		if (in_len > out_len) {
-			snprintf(why, whylen, "%zu bytes stored, at most %zu "
-				 "expected", in_len, out_len);
-			return -1;
-		}
+		if (in_len > out_len)
+			return strbuf_error(err, "%zu bytes stored, at most %zu "
+					    "expected", in_len, out_len);
 		memcpy(out, in, in_len);
 		return in_len;
 	case UBIFS_COMPR_LZO:
-		return lzo(in, in_len, out, out_len, why, whylen);
+		return lzo(in, in_len, out, out_len, err);
 	case UBIFS_COMPR_ZLIB:
-		return zlib(in, in_len, out, out_len, why, whylen);
+		return zlib(in, in_len, out, out_len, err);
 	case UBIFS_COMPR_ZSTD:
-		return zstd(in, in_len, out, out_len, why, whylen);
+		return zstd(in, in_len, out, out_len, err);
 	}
-	snprintf(why, whylen, "unknown compression type %d", compr_type);
-	return -1;
+	return strbuf_error(err, "unknown compression type %d", compr_type);
 }

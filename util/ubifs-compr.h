@@ -4,14 +4,16 @@
 
 #include <stddef.h>
 
+#include "util/strbuf.h"
+
 /*
  * Decompresses the payload of one data node (compr_type UBIFS_COMPR_*)
  * into out, as fs/ubifs/compress.c ubifs_decompress() does: none, LZO
  * (lzo1x), zlib (raw deflate, no zlib header) and zstd.  Returns the
- * number of bytes produced, or -1 with a reason in why; more output than
+ * number of bytes produced, or -1 with a reason in err; more output than
  * out_len is an error, not a truncation.
  */
 long ubifs_decompress(int compr_type, const void *in, size_t in_len,
-		      void *out, size_t out_len, char *why, size_t whylen);
+		      void *out, size_t out_len, struct strbuf *err);
 
 #endif

@@ -2,9 +2,7 @@
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +15,7 @@
 #include "util/ubifs-compr.h"
 #include "util/ubifs-extract.h"
 #include "util/usage.h"
+#include "util/wrapper.h"
 
 /* Leaves of the index in key order: a key groups everything of an inode. */
 struct leaf {
@@ -46,8 +45,7 @@ struct ex {
 	int nr, alloc;
 	struct dir_meta *dirs;
 	int ndirs;
-	char *why;
-	size_t whylen;
+	struct strbuf *err;
 	int files;
 	int chown;		/* root: restore owners, as tar does */
 	const char *dir, *tmp;
@@ -64,18 +62,6 @@ static const char *shown(struct ex *x, const char *path)
 	strbuf_reset(&x->shown);
 	strbuf_addf(&x->shown, "%s%s", x->dir, path + n);
 	return x->shown.buf;
-}
-
-static int fail(struct ex *x, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static int fail(struct ex *x, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(x->why, x->whylen, fmt, ap);
-	va_end(ap);
-	return -1;
 }
 
 static uint32_t node_len(const struct leaf *l)
@@ -121,8 +107,8 @@ static int add_leaf(struct ex *x, const struct ubifs_branch *br)
 	l->path = NULL;
 	x->nr++;
 	if (node_len(l) < min_len(l->type))
-		return fail(x, "LEB %d:0x%x %s: %u bytes, too short", l->lnum,
-			    l->offs, node_what(l), node_len(l));
+		return strbuf_error(x->err, "LEB %d:0x%x %s: %u bytes, too short", l->lnum,
+				    l->offs, node_what(l), node_len(l));
 	return 0;
 }
 
@@ -184,8 +170,8 @@ static const struct ubifs_ino_node *inode_of(struct ex *x, uint32_t inum)
 		return NULL;
 	ino = (const void *)l->node;
 	if (le32toh(ino->data_len) > node_len(l) - UBIFS_INO_NODE_SZ) {
-		fail(x, "LEB %d:0x%x inode node: data_len %u beyond the node",
-		     l->lnum, l->offs, le32toh(ino->data_len));
+		strbuf_error(x->err, "LEB %d:0x%x inode node: data_len %u beyond the node",
+			     l->lnum, l->offs, le32toh(ino->data_len));
 		return NULL;
 	}
 	return ino;
@@ -197,22 +183,23 @@ static int write_block(struct ex *x, int fd, const struct leaf *l)
 	uint8_t block[UBIFS_BLOCK_SIZE];
 	uint32_t want = le32toh(dn->size);
 	uint32_t bno = ubifs_key_val(dn->key);
-	char why[128];
+	struct strbuf why = STRBUF_INIT;
 	long got;
 
 	got = ubifs_decompress(le16toh(dn->compr_type), dn->data,
 			       node_len(l) - UBIFS_DATA_NODE_SZ, block,
-			       sizeof(block), why, sizeof(why));
-	if (got < 0)
-		return fail(x, "LEB %d:0x%x data node (inode %u block %u): %s",
-			    l->lnum, l->offs, l->inum, bno, why);
+			       sizeof(block), &why);
 	/* fs/ubifs/file.c read_block(): the length must be the node's size. */
-	if (got != want)
-		return fail(x, "LEB %d:0x%x data node (inode %u block %u): "
-			    "%ld bytes, size says %u", l->lnum, l->offs,
-			    l->inum, bno, got, want);
+	if (got >= 0 && got != want)
+		strbuf_addf(&why, "%ld bytes, size says %u", got, want);
+	if (why.len) {
+		strbuf_addf(x->err, "LEB %d:0x%x data node (inode %u block %u): %s",
+			    l->lnum, l->offs, l->inum, bno, why.buf);
+		strbuf_release(&why);
+		return -1;
+	}
 	if (pwrite(fd, block, got, (off_t)bno * UBIFS_BLOCK_SIZE) != got)
-		return fail(x, "write: %s", strerror(errno));
+		return strbuf_error(x->err, "write: %s", strerror(errno));
 	return 0;
 }
 
@@ -226,8 +213,8 @@ static int write_data(struct ex *x, int fd, uint32_t inum, uint64_t size)
 		    write_block(x, fd, &x->v[i]))
 			return -1;
 	if (size > INT64_MAX || ftruncate(fd, size))
-		return fail(x, "inode %u: truncate to %llu: %s", inum,
-			    (unsigned long long)size, strerror(errno));
+		return strbuf_error(x->err, "inode %u: truncate to %llu: %s", inum,
+				    (unsigned long long)size, strerror(errno));
 	return 0;
 }
 
@@ -244,17 +231,17 @@ static int entry_name(struct ex *x, const struct leaf *l, char *name)
 
 	if (!nlen || nlen > UBIFS_MAX_NLEN ||
 	    nlen > (int)(node_len(l) - UBIFS_DENT_NODE_SZ))
-		return fail(x, "LEB %d:0x%x %s: bad name length %d", l->lnum,
-			    l->offs, node_what(l), nlen);
+		return strbuf_error(x->err, "LEB %d:0x%x %s: bad name length %d", l->lnum,
+				    l->offs, node_what(l), nlen);
 	if (memchr(de->name, '\0', nlen))
-		return fail(x, "LEB %d:0x%x %s: name contains a NUL byte",
-			    l->lnum, l->offs, node_what(l));
+		return strbuf_error(x->err, "LEB %d:0x%x %s: name contains a NUL byte",
+				    l->lnum, l->offs, node_what(l));
 	if (l->type == UBIFS_DENT_KEY && (memchr(de->name, '/', nlen) ||
 	    (nlen <= 2 && !memcmp(de->name, "..", nlen))))
-		return fail(x, "LEB %d:0x%x %s: name \"%.*s\" is not a file "
-			    "name", l->lnum, l->offs,
-			    node_what(l), nlen,
-			    (const char *)de->name);
+		return strbuf_error(x->err, "LEB %d:0x%x %s: name \"%.*s\" is not a file "
+				    "name", l->lnum, l->offs,
+				    node_what(l), nlen,
+				    (const char *)de->name);
 	memcpy(name, de->name, nlen);
 	name[nlen] = '\0';
 	return 0;
@@ -274,16 +261,17 @@ static int set_xattrs(struct ex *x, const char *path, uint32_t inum)
 			continue;
 		if (entry_name(x, &x->v[i], name))
 			return -1;
+		if (!ino_leaf(x, le64toh(xe->inum)))
+			return strbuf_error(x->err, "LEB %d:0x%x xattr entry: no value "
+					    "inode %llu", x->v[i].lnum, x->v[i].offs,
+					    (unsigned long long)le64toh(xe->inum));
 		val = inode_of(x, le64toh(xe->inum));
 		if (!val)
-			return *x->why ? -1 :
-			       fail(x, "LEB %d:0x%x xattr entry: no value "
-				    "inode %llu", x->v[i].lnum, x->v[i].offs,
-				    (unsigned long long)le64toh(xe->inum));
+			return -1;
 		if (lsetxattr(path, name, val->data, le32toh(val->data_len), 0) &&
 		    errno != ENOTSUP && errno != EPERM)
-			return fail(x, "%s: setxattr %s: %s", shown(x, path),
-				    name, strerror(errno));
+			return strbuf_error(x->err, "%s: setxattr %s: %s", shown(x, path),
+					    name, strerror(errno));
 	}
 	return 0;
 }
@@ -309,11 +297,11 @@ static int set_owner_mode(struct ex *x, const char *path,
 	uint32_t mode = le32toh(ino->mode);
 
 	if (x->chown && lchown(path, le32toh(ino->uid), le32toh(ino->gid)))
-		return fail(x, "%s: chown: %s", shown(x, path),
-			    strerror(errno));
+		return strbuf_error(x->err, "%s: chown: %s", shown(x, path),
+				    strerror(errno));
 	if (!S_ISLNK(mode) && chmod(path, mode & 07777))
-		return fail(x, "%s: chmod: %s", shown(x, path),
-			    strerror(errno));
+		return strbuf_error(x->err, "%s: chmod: %s", shown(x, path),
+				    strerror(errno));
 	set_times(path, ino);
 	return 0;
 }
@@ -323,7 +311,7 @@ static int make_tree(struct ex *x, const char *dir, uint32_t dinum, int depth);
 static int make_dir(struct ex *x, const char *path, struct leaf *il, int depth)
 {
 	if (mkdir(path, 0700))
-		return fail(x, "%s: %s", shown(x, path), strerror(errno));
+		return strbuf_error(x->err, "%s: %s", shown(x, path), strerror(errno));
 	if (make_tree(x, path, il->inum, depth + 1))
 		return -1;
 	/* After its entries: see finish_dirs(). */
@@ -342,10 +330,10 @@ static int make_file(struct ex *x, const char *path, struct leaf *il)
 	/* O_EXCL: never write through something already there. */
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
 	if (fd < 0)
-		return fail(x, "%s: %s", shown(x, path), strerror(errno));
+		return strbuf_error(x->err, "%s: %s", shown(x, path), strerror(errno));
 	err = write_data(x, fd, il->inum, le64toh(ino->size));
 	if (close(fd) && !err)
-		err = fail(x, "%s: %s", shown(x, path), strerror(errno));
+		err = strbuf_error(x->err, "%s: %s", shown(x, path), strerror(errno));
 	x->files++;
 	return err;
 }
@@ -363,11 +351,11 @@ static int make_symlink(struct ex *x, const char *path, struct leaf *il)
 	/* The target is stored without its NUL; one inside cannot be
 	 * recreated, and PATH_MAX bounds what symlink() takes. */
 	if (!n || n >= PATH_MAX || memchr(ino->data, '\0', n))
-		return fail(x, "LEB %d:0x%x inode node: bad symlink target "
-			    "(%u bytes)", il->lnum, il->offs, n);
+		return strbuf_error(x->err, "LEB %d:0x%x inode node: bad symlink target "
+				    "(%u bytes)", il->lnum, il->offs, n);
 	target = xstrndup((const char *)ino->data, n);
 	if (symlink(target, path))
-		err = fail(x, "%s: %s", shown(x, path), strerror(errno));
+		err = strbuf_error(x->err, "%s: %s", shown(x, path), strerror(errno));
 	free(target);
 	return err;
 }
@@ -380,13 +368,13 @@ static int make_entry(struct ex *x, const char *path, struct leaf *il,
 	int err;
 
 	if (il->path && S_ISDIR(mode))
-		return fail(x, "%s: directory inode %u has a second entry",
-			    shown(x, path), il->inum);
+		return strbuf_error(x->err, "%s: directory inode %u has a second entry",
+				    shown(x, path), il->inum);
 	if (il->path) {
 		/* link(2) does not follow a symlink at oldpath. */
 		if (link(il->path, path))
-			return fail(x, "%s: %s", shown(x, path),
-				    strerror(errno));
+			return strbuf_error(x->err, "%s: %s", shown(x, path),
+					    strerror(errno));
 		return 0;
 	}
 	switch (mode & S_IFMT) {
@@ -425,8 +413,8 @@ static int make_tree(struct ex *x, const char *dir, uint32_t dinum, int depth)
 	int lo, hi, i, err = 0;
 
 	if (depth > 4096)
-		return fail(x, "%s: directories nested too deep",
-			    shown(x, dir));
+		return strbuf_error(x->err, "%s: directories nested too deep",
+				    shown(x, dir));
 	range(x, dinum, &lo, &hi);
 	for (i = lo; i < hi && !err; i++) {
 		const struct ubifs_dent_node *de = (const void *)x->v[i].node;
@@ -439,10 +427,10 @@ static int make_tree(struct ex *x, const char *dir, uint32_t dinum, int depth)
 			break;
 		il = ino_leaf(x, le64toh(de->inum));
 		if (!il) {
-			err = fail(x, "LEB %d:0x%x directory entry \"%s\": "
-				   "inode %llu does not exist", x->v[i].lnum,
-				   x->v[i].offs, name,
-				   (unsigned long long)le64toh(de->inum));
+			err = strbuf_error(x->err, "LEB %d:0x%x directory entry \"%s\": "
+					   "inode %llu does not exist", x->v[i].lnum,
+					   x->v[i].offs, name,
+					   (unsigned long long)le64toh(de->inum));
 			break;
 		}
 		strbuf_reset(&path);
@@ -467,15 +455,6 @@ static int finish_dirs(struct ex *x)
 	return 0;
 }
 
-static int rm_one(const char *path, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 static void release(struct ex *x)
 {
 	int i;
@@ -496,7 +475,7 @@ static int build(struct ex *x, const char *tmp, const char *dir)
 		return -1;
 	root = ino_leaf(x, 1);
 	if (!root)
-		return fail(x, "no root inode");
+		return strbuf_error(x->err, "no root inode");
 	root->path = xstrdup(tmp);
 	if (make_tree(x, tmp, 1, 0))
 		return -1;
@@ -508,44 +487,40 @@ static int build(struct ex *x, const char *tmp, const char *dir)
 	if (finish_dirs(x))
 		return -1;
 	if (rename(tmp, dir))
-		return fail(x, "%s: %s", shown(x, dir), strerror(errno));
+		return strbuf_error(x->err, "%s: %s", shown(x, dir), strerror(errno));
 	return 0;
 }
 
 int ubifs_extract(const struct ubifs_image *img, int root_lnum, int root_offs,
-		  const char *dir, int *files, char *why, size_t whylen)
+		  const char *dir, int *files, struct strbuf *err)
 {
 	struct ex x = {
-		.img = img, .why = why, .whylen = whylen,
+		.img = img, .err = err,
 		.root_lnum = root_lnum, .root_offs = root_offs,
 		.chown = geteuid() == 0, .shown = STRBUF_INIT,
 	};
 	struct strbuf tmp = STRBUF_INIT;
 	struct stat st;
-	int err;
+	int ret;
 
 	*files = 0;
-	*why = '\0';
 	if (!lstat(dir, &st))
-		return fail(&x, "%s already exists", dir);
+		return strbuf_error(err, "%s already exists", dir);
 	strbuf_addf(&tmp, "%s.tmpXXXXXX", dir);
 	if (!mkdtemp(tmp.buf)) {
-		err = fail(&x, "%s: %s", dir, strerror(errno));
+		ret = strbuf_error(err, "%s: %s", dir, strerror(errno));
 		goto out;
 	}
 	x.dir = dir;
 	x.tmp = tmp.buf;
-	err = build(&x, tmp.buf, dir);
+	ret = build(&x, tmp.buf, dir);
 	/* Leave nothing that could pass for a complete extraction. */
-	if (err && nftw(tmp.buf, rm_one, 16, FTW_DEPTH | FTW_PHYS)) {
-		size_t n = strlen(why);
-
-		snprintf(why + n, whylen - n, " (%s is left behind)", tmp.buf);
-	}
+	if (ret && remove_tree(tmp.buf))
+		strbuf_addf(err, " (%s is left behind)", tmp.buf);
 	*files = x.files;
 out:
 	release(&x);
 	strbuf_release(&x.shown);
 	strbuf_release(&tmp);
-	return err;
+	return ret;
 }

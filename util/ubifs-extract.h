@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 
+#include "util/strbuf.h"
 #include "util/ubifs-image.h"
 
 /*
@@ -12,9 +13,10 @@
  * exist; it is built under a temporary name and renamed when complete):
  * directories, regular files, symlinks, hard links and xattrs, with modes,
  * times and (when run as root) owners.  Data nodes may be uncompressed,
- * LZO, zlib or zstd.  Returns 0, or -1 with why and nothing left at dir.
+ * LZO, zlib or zstd.  Returns 0, or -1 with a reason in err and nothing
+ * left at dir.
  */
 int ubifs_extract(const struct ubifs_image *img, int root_lnum, int root_offs,
-		  const char *dir, int *files, char *why, size_t whylen);
+		  const char *dir, int *files, struct strbuf *err);
 
 #endif

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <endian.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/strbuf.h"
 #include "util/ubifs-auth.h"
 #include "util/ubifs-lpt.h"
 #include "util/ubifs-sign.h"
@@ -34,8 +34,7 @@ struct signer {
 	int *lebs, nlebs, cur;		/* LEBs the index may use */
 	int lnum, offs;			/* index write head */
 	uint64_t idx_size;
-	char *why;
-	size_t whylen;
+	struct strbuf *err;
 };
 
 static int align_io(const struct ubifs_geom *g, int n)
@@ -118,18 +117,6 @@ static void contrib(const struct ubifs_geom *g, const struct ubifs_lprops *p,
 	l->used += sign * (g->leb_size - spc);
 }
 
-static int fail(struct signer *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static int fail(struct signer *s, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(s->why, s->whylen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* Closes the index LEB being written: padded to min_io, then erased. */
 static void close_leb(struct signer *s)
 {
@@ -153,8 +140,8 @@ static int next_leb(struct signer *s)
 		s->lnum = s->lebs[s->cur++];
 	} else {
 		if (s->leb_cnt >= g->max_leb_cnt)
-			return fail(s, "the signed index needs more than "
-				    "max_leb_cnt (%d) LEBs", g->max_leb_cnt);
+			return strbuf_error(s->err, "the signed index needs more than "
+					    "max_leb_cnt (%d) LEBs", g->max_leb_cnt);
 		s->lnum = s->leb_cnt++;
 		s->out = xrealloc(s->out, (size_t)s->leb_cnt * g->leb_size);
 		s->lp = xrealloc(s->lp, (s->leb_cnt - g->main_first) *
@@ -312,9 +299,9 @@ static int pick_index_lebs(struct signer *s, int gc_lnum)
 			if (pass == 0 && p->index) {
 				for (j = 0; j < sc->nr; j++)
 					if (sc->v[j].type != UBIFS_IDX_NODE)
-						return fail(s, "LEB %d mixes index "
-							    "and other nodes",
-							    i + g->main_first);
+						return strbuf_error(s->err, "LEB %d mixes index "
+								    "and other nodes",
+								    i + g->main_first);
 				s->lebs[s->nlebs++] = i + g->main_first;
 				s->lp[i] = (struct ubifs_lprops){ g->leb_size, 0, 0 };
 			} else if (pass == 1 && !p->index &&
@@ -329,6 +316,22 @@ static int pick_index_lebs(struct signer *s, int gc_lnum)
 	return 0;
 }
 
+/*
+ * A superblock or master node at the start of its (erased) LEB: header,
+ * HMAC at ofs_hmac when there is a key, CRC, as the kernel writes them.
+ */
+static void put_auth_node(struct signer *s, uint8_t *leb, void *node, int type,
+			  int len, size_t ofs_hmac)
+{
+	set_header(node, type, len, s->sqnum++);
+	if (s->o->hmac_key)
+		ubifs_auth_node_hmac(s->auth, node, len, ofs_hmac,
+				     (uint8_t *)node + ofs_hmac);
+	set_crc(s, node, len);
+	memset(leb, 0xff, s->img->g.leb_size);
+	memcpy(leb, node, len);
+}
+
 static void write_masters(struct signer *s, struct ubifs_mst_node *mst,
 			  uint8_t *hash_mst)
 {
@@ -339,14 +342,8 @@ static void write_masters(struct signer *s, struct ubifs_mst_node *mst,
 		uint8_t *leb = out_leb(s, UBIFS_MST_LNUM + copy);
 
 		memset(mst->hmac, 0, sizeof(mst->hmac));
-		set_header(mst, UBIFS_MST_NODE, UBIFS_MST_NODE_SZ, s->sqnum++);
-		if (s->o->hmac_key)
-			ubifs_auth_node_hmac(s->auth, mst, UBIFS_MST_NODE_SZ,
-					     offsetof(struct ubifs_mst_node, hmac),
-					     mst->hmac);
-		set_crc(s, mst, UBIFS_MST_NODE_SZ);
-		memset(leb, 0xff, g->leb_size);
-		memcpy(leb, mst, UBIFS_MST_NODE_SZ);
+		put_auth_node(s, leb, mst, UBIFS_MST_NODE, UBIFS_MST_NODE_SZ,
+			      offsetof(struct ubifs_mst_node, hmac));
 		pad(s, leb, UBIFS_MST_NODE_SZ, align_io(g, UBIFS_MST_NODE_SZ));
 		if (!copy)
 			ubifs_auth_hash(s->auth, (uint8_t *)mst + UBIFS_CH_SZ,
@@ -362,7 +359,6 @@ static int write_sb(struct signer *s, const uint8_t *hash_mst)
 	uint8_t *der = NULL;
 	size_t der_len = 0;
 	int end = UBIFS_SB_NODE_SZ;
-	char why[512];
 
 	memcpy(sb, s->img->data, UBIFS_SB_NODE_SZ);
 	sb->flags = htole32(g->flags | UBIFS_FLG_AUTHENTICATION);
@@ -372,31 +368,24 @@ static int write_sb(struct signer *s, const uint8_t *hash_mst)
 	memcpy(sb->hash_mst, hash_mst, s->hash_len);
 	memset(sb->hmac, 0, sizeof(sb->hmac));
 	memset(sb->hmac_wkm, 0, sizeof(sb->hmac_wkm));
-	set_header(sb, UBIFS_SB_NODE, UBIFS_SB_NODE_SZ, s->sqnum++);
-	if (s->o->hmac_key) {
+	if (s->o->hmac_key)
 		ubifs_auth_hmac(s->auth, "UBIFS", 5, sb->hmac_wkm);
-		ubifs_auth_node_hmac(s->auth, sb, UBIFS_SB_NODE_SZ,
-				     offsetof(struct ubifs_sb_node, hmac),
-				     sb->hmac);
-	}
-	set_crc(s, sb, UBIFS_SB_NODE_SZ);
-	memset(leb, 0xff, g->leb_size);
-	memcpy(leb, sb, UBIFS_SB_NODE_SZ);
+	put_auth_node(s, leb, sb, UBIFS_SB_NODE, UBIFS_SB_NODE_SZ,
+		      offsetof(struct ubifs_sb_node, hmac));
 	if (s->o->key) {
 		struct ubifs_sig_node *sig;
 		int len;
 
 		if (ubifs_sig_create(s->o->key, s->o->cert, s->o->hash_algo, sb,
-				     UBIFS_SB_NODE_SZ, &der, &der_len, why,
-				     sizeof(why))) {
+				     UBIFS_SB_NODE_SZ, &der, &der_len, s->err)) {
 			free(sb);
-			return fail(s, "%s", why);
+			return -1;
 		}
 		len = UBIFS_SIG_NODE_SZ + der_len;
 		if ((int)UBIFS_SB_NODE_SZ + len > g->leb_size) {
 			free(der);
 			free(sb);
-			return fail(s, "the signature does not fit into LEB 0");
+			return strbuf_error(s->err, "the signature does not fit into LEB 0");
 		}
 		sig = (void *)(leb + UBIFS_SB_NODE_SZ);
 		memset(sig, 0, len);
@@ -448,11 +437,10 @@ static void update_master(const struct signer *s, struct ubifs_mst_node *m,
 }
 
 int ubifs_sign(struct ubifs_image *img, const struct ubifs_sign_opts *o,
-	       uint8_t **out, size_t *out_len, char *why, size_t whylen)
+	       uint8_t **out, size_t *out_len, struct strbuf *err)
 {
 	const struct ubifs_geom *g = &img->g;
-	struct signer s = { .img = img, .o = o, .why = why, .whylen = whylen,
-			    .lnum = -1 };
+	struct signer s = { .img = img, .o = o, .err = err, .lnum = -1 };
 	struct ubifs_verify_opts vo = { 0 };
 	struct ubifs_verify_result res;
 	struct ubifs_report rep = { 0 };
@@ -468,31 +456,31 @@ int ubifs_sign(struct ubifs_image *img, const struct ubifs_sign_opts *o,
 	int ret = -1;
 
 	if (g->flags & UBIFS_FLG_AUTHENTICATION)
-		return fail(&s, "the image is already authenticated");
+		return strbuf_error(err, "the image is already authenticated");
 	if (ubifs_verify(img, &vo, &res, &rep)) {
 		char *p = ubifs_problem_str(&rep.v[0]);
 
-		fail(&s, "the input does not verify: %s", p);
+		strbuf_addf(err, "the input does not verify: %s", p);
 		free(p);
 		ubifs_report_clear(&rep);
 		return -1;
 	}
 	if (res.buds)
-		return fail(&s, "the journal is not empty (%d buds): mount and "
-			    "unmount the image first", res.buds);
+		return strbuf_error(err, "the journal is not empty (%d buds): mount and "
+				    "unmount the image first", res.buds);
 	s.auth = ubifs_auth_new(o->hash_algo, o->hmac_key, o->hmac_key_len);
 	if (!s.auth)
-		return fail(&s, "hash algorithm %d is not available", o->hash_algo);
+		return strbuf_error(err, "hash algorithm %d is not available", o->hash_algo);
 	s.hash_len = ubifs_auth_hash_len(s.auth);
 	s.branch_sz = UBIFS_BRANCH_SZ + UBIFS_SK_LEN + s.hash_len;
 	if ((long)UBIFS_IDX_NODE_SZ + (long)g->fanout * s.branch_sz >
 	    g->leb_size / 2) {
-		fail(&s, "fanout %d is too large for hashed branches", g->fanout);
+		strbuf_addf(err, "fanout %d is too large for hashed branches", g->fanout);
 		goto out;
 	}
 	memcpy(&mst, ubifs_leb(img, res.mst_lnum) + res.mst_offs, sizeof(mst));
 	if (ubifs_lpt_read(img, &mst, NULL, &lpt, &rep)) {
-		fail(&s, "cannot read the LPT");
+		strbuf_addf(err, "cannot read the LPT");
 		goto out;
 	}
 	s.lp = lpt.lp;

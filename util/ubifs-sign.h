@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/strbuf.h"
 #include "util/ubifs-image.h"
 
 /*
@@ -24,8 +25,8 @@ struct ubifs_sign_opts {
 	size_t hmac_key_len;
 };
 
-/* Returns 0 with the new image in *out (malloc'ed), or -1 with why. */
+/* 0 with the new image in *out (malloc'ed), or -1 with a reason in err. */
 int ubifs_sign(struct ubifs_image *img, const struct ubifs_sign_opts *o,
-	       uint8_t **out, size_t *out_len, char *why, size_t whylen);
+	       uint8_t **out, size_t *out_len, struct strbuf *err);
 
 #endif

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <endian.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/strbuf.h"
 #include "util/ubifs-crc.h"
 #include "util/ubifs-media.h"
 #include "util/ubifs-ubi.h"
@@ -94,21 +94,8 @@ struct scan {
 	struct copy *v;
 	size_t nr;
 	struct ubifs_ubi_vol *out;
-	char *why;
-	size_t whylen;
+	struct strbuf *err;
 };
-
-static int fail(struct scan *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static int fail(struct scan *s, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(s->why, s->whylen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* PEB 0's erase counter header gives the header offsets; the PEB size
  * is not recorded: it is where the next erase counter header starts. */
@@ -118,7 +105,7 @@ static int geometry(struct scan *s)
 	size_t i;
 
 	if (!hdr_ok(&s->crc, ec, UBI_EC_HDR_MAGIC))
-		return fail(s, "PEB 0: bad erase counter header CRC");
+		return strbuf_error(s->err, "PEB 0: bad erase counter header CRC");
 	s->vid_off = be32toh(ec->vid_hdr_offset);
 	s->data_off = be32toh(ec->data_offset);
 	s->peb = s->len;
@@ -130,8 +117,8 @@ static int geometry(struct scan *s)
 	if (s->vid_off < UBI_HDR_SIZE ||
 	    s->vid_off + UBI_HDR_SIZE > s->data_off ||
 	    s->data_off + UBIFS_MIN_LEB_SZ > s->peb)
-		return fail(s, "bad header offsets (VID 0x%x, data 0x%x, PEB "
-			    "size %zu)", s->vid_off, s->data_off, s->peb);
+		return strbuf_error(s->err, "bad header offsets (VID 0x%x, data 0x%x, PEB "
+				    "size %zu)", s->vid_off, s->data_off, s->peb);
 	s->npebs = s->len / s->peb;
 	return 0;
 }
@@ -156,10 +143,10 @@ static int scan_peb(struct scan *s, size_t pnum)
 		goto corrupt;
 	if (be32toh(ec->vid_hdr_offset) != s->vid_off ||
 	    be32toh(ec->data_offset) != s->data_off)
-		return fail(s, "PEB %zu: header offsets 0x%x/0x%x differ from "
-			    "PEB 0's 0x%x/0x%x", pnum,
-			    be32toh(ec->vid_hdr_offset),
-			    be32toh(ec->data_offset), s->vid_off, s->data_off);
+		return strbuf_error(s->err, "PEB %zu: header offsets 0x%x/0x%x differ from "
+				    "PEB 0's 0x%x/0x%x", pnum,
+				    be32toh(ec->vid_hdr_offset),
+				    be32toh(ec->data_offset), s->vid_off, s->data_off);
 	if (all_ff((const uint8_t *)vid, UBI_HDR_SIZE))
 		return 0;
 	if (!hdr_ok(&s->crc, vid, UBI_VID_HDR_MAGIC))
@@ -171,8 +158,8 @@ static int scan_peb(struct scan *s, size_t pnum)
 	/* Unmapped LEBs below the highest mapped one read as erased, but
 	 * a volume far larger than the image is a corrupt header. */
 	if (lnum > 2 * s->npebs + 16)
-		return fail(s, "PEB %zu: LEB %u of volume %u is beyond what "
-			    "%zu PEBs can hold", pnum, lnum, id, s->npebs);
+		return strbuf_error(s->err, "PEB %zu: LEB %u of volume %u is beyond what "
+				    "%zu PEBs can hold", pnum, lnum, id, s->npebs);
 	s->v[s->nr++] = (struct copy){ id, lnum, be64toh(vid->sqnum), pnum,
 				       vid };
 	return 0;
@@ -206,10 +193,10 @@ static int newer_wins(struct scan *s, const struct copy *old,
 	uint32_t size = be32toh(vid->data_size);
 
 	if (old->sqnum == new->sqnum)
-		return fail(s, "PEBs %zu and %zu hold LEB %u of volume %u with "
-			    "the same sqnum %llu", old->pnum, new->pnum,
-			    new->lnum, new->vol_id,
-			    (unsigned long long)new->sqnum);
+		return strbuf_error(s->err, "PEBs %zu and %zu hold LEB %u of volume %u with "
+				    "the same sqnum %llu", old->pnum, new->pnum,
+				    new->lnum, new->vol_id,
+				    (unsigned long long)new->sqnum);
 	if (!vid->copy_flag)
 		return 1;
 	if (size > s->peb - s->data_off)
@@ -286,15 +273,15 @@ static int check_sb(struct scan *s, const uint8_t *leb0, size_t leb)
 	if (sb->ch.node_type != UBIFS_SB_NODE)
 		return 0;
 	if (sb_leb != leb)
-		return fail(s, "superblock LEB size %u, but the UBI volume's "
-			    "LEBs hold %zu bytes (PEB size %zu, data offset "
-			    "%u)", sb_leb, leb, s->peb, s->data_off);
+		return strbuf_error(s->err, "superblock LEB size %u, but the UBI volume's "
+				    "LEBs hold %zu bytes (PEB size %zu, data offset "
+				    "%u)", sb_leb, leb, s->peb, s->data_off);
 	if (!io || (io & (io - 1)) || s->peb % io ||
 	    s->data_off != ((uint64_t)end + io - 1) / io * io)
-		return fail(s, "superblock min. I/O unit %u does not fit the "
-			    "UBI headers (VID header at 0x%x, data at 0x%x, "
-			    "PEB size %zu)", io, s->vid_off, s->data_off,
-			    s->peb);
+		return strbuf_error(s->err, "superblock min. I/O unit %u does not fit the "
+				    "UBI headers (VID header at 0x%x, data at 0x%x, "
+				    "PEB size %zu)", io, s->vid_off, s->data_off,
+				    s->peb);
 	return 0;
 }
 
@@ -306,11 +293,11 @@ static int assemble(struct scan *s)
 
 	first = find_volume(s, &end);
 	if (!first)
-		return fail(s, "no UBIFS volume found");
+		return strbuf_error(s->err, "no UBIFS volume found");
 	pad = be32toh(first->vid->data_pad);
 	if (pad >= s->peb - s->data_off - UBIFS_MIN_LEB_SZ)
-		return fail(s, "PEB %zu: data_pad %u leaves no room",
-			    first->pnum, pad);
+		return strbuf_error(s->err, "PEB %zu: data_pad %u leaves no room",
+				    first->pnum, pad);
 	leb = s->peb - s->data_off - pad;
 	if (check_sb(s, leb_data(s, first), leb))
 		return -1;
@@ -321,9 +308,9 @@ static int assemble(struct scan *s)
 	for (c = first; c < s->v + end; c++) {
 		/* attach.c: every PEB of a volume has its data_pad. */
 		if (be32toh(c->vid->data_pad) != pad)
-			return fail(s, "PEB %zu: data_pad %u, PEB %zu has %u",
-				    c->pnum, be32toh(c->vid->data_pad),
-				    first->pnum, pad);
+			return strbuf_error(s->err, "PEB %zu: data_pad %u, PEB %zu has %u",
+					    c->pnum, be32toh(c->vid->data_pad),
+					    first->pnum, pad);
 		memcpy((uint8_t *)s->out->data + c->lnum * leb, leb_data(s, c),
 		       leb);
 	}
@@ -331,7 +318,7 @@ static int assemble(struct scan *s)
 }
 
 int ubifs_ubi_extract(const void *buf, size_t len, struct ubifs_ubi_vol *vol,
-		      char *why, size_t whylen)
+		      struct strbuf *err)
 {
 	struct scan *s = xcalloc(1, sizeof(*s));
 	size_t i;
@@ -342,8 +329,7 @@ int ubifs_ubi_extract(const void *buf, size_t len, struct ubifs_ubi_vol *vol,
 	s->img = buf;
 	s->len = len;
 	s->out = vol;
-	s->why = why;
-	s->whylen = whylen;
+	s->err = err;
 	ubifs_crc_init(&s->crc);
 	if (geometry(s))
 		goto out;

@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "util/strbuf.h"
+
 /*
  * UBI images (ubinize output): physical eraseblocks, each starting with an
  * erase counter header ("UBI#") and a volume identifier header ("UBI!")
@@ -25,9 +27,9 @@ struct ubifs_ubi_vol {
  * in buf; of two PEBs holding one LEB the one UBI would read wins.
  * Unmapped LEBs read as 0xFF, as UBI returns them.  The superblock's LEB
  * size and min. I/O unit must fit the UBI headers.  Returns 0, or -1
- * with a reason in why.
+ * with a reason in err.
  */
 int ubifs_ubi_extract(const void *buf, size_t len, struct ubifs_ubi_vol *vol,
-		      char *why, size_t whylen);
+		      struct strbuf *err);
 
 #endif

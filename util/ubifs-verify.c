@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/strbuf.h"
 #include "util/ubifs-auth.h"
 #include "util/ubifs-journal.h"
 #include "util/ubifs-lpt.h"
@@ -57,7 +58,7 @@ static void check_signature(struct vctx *v)
 						       UBIFS_SB_NODE_SZ);
 	const struct ubifs_sig_node *sig;
 	uint32_t sig_len;
-	char why[512];
+	struct strbuf why = STRBUF_INIT;
 
 	if (!sn || sn->type != UBIFS_SIG_NODE) {
 		ubifs_report_add(v->rep, 0, UBIFS_SB_NODE_SZ, "signature node",
@@ -81,13 +82,13 @@ static void check_signature(struct vctx *v)
 		return;
 	}
 	if (ubifs_sig_verify(v->o->cert, v->img->g.hash_algo, v->sb,
-			     UBIFS_SB_NODE_SZ, sig->sig, sig_len, why,
-			     sizeof(why)))
+			     UBIFS_SB_NODE_SZ, sig->sig, sig_len, &why))
 		ubifs_report_add(v->rep, 0, sn->offs, "signature node",
 				 "%s over the superblock at LEB 0:0x0 "
-				 "(certificate %s)", why, v->o->cert);
+				 "(certificate %s)", why.buf, v->o->cert);
 	else
 		v->res->sig_checked = 1;
+	strbuf_release(&why);
 }
 
 static void check_sb_hmac(struct vctx *v)

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
 #include <unistd.h>
 
 #include "util/wrapper.h"
@@ -39,4 +41,15 @@ int pwrite_in_full(int fd, const void *buf, size_t len, uint64_t off)
 		off += n;
 	}
 	return 0;
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag,
+		      struct FTW *ftw)
+{
+	return remove(path);
+}
+
+int remove_tree(const char *path)
+{
+	return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS) ? -errno : 0;
 }

@@ -13,4 +13,7 @@
 int write_in_full(int fd, const void *buf, size_t len);
 int pwrite_in_full(int fd, const void *buf, size_t len, uint64_t off);
 
+/* Removes path and all under it, never following a symlink (rm -rf). */
+int remove_tree(const char *path);
+
 #endif

@@ -18,7 +18,8 @@ done
 clang -g -O1 -std=gnu11 -D_GNU_SOURCE -I"$src" \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-o ubifs-fuzz "$src/tests/fuzz/ubifs.c" "$src"/util/ubifs-*.c \
-	"$src/util/strbuf.c" "$src/util/usage.c" -lcrypto -lzstd -llzo2 -lz
+	"$src/util/strbuf.c" "$src/util/usage.c" "$src/util/wrapper.c" \
+	-lcrypto -lzstd -llzo2 -lz
 
 if [ -z "$(ls corpus)" ]; then
 	rm -rf tree && mkdir -p tree/d && echo hi >tree/a && ln -s a tree/l &&

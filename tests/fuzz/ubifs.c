@@ -10,19 +10,20 @@
  * Built and run by tests/fuzz/run-ubifs.sh (not part of make check).
  */
 #include <endian.h>
-#include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "util/strbuf.h"
 #include "util/ubifs-auth.h"
 #include "util/ubifs-extract.h"
 #include "util/ubifs-image.h"
 #include "util/ubifs-sign.h"
 #include "util/ubifs-ubi.h"
 #include "util/ubifs-verify.h"
+#include "util/wrapper.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
@@ -43,9 +44,11 @@ static void sign_round_trip(struct ubifs_image *img)
 	struct ubifs_image out;
 	uint8_t *buf;
 	size_t len;
-	char why[256];
+	struct strbuf err = STRBUF_INIT;
+	int ret = ubifs_sign(img, &so, &buf, &len, &err);
 
-	if (ubifs_sign(img, &so, &buf, &len, why, sizeof(why)))
+	strbuf_release(&err);
+	if (ret)
 		return;
 	if (ubifs_image_init(&out, buf, len, &rep) ||
 	    ubifs_verify(&out, &vo, &res, &rep) || !res.hmac_checked)
@@ -55,21 +58,13 @@ static void sign_round_trip(struct ubifs_image *img)
 	free(buf);
 }
 
-static int rm_one(const char *path, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 /* Extraction either succeeds or leaves the scratch directory empty. */
 static void extract(const struct ubifs_image *img,
 		    const struct ubifs_verify_result *res)
 {
 	const char *t = getenv("TMPDIR");
-	char base[4096], dir[4200], why[512];
+	char base[4096], dir[4200];
+	struct strbuf err = STRBUF_INIT;
 	int files;
 
 	snprintf(base, sizeof(base), "%s/ubifs-fuzz.XXXXXX", t ? t : "/tmp");
@@ -77,9 +72,10 @@ static void extract(const struct ubifs_image *img,
 		abort();
 	snprintf(dir, sizeof(dir), "%s/x", base);
 	if (ubifs_extract(img, res->root_lnum, res->root_offs, dir, &files,
-			  why, sizeof(why)) && rmdir(base))
+			  &err) && rmdir(base))
 		abort();
-	nftw(base, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	strbuf_release(&err);
+	remove_tree(base);
 }
 
 /* The signed seeds were made with cert.pem of the run folder: mutated
@@ -188,12 +184,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t *copy;
 	void *owned = NULL;
 	size_t len = size;
-	char why[256];
 
 	if (ubifs_ubi_detect(data, size)) {
+		struct strbuf err = STRBUF_INIT;
 		struct ubifs_ubi_vol uv;
+		int ret = ubifs_ubi_extract(data, size, &uv, &err);
 
-		if (ubifs_ubi_extract(data, size, &uv, why, sizeof(why)))
+		strbuf_release(&err);
+		if (ret)
 			return 0;
 		owned = uv.data;
 		vol = owned;

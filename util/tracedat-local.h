@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef TK_TRACEDAT_LOCAL_H
+#define TK_TRACEDAT_LOCAL_H
+
+/*
+ * What the reader (tracedat-read.c) and the merge of its per-CPU streams
+ * (tracedat-merge.c) share, and nobody else: the opened file and the
+ * primitives that read it with bounds checks and offsets in every error.
+ */
+#include <endian.h>
+#include <stdint.h>
+#include <string.h>
+#include <zstd.h>
+
+#include "util/strbuf.h"
+#include "util/tracedat.h"
+#include "util/tracedat-read.h"
+
+#define MAX_CHUNK_SIZE		(64u << 20)
+/* Zeros after every data buffer: kbuffer peeks a few bytes past an event
+ * header and libtraceevent's %s stops at the first NUL. */
+#define BUF_PAD			64
+
+struct td_cpu {
+	int cpu;
+	uint64_t offset, size;
+};
+
+struct td_buffer {
+	char *name;
+	char *clock;
+	unsigned int page_size;
+	uint64_t section;	/* v7 flyrecord section, v6 "flyrecord" mark */
+	int nr_cpus;
+	struct td_cpu *cpus;
+};
+
+/* Texts of the file that tracedat_info shows, owned by struct tracedat. */
+enum td_text {
+	TD_COMPRESSION,
+	TD_COMPRESSION_VERSION,
+	TD_CLOCK,
+	TD_UNAME,
+	TD_TRACER_VERSION,
+	TD_NR_TEXTS,
+};
+
+struct tracedat {
+	char *path;
+	int fd;
+	/* Where the public call in progress reports (its caller's err). */
+	struct strbuf *err;
+	struct tracedat_info info;
+	struct tep_handle *tep;
+	struct tep_plugin_list *plugins;
+	ZSTD_DCtx *zctx;
+	int compressed;
+	int have_clock_option;
+	long long ts_offset;
+	uint32_t tsc_mult, tsc_shift;
+	uint64_t tsc_offset;
+	uint64_t sec_off[TRACEDAT_OPT_CMDLINES + 1];
+	struct td_buffer *buffers;
+	int nr_buffers;
+	struct strbuf cpustats;
+	char *text[TD_NR_TEXTS];
+};
+
+/* Appends "FILE: offset N: what" to td->err; returns -1. */
+int tracedat_bad(struct tracedat *td, uint64_t off, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* All n bytes at off, or -1 (reported). */
+int tracedat_pread(struct tracedat *td, void *dst, size_t n, uint64_t off,
+		   const char *what);
+
+/* A 2, 4 or 8-byte number in the file's byte order. */
+static inline uint64_t tracedat_num(const struct tracedat *td, const void *p,
+				    int size)
+{
+	uint64_t v = 0;
+	uint32_t v32;
+	uint16_t v16;
+
+	switch (size) {
+	case 2:
+		memcpy(&v16, p, 2);
+		return td->info.big_endian ? be16toh(v16) : le16toh(v16);
+	case 4:
+		memcpy(&v32, p, 4);
+		return td->info.big_endian ? be32toh(v32) : le32toh(v32);
+	default:
+		memcpy(&v, p, 8);
+		return td->info.big_endian ? be64toh(v) : le64toh(v);
+	}
+}
+
+#endif

@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The per-CPU streams of opened trace.dat files, each reading its pages
+ * (raw, or zstd chunks decompressed one at a time) through kbuffer, and
+ * their merge by timestamp in a binary heap.
+ */
+#include <stdlib.h>
+#include <traceevent/kbuffer.h>
+
+#include "util/tracedat-local.h"
+#include "util/tracedat-merge.h"
+#include "util/usage.h"
+
+/* Uncompressed data is read this many pages at a time. */
+#define RAW_READ_PAGES		64
+
+struct stream {
+	struct tracedat *td;
+	int buffer, source;
+	int cpu;
+	unsigned int page_size, hdr_size;
+	uint64_t pos, end;		/* file range still to read */
+	uint32_t chunks_left;
+	int chunked;
+	unsigned char *buf, *cbuf;	/* pages (decompressed), compressed chunk */
+	size_t buf_len, buf_alloc, cbuf_alloc, page;
+	uint64_t buf_off;		/* file offset the pages came from */
+	uint64_t page_off;		/* ... and of the current page (or chunk) */
+	int page_loaded, started;
+	unsigned char *data_end;	/* end of the current page's events */
+	struct kbuffer *kbuf;
+	struct tep_record rec;
+};
+
+struct tracedat_merge {
+	struct stream **heap;
+	int nr, alloc;
+	int nr_added;
+};
+
+struct tracedat_merge *tracedat_merge_new(void)
+{
+	return xcalloc(1, sizeof(struct tracedat_merge));
+}
+
+static int stream_read_raw(struct stream *s)
+{
+	size_t n = (size_t)s->page_size * RAW_READ_PAGES;
+
+	if (s->pos >= s->end)
+		return 0;
+	if (n > s->end - s->pos)
+		n = s->end - s->pos;
+	if (n % s->page_size)
+		return tracedat_bad(s->td, s->pos, "cpu %d data ends in a partial page (%zu bytes)",
+				    s->cpu, n % s->page_size);
+	if (tracedat_pread(s->td, s->buf, n, s->pos, "ring buffer pages"))
+		return -1;
+	s->buf_off = s->pos;
+	s->pos += n;
+	s->buf_len = n;
+	return 1;
+}
+
+static int stream_read_chunk(struct stream *s)
+{
+	struct tracedat *td = s->td;
+	unsigned char hdr[TRACEDAT_CHUNK_HDR_SIZE];
+	uint64_t csize, usize;
+	size_t r;
+
+	if (!s->chunks_left)
+		return 0;
+	if (s->end - s->pos < sizeof(hdr))
+		return tracedat_bad(td, s->pos, "chunk header past the cpu %d data", s->cpu);
+	if (tracedat_pread(td, hdr, sizeof(hdr), s->pos, "chunk header"))
+		return -1;
+	csize = tracedat_num(td, hdr, 4);
+	usize = tracedat_num(td, hdr + 4, 4);
+	if (csize > s->end - s->pos - sizeof(hdr))
+		return tracedat_bad(td, s->pos, "chunk of %llu bytes runs past the cpu %d data",
+				    (unsigned long long)csize, s->cpu);
+	if (!usize || usize % s->page_size || usize > MAX_CHUNK_SIZE)
+		return tracedat_bad(td, s->pos, "absurd chunk size %llu (page size %u)",
+				    (unsigned long long)usize, s->page_size);
+	if (csize > s->cbuf_alloc) {
+		free(s->cbuf);
+		s->cbuf = xmalloc(csize);
+		s->cbuf_alloc = csize;
+	}
+	if (tracedat_pread(td, s->cbuf, csize, s->pos + sizeof(hdr), "chunk"))
+		return -1;
+	if (usize > s->buf_alloc) {
+		free(s->buf);
+		s->buf = xmalloc(usize + BUF_PAD);
+		s->buf_alloc = usize;
+	}
+	r = ZSTD_decompressDCtx(td->zctx, s->buf, usize, s->cbuf, csize);
+	if (ZSTD_isError(r) || r != usize)
+		return tracedat_bad(td, s->pos, "corrupt zstd chunk: %s",
+				    ZSTD_isError(r) ? ZSTD_getErrorName(r) : "short output");
+	memset(s->buf + usize, 0, BUF_PAD);
+	s->buf_off = s->pos;
+	s->pos += sizeof(hdr) + csize;
+	s->chunks_left--;
+	s->buf_len = usize;
+	return 1;
+}
+
+static int stream_fill(struct stream *s)
+{
+	s->page = 0;
+	s->buf_len = 0;
+	return s->chunked ? stream_read_chunk(s) : stream_read_raw(s);
+}
+
+/* Checks a page header before kbuffer trusts its commit field. */
+static int stream_load_page(struct stream *s)
+{
+	unsigned char *page;
+	uint64_t commit, size;
+	int r;
+
+	for (;;) {
+		if (s->page >= s->buf_len) {
+			r = stream_fill(s);
+			if (r <= 0)
+				return r;
+		}
+		page = s->buf + s->page;
+		commit = tracedat_num(s->td, page + 8, s->td->info.long_size);
+		size = commit & TRACEDAT_COMMIT_MASK;
+		if (size + s->hdr_size + ((commit & TRACEDAT_MISSING_STORED) ?
+					   (unsigned)s->td->info.long_size : 0) > s->page_size)
+			return tracedat_bad(s->td, s->buf_off,
+					    "cpu %d: page %zu claims %llu bytes of events in a %u-byte page",
+					    s->cpu, s->page / s->page_size, (unsigned long long)size,
+					    s->page_size);
+		/* Raw pages have their own offset; a chunk's pages share the chunk's. */
+		s->page_off = s->buf_off + (s->chunked ? 0 : s->page);
+		s->page += s->page_size;
+		if (!size)
+			continue;
+		if (kbuffer_load_subbuffer(s->kbuf, page))
+			return tracedat_bad(s->td, s->buf_off, "cpu %d: unreadable ring buffer page", s->cpu);
+		s->data_end = page + s->hdr_size + size;
+		s->page_loaded = 1;
+		s->started = 0;
+		return 1;
+	}
+}
+
+static uint64_t stream_ts(const struct stream *s, unsigned long long ts)
+{
+	const struct tracedat *td = s->td;
+
+	if (td->tsc_mult)
+		ts = (uint64_t)(((unsigned __int128)ts * td->tsc_mult) >> td->tsc_shift) +
+			td->tsc_offset;
+	return ts + td->ts_offset;
+}
+
+/* 1 with s->rec set, 0 when the stream is done, -1 on a corrupt page. */
+static int stream_next(struct stream *s)
+{
+	unsigned long long ts;
+	unsigned char *data;
+	int r, size;
+
+	for (;;) {
+		if (s->page_loaded) {
+			data = s->started ? kbuffer_next_event(s->kbuf, &ts) :
+				kbuffer_read_event(s->kbuf, &ts);
+			if (!s->started)
+				s->rec.missed_events = kbuffer_missed_events(s->kbuf);
+			else
+				s->rec.missed_events = 0;
+			s->started = 1;
+			if (data) {
+				size = kbuffer_event_size(s->kbuf);
+				if (size < 0 || data + size > s->data_end)
+					return tracedat_bad(s->td, s->buf_off,
+							    "cpu %d: event of %d bytes runs past its page",
+							    s->cpu, size);
+				s->rec.ts = stream_ts(s, ts);
+				s->rec.offset = s->page_off;
+				s->rec.data = data;
+				s->rec.size = size;
+				return 1;
+			}
+			s->page_loaded = 0;
+		}
+		r = stream_load_page(s);
+		if (r <= 0)
+			return r;
+	}
+}
+
+static int stream_before(const struct stream *a, const struct stream *b)
+{
+	if (a->rec.ts != b->rec.ts)
+		return a->rec.ts < b->rec.ts;
+	return a->source < b->source;
+}
+
+static void heap_down(struct tracedat_merge *m, int i)
+{
+	for (;;) {
+		int l = 2 * i + 1, r = l + 1, min = i;
+		struct stream *t;
+
+		if (l < m->nr && stream_before(m->heap[l], m->heap[min]))
+			min = l;
+		if (r < m->nr && stream_before(m->heap[r], m->heap[min]))
+			min = r;
+		if (min == i)
+			return;
+		t = m->heap[i];
+		m->heap[i] = m->heap[min];
+		m->heap[min] = t;
+		i = min;
+	}
+}
+
+static void heap_up(struct tracedat_merge *m, int i)
+{
+	while (i > 0) {
+		int p = (i - 1) / 2;
+		struct stream *t;
+
+		if (!stream_before(m->heap[i], m->heap[p]))
+			return;
+		t = m->heap[i];
+		m->heap[i] = m->heap[p];
+		m->heap[p] = t;
+		i = p;
+	}
+}
+
+static void stream_free(struct stream *s)
+{
+	if (s->kbuf)
+		kbuffer_free(s->kbuf);
+	free(s->buf);
+	free(s->cbuf);
+	free(s);
+}
+
+/* The stream of the idx-th CPU of a buffer, before its first event. */
+static struct stream *stream_new(struct tracedat *td, int buffer, int idx)
+{
+	struct td_buffer *b = &td->buffers[buffer];
+	struct td_cpu *cpu = &b->cpus[idx];
+	struct stream *s = xcalloc(1, sizeof(*s));
+
+	s->td = td;
+	s->buffer = buffer;
+	s->cpu = cpu->cpu;
+	s->page_size = b->page_size;
+	s->hdr_size = 8 + td->info.long_size;
+	s->pos = cpu->offset;
+	s->end = cpu->offset + cpu->size;
+	s->chunked = td->compressed;
+	if (s->chunked && cpu->size)
+		s->end += 4;
+	s->buf_alloc = (size_t)s->page_size * RAW_READ_PAGES;
+	s->buf = xmalloc(s->buf_alloc + BUF_PAD);
+	memset(s->buf + s->buf_alloc, 0, BUF_PAD);
+	s->kbuf = kbuffer_alloc(td->info.long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+				td->info.big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
+	if (!s->kbuf)
+		die("out of memory");
+	if (tep_is_old_format(td->tep))
+		kbuffer_set_old_format(s->kbuf);
+	s->rec.cpu = cpu->cpu;
+	return s;
+}
+
+/* Compressed CPU data starts with a u32 chunk count; then the first event. */
+static int stream_start(struct stream *s)
+{
+	unsigned char cnt[4];
+
+	if (s->chunked && s->pos < s->end) {
+		if (tracedat_pread(s->td, cnt, 4, s->pos, "chunk count"))
+			return -1;
+		s->chunks_left = tracedat_num(s->td, cnt, 4);
+		s->pos += 4;
+		if (s->chunks_left > (s->end - s->pos) / TRACEDAT_CHUNK_HDR_SIZE)
+			return tracedat_bad(s->td, s->pos - 4,
+					    "absurd chunk count %u for %llu bytes",
+					    s->chunks_left,
+					    (unsigned long long)(s->end - s->pos));
+	}
+	return stream_next(s);
+}
+
+/* A stream leaves the heap, and is freed, once it has no more events. */
+int tracedat_merge_add(struct tracedat_merge *m, struct tracedat *td, int buffer,
+		       int idx, struct strbuf *err)
+{
+	struct stream *s = stream_new(td, buffer, idx);
+	int r;
+
+	td->err = err;
+	s->source = m->nr_added++;
+	r = stream_start(s);
+	if (r <= 0) {
+		stream_free(s);
+		return r;
+	}
+	if (m->nr == m->alloc) {
+		m->alloc = m->alloc ? 2 * m->alloc : 16;
+		m->heap = xrealloc(m->heap, m->alloc * sizeof(*m->heap));
+	}
+	m->heap[m->nr++] = s;
+	heap_up(m, m->nr - 1);
+	return 0;
+}
+
+/*
+ * The top stream's record was handed out by the previous call: advance
+ * that stream first, then hand out the new minimum.
+ */
+int tracedat_merge_next(struct tracedat_merge *m, struct tracedat_event *ev,
+			struct strbuf *err)
+{
+	struct stream *s;
+	int r;
+
+	if (m->nr && m->heap[0]->rec.priv) {
+		s = m->heap[0];
+		s->rec.priv = NULL;
+		s->td->err = err;
+		r = stream_next(s);
+		if (r < 0)
+			return -1;
+		if (r == 0) {
+			stream_free(s);
+			m->heap[0] = m->heap[--m->nr];
+		}
+		heap_down(m, 0);
+	}
+	if (!m->nr)
+		return 0;
+	s = m->heap[0];
+	s->rec.priv = s;
+	ev->rec = &s->rec;
+	ev->td = s->td;
+	ev->buffer = s->buffer;
+	ev->source = s->source;
+	return 1;
+}
+
+void tracedat_merge_free(struct tracedat_merge *m)
+{
+	int i;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->nr; i++)
+		stream_free(m->heap[i]);
+	free(m->heap);
+	free(m);
+}
