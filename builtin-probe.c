@@ -55,14 +55,7 @@ static int funcs_cb(const struct option *opt, const char *arg, int unset)
 
 static void print_warnings(struct strbuf *warn)
 {
-	const char *p = warn->buf, *nl;
-
-	for (; *p; p = nl + 1) {
-		nl = strchrnul(p, '\n');
-		warning("%.*s", (int)(nl - p), p);
-		if (!*nl)
-			break;
-	}
+	warning_lines(warn->buf);
 	strbuf_reset(warn);
 }
 

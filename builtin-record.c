@@ -81,6 +81,11 @@ static void show_status(const struct record_status *st, void *data)
 	fflush(stderr);
 }
 
+static void show_warning(const char *msg, void *data)
+{
+	warning("%s", msg);
+}
+
 static const char *const record_usage[] = {
 	"tracekit record [-e EVENT [-f FILTER]]... [-o FILE] [-b KB] [-C CLOCK] [-p PID]\n"
 	"                [--cpus LIST] [-z LEVEL | --no-compress] [-T] [--duration S]\n"
@@ -93,6 +98,8 @@ int cmd_record(int argc, const char **argv)
 	struct event_args ev = { 0 };
 	struct record_opts o = { .zlevel = 1 };
 	struct record_result res;
+	struct record_hooks hooks = { 0 };
+	struct strbuf err = STRBUF_INIT;
 	const char *output = "trace.dat";
 	int no_compress = 0, quiet = 0, ret;
 	unsigned long buffer_kb = 0;
@@ -147,10 +154,13 @@ int cmd_record(int argc, const char **argv)
 	strbuf_addf(&version, "tracekit %s", tracekit_version_string);
 	o.version = version.buf;
 
-	ret = record_run(&o, !quiet && isatty(STDERR_FILENO) ? show_status : NULL,
-			 NULL, &res);
-	if (!quiet && isatty(STDERR_FILENO))
+	hooks.status = !quiet && isatty(STDERR_FILENO) ? show_status : NULL;
+	hooks.warn = show_warning;
+	ret = record_run(&o, &hooks, &res, &err);
+	if (hooks.status)
 		fputs("\r\033[K", stderr);
+	error_lines(err.buf);
+	strbuf_release(&err);
 	free(ev.v);
 	strbuf_release(&version);
 	if (ret == -ENODEV || ret == -EACCES || ret == -EPERM)

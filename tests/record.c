@@ -159,7 +159,10 @@ int test__record_uprobe(void)
 	argv[1] = NULL;
 	o.argv = argv;
 	o.output = dat.buf;
-	ret = record_run(&o, NULL, NULL, &res);
+	strbuf_reset(&err);
+	ret = record_run(&o, NULL, &res, &err);
+	if (ret)
+		fprintf(stderr, "%s", err.buf);
 	TEST_ASSERT_EQUAL("record", ret, 0);
 	TEST_ASSERT_EQUAL("events", res.events, 3);
 	TEST_ASSERT_EQUAL("child exit", res.child_status, 0);

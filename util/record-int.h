@@ -79,6 +79,10 @@ struct record {
 	char *out_tmp;		/* named temporary, when O_TMPFILE is not there */
 	struct tracedat_writer *w;
 	struct child_process cmd;
+
+	const struct record_hooks *hooks;
+	pthread_mutex_t msg_lock;	/* msgs is written by the threads too */
+	struct strbuf *msgs;
 };
 
 
@@ -86,6 +90,12 @@ static inline int is_dir_entry(const struct dirent *de)
 {
 	return de->d_type == DT_DIR && de->d_name[0] != '.';
 }
+
+/* record.c: the caller's err and warn hook, callable from any thread */
+void record_error(struct record *rec, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void record_warn(struct record *rec, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* record-setup.c */
 int record_setup_tracefs(struct record *rec);

@@ -48,13 +48,13 @@ int record_open_output(struct record *rec)
 	if (rec->out_fd >= 0)
 		return 0;
 	if (errno != EOPNOTSUPP && errno != EISDIR) {
-		error("%s: cannot create: %s", rec->output, strerror(errno));
+		record_error(rec, "%s: cannot create: %s", rec->output, strerror(errno));
 		return -errno;
 	}
 	strbuf_addf(&name, "%s.tk-XXXXXX", rec->output);
 	rec->out_fd = mkostemp(name.buf, O_CLOEXEC);
 	if (rec->out_fd < 0) {
-		error("%s: cannot create: %s", name.buf, strerror(errno));
+		record_error(rec, "%s: cannot create: %s", name.buf, strerror(errno));
 		strbuf_release(&name);
 		return -errno;
 	}
@@ -71,7 +71,7 @@ int record_publish_output(struct record *rec)
 
 	if (fsync(rec->out_fd) < 0) {
 		ret = -errno;
-		error("%s: %s", rec->output, strerror(errno));
+		record_error(rec, "%s: %s", rec->output, strerror(errno));
 		return ret;
 	}
 	if (!rec->out_tmp) {
@@ -80,14 +80,14 @@ int record_publish_output(struct record *rec)
 		unlink(tmp.buf);
 		if (linkat(AT_FDCWD, proc.buf, AT_FDCWD, tmp.buf, AT_SYMLINK_FOLLOW) < 0) {
 			ret = -errno;
-			error("%s: cannot link: %s", tmp.buf, strerror(errno));
+			record_error(rec, "%s: cannot link: %s", tmp.buf, strerror(errno));
 			goto out;
 		}
 		rec->out_tmp = strbuf_detach(&tmp, NULL);
 	}
 	if (rename(rec->out_tmp, rec->output) < 0) {
 		ret = -errno;
-		error("%s: cannot rename: %s", rec->output, strerror(errno));
+		record_error(rec, "%s: cannot rename: %s", rec->output, strerror(errno));
 		goto out;
 	}
 	free(rec->out_tmp);
@@ -228,7 +228,7 @@ static int write_event_formats(struct record *rec)
 			strbuf_addf(&f, "/%s/%s/format", sys, rec->events[i].name);
 			ret = add_file(&sb, f.buf, 8);
 			if (ret)
-				error("%s: %s", f.buf, strerror(-ret));
+				record_error(rec, "%s: %s", f.buf, strerror(-ret));
 			strbuf_release(&f);
 			if (ret)
 				break;
@@ -264,7 +264,7 @@ int record_write_metadata(struct record *rec)
 	}
 	strbuf_release(&path);
 	if (ret)
-		error("%s: %s", rec->output, strerror(-ret));
+		record_error(rec, "%s: %s", rec->output, strerror(-ret));
 	return ret;
 }
 
@@ -327,7 +327,7 @@ int record_write_trailer(struct record *rec, struct record_result *res)
 	ret = tdw_finish(rec->w, "", l ? l + 1 : "local", rec->psize, cd, rec->nr_cpus);
 out:
 	if (ret)
-		error("%s: %s", rec->output, strerror(-ret));
+		record_error(rec, "%s: %s", rec->output, strerror(-ret));
 	res->file_size = tdw_offset(rec->w);
 	strbuf_release(&sb);
 	strbuf_release(&clock);

@@ -128,7 +128,7 @@ static void *reader_main(void *arg)
 		ssize_t n = phase == READ_DRAIN_PARTIAL ? read_page(r, c) : splice_pages(r, c);
 
 		if (n < 0) {
-			error("cpu%d/trace_pipe_raw: %s", r->cpu, strerror(-n));
+			record_error(rec, "cpu%d/trace_pipe_raw: %s", r->cpu, strerror(-n));
 			set_err(rec, n);
 			break;
 		}
@@ -200,7 +200,7 @@ static void *compressor_main(void *arg)
 			if (!ret)
 				ret = write_in_full(r->scratch, out.buf, out.len);
 			if (ret) {
-				error("%s: write failed: %s", rec->output, strerror(-ret));
+				record_error(rec, "%s: write failed: %s", rec->output, strerror(-ret));
 				set_err(rec, ret);
 				failed = 1;
 			} else {
@@ -229,22 +229,22 @@ int record_open_readers(struct record *rec)
 		r->fd = open(path.buf, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 		ret = r->fd < 0 ? -errno : 0;
 		if (ret)
-			error("%s: %s", path.buf, strerror(-ret));
+			record_error(rec, "%s: %s", path.buf, strerror(-ret));
 		strbuf_release(&path);
 		strbuf_release(&file);
 		if (ret)
 			return ret;
 		if (pipe2(r->pipe, O_CLOEXEC) < 0) {
-			error("pipe: %s", strerror(errno));
+			record_error(rec, "pipe: %s", strerror(errno));
 			return -errno;
 		}
 		if (fcntl(r->pipe[1], F_SETPIPE_SZ, (int)rec->chunk_size) < (int)rec->chunk_size) {
-			error("pipe of %zu bytes: %s", rec->chunk_size, strerror(errno));
+			record_error(rec, "pipe of %zu bytes: %s", rec->chunk_size, strerror(errno));
 			return -errno;
 		}
 		r->scratch = record_open_scratch(rec, rec->output);
 		if (r->scratch < 0) {
-			error("%s: scratch file: %s", rec->dir, strerror(-r->scratch));
+			record_error(rec, "%s: scratch file: %s", rec->dir, strerror(-r->scratch));
 			return r->scratch;
 		}
 		record_read_stats(rec, r->cpu, &r->base, NULL);

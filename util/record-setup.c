@@ -21,7 +21,7 @@ static int set_file(struct record *rec, const char *file, const char *val,
 	int ret = tk_tracefs_set(rec->inst, file, val, restore);
 
 	if (ret)
-		error("%s: cannot write '%s': %s", file, val, strerror(-ret));
+		record_error(rec, "%s: cannot write '%s': %s", file, val, strerror(-ret));
 	return ret;
 }
 
@@ -45,7 +45,7 @@ static int make_instance(struct record *rec)
 		struct strbuf path = STRBUF_INIT;
 
 		tk_tracefs_path(&path, rec->inst_name, NULL);
-		error("cannot create instance %s: %s", path.buf, strerror(-ret));
+		record_error(rec, "cannot create instance %s: %s", path.buf, strerror(-ret));
 		strbuf_release(&path);
 	} else {
 		rec->inst = rec->inst_name;
@@ -95,14 +95,14 @@ static int enable_system(struct record *rec, const char *sys, const char *glob,
 		if (filter) {
 			ret = tk_event_set(rec->inst, sys, de->d_name, "filter", filter, "0");
 			if (ret) {
-				error("-f '%s': refused for %s:%s: %s", filter, sys,
+				record_error(rec, "-f '%s': refused for %s:%s: %s", filter, sys,
 				      de->d_name, strerror(-ret));
 				break;
 			}
 		}
 		ret = tk_event_set(rec->inst, sys, de->d_name, "enable", "1", "0");
 		if (ret) {
-			error("events/%s/%s/enable: cannot write '1': %s", sys,
+			record_error(rec, "events/%s/%s/enable: cannot write '1': %s", sys,
 			      de->d_name, strerror(-ret));
 			break;
 		}
@@ -138,7 +138,7 @@ static int enable_spec(struct record *rec, const struct record_event *ev)
 		d = opendir(events.buf);
 		if (!d) {
 			ret = -errno;
-			error("%s: %s", events.buf, strerror(errno));
+			record_error(rec, "%s: %s", events.buf, strerror(errno));
 			break;
 		}
 		while ((de = readdir(d))) {
@@ -158,7 +158,7 @@ static int enable_spec(struct record *rec, const struct record_event *ev)
 		closedir(d);
 	}
 	if (!ret && !n) {
-		error("-e %s: no such event", ev->spec);
+		record_error(rec, "-e %s: no such event", ev->spec);
 		ret = -ENOENT;
 	}
 	free(sysglob);
@@ -243,7 +243,7 @@ static int setup_cpus(struct record *rec)
 
 	rec->nr_sys_cpus = count_cpus(rec);
 	if (rec->nr_sys_cpus <= 0) {
-		error("no per_cpu directories in tracefs");
+		record_error(rec, "no per_cpu directories in tracefs");
 		return -ENODEV;
 	}
 	mask = xmalloc(rec->nr_sys_cpus);
@@ -252,7 +252,7 @@ static int setup_cpus(struct record *rec)
 		struct strbuf text = STRBUF_INIT, old = STRBUF_INIT;
 
 		if (record_parse_cpus(o->cpus, mask, rec->nr_sys_cpus)) {
-			error("--cpus %s: not a list of CPUs 0-%d", o->cpus,
+			record_error(rec, "--cpus %s: not a list of CPUs 0-%d", o->cpus,
 			      rec->nr_sys_cpus - 1);
 			free(mask);
 			return -EINVAL;
@@ -281,7 +281,7 @@ static int setup_cpus(struct record *rec)
 	}
 	free(mask);
 	if (!rec->nr_cpus) {
-		error("--cpus %s: no CPU selected", o->cpus);
+		record_error(rec, "--cpus %s: no CPU selected", o->cpus);
 		ret = -EINVAL;
 	}
 	return ret;
@@ -327,7 +327,7 @@ int record_setup_tracefs(struct record *rec)
 		ret = tk_tracefs_set(rec->inst, "trace_clock", o->clock, l ? l + 1 : "local");
 		strbuf_release(&cur);
 		if (ret) {
-			error("-C %s: clock refused: %s", o->clock, strerror(-ret));
+			record_error(rec, "-C %s: clock refused: %s", o->clock, strerror(-ret));
 			goto out;
 		}
 	}
@@ -341,12 +341,12 @@ int record_setup_tracefs(struct record *rec)
 	 * (the default): on a busy machine they may wait long for a CPU.
 	 */
 	if (tk_tracefs_set(rec->inst, "buffer_percent", "10", NULL))
-		warning("buffer_percent: cannot set, readers wake at its default");
+		record_warn(rec, "buffer_percent: cannot set, readers wake at its default");
 	if (o->stacktrace) {
 		int r = tk_tracefs_set(rec->inst, "options/stacktrace", "1", NULL);
 
 		if (r)
-			warning("-T: stack traces unavailable: options/stacktrace: %s",
+			record_warn(rec, "-T: stack traces unavailable: options/stacktrace: %s",
 				strerror(-r));
 	}
 out:

@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -32,13 +33,38 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+void record_error(struct record *rec, const char *fmt, ...)
+{
+	va_list ap;
+
+	pthread_mutex_lock(&rec->msg_lock);
+	va_start(ap, fmt);
+	strbuf_vaddf(rec->msgs, fmt, ap);
+	va_end(ap);
+	strbuf_addch(rec->msgs, '\n');
+	pthread_mutex_unlock(&rec->msg_lock);
+}
+
+void record_warn(struct record *rec, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	if (!rec->hooks->warn)
+		return;
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	rec->hooks->warn(sb.buf, rec->hooks->data);
+	strbuf_release(&sb);
+}
+
 static int open_pidfd(pid_t pid)
 {
 	return syscall(SYS_pidfd_open, pid, 0);
 }
 
-static void report_status(struct record *rec, double start, record_status_fn *fn,
-			  void *data, uint64_t *lost)
+static void report_status(struct record *rec, double start, uint64_t *lost)
 {
 	struct record_status st = { 0 };
 	int *cpu = xcalloc(rec->nr_cpus, sizeof(*cpu));
@@ -59,13 +85,13 @@ static void report_status(struct record *rec, double start, record_status_fn *fn
 	st.nr_cpus = rec->nr_cpus;
 	st.cpu = cpu;
 	st.lost = lost;
-	fn(&st, data);
+	rec->hooks->status(&st, rec->hooks->data);
 	free(cpu);
 }
 
 /* Waits for the end of the recording; returns the stopping signal or 0. */
-static int wait_for_end(struct record *rec, int sfd, int pidfd, record_status_fn *fn,
-			void *data, struct record_result *res)
+static int wait_for_end(struct record *rec, int sfd, int pidfd,
+			struct record_result *res)
 {
 	const struct record_opts *o = rec->o;
 	double start = now_s(), next = start + 1;
@@ -78,19 +104,27 @@ static int wait_for_end(struct record *rec, int sfd, int pidfd, record_status_fn
 			{ .fd = rec->fail_fd, .events = POLLIN },
 			{ .fd = pidfd, .events = POLLIN },
 		};
-		double t = now_s(), until = next;
-		int timeout;
+		double t = now_s(), until = 0;
+		int timeout = -1;
 
-		if (o->duration > 0 && start + o->duration < until)
-			until = start + o->duration;
 		if (o->duration > 0 && t >= start + o->duration)
 			break;
-		if (fn && t >= next) {
-			report_status(rec, start, fn, data, lost);
+		if (rec->hooks->status && t >= next) {
+			report_status(rec, start, lost);
 			next = t + 1;
 			continue;
 		}
-		timeout = (int)((until - t) * 1000) + 1;
+		/*
+		 * The status deadline counts only with a status line: without
+		 * one it is never moved on, and once past it would make the
+		 * timeout negative, which poll() takes as "forever".
+		 */
+		if (rec->hooks->status)
+			until = next;
+		if (o->duration > 0 && (!until || start + o->duration < until))
+			until = start + o->duration;
+		if (until)
+			timeout = (int)((until - t) * 1000) + 1;
 		if (poll(pfd, pidfd >= 0 ? 3 : 2, timeout) <= 0)
 			continue;
 		if (pfd[1].revents & POLLIN)
@@ -113,8 +147,8 @@ static int wait_for_end(struct record *rec, int sfd, int pidfd, record_status_fn
 			}
 		}
 	}
-	if (fn)
-		report_status(rec, start, fn, data, lost);
+	if (rec->hooks->status)
+		report_status(rec, start, lost);
 	free(lost);
 	return sig;
 }
@@ -160,16 +194,19 @@ static void release(struct record *rec)
 	if (rec->fail_fd >= 0)
 		close(rec->fail_fd);
 	pthread_mutex_destroy(&rec->lock);
+	pthread_mutex_destroy(&rec->msg_lock);
 	pthread_cond_destroy(&rec->queued);
 	pthread_cond_destroy(&rec->freed);
 }
 
-int record_run(const struct record_opts *o, record_status_fn *status,
-	       void *data, struct record_result *res)
+int record_run(const struct record_opts *o, const struct record_hooks *hooks,
+	       struct record_result *res, struct strbuf *errbuf)
 {
+	static const struct record_hooks no_hooks;
 	struct record rec = {
 		.o = o, .out_fd = -1, .stop_fd = -1, .fail_fd = -1,
-		.cmd = CHILD_PROCESS_INIT,
+		.cmd = CHILD_PROCESS_INIT, .hooks = hooks ? hooks : &no_hooks,
+		.msgs = errbuf,
 	};
 	struct strbuf err = STRBUF_INIT;
 	sigset_t mask, oldmask;
@@ -178,23 +215,24 @@ int record_run(const struct record_opts *o, record_status_fn *status,
 	memset(res, 0, sizeof(*res));
 	res->child_status = -1;
 	pthread_mutex_init(&rec.lock, NULL);
+	pthread_mutex_init(&rec.msg_lock, NULL);
 	pthread_cond_init(&rec.queued, NULL);
 	pthread_cond_init(&rec.freed, NULL);
 	rec.tail = &rec.head;
 	rec.output = (char *)(o->output ? o->output : "trace.dat");
 
 	if (!tk_tracefs_dir()) {
-		error("tracefs is not mounted");
+		record_error(&rec, "tracefs is not mounted");
 		ret = -ENODEV;
 		goto out;
 	}
 	if (!o->nr_events) {
-		error("no events to record: give -e SYSTEM:EVENT");
+		record_error(&rec, "no events to record: give -e SYSTEM:EVENT");
 		ret = -EINVAL;
 		goto out;
 	}
 	if (o->pid > 0 && kill(o->pid, 0) < 0 && errno == ESRCH) {
-		error("-p %d: no such process", o->pid);
+		record_error(&rec, "-p %d: no such process", o->pid);
 		ret = -ESRCH;
 		goto out;
 	}
@@ -217,7 +255,7 @@ int record_run(const struct record_opts *o, record_status_fn *status,
 	rec.fail_fd = eventfd(0, EFD_CLOEXEC);
 	if (sfd < 0 || rec.stop_fd < 0 || rec.fail_fd < 0) {
 		ret = -errno;
-		error("signalfd/eventfd: %s", strerror(errno));
+		record_error(&rec, "signalfd/eventfd: %s", strerror(errno));
 		goto out;
 	}
 	ret = record_open_output(&rec);
@@ -246,7 +284,7 @@ int record_run(const struct record_opts *o, record_status_fn *status,
 		rec.cmd.gated = 1;
 		ret = start_command(&rec.cmd, &err);
 		if (ret)
-			error("%s", err.buf);
+			record_error(&rec, "%s", err.buf);
 		else
 			ret = record_set_pid_filter(&rec, rec.cmd.pid);
 	} else if (o->pid > 0) {
@@ -257,24 +295,24 @@ int record_run(const struct record_opts *o, record_status_fn *status,
 		goto out;
 	ret = record_start_threads(&rec);
 	if (ret) {
-		error("cannot start threads: %s", strerror(-ret));
+		record_error(&rec, "cannot start threads: %s", strerror(-ret));
 		goto out;
 	}
 	ret = tk_tracefs_write(rec.inst, "tracing_on", "1");
 	tracing = !ret;
 	if (ret) {
-		error("tracing_on: %s", strerror(-ret));
+		record_error(&rec, "tracing_on: %s", strerror(-ret));
 		goto out;
 	}
 	if (o->argv) {
 		ret = release_command(&rec.cmd);
 		if (ret) {
-			error("%s: %s", o->argv[0], strerror(-ret));
+			record_error(&rec, "%s: %s", o->argv[0], strerror(-ret));
 			goto out;
 		}
 	}
 
-	res->signal = wait_for_end(&rec, sfd, pidfd, status, data, res);
+	res->signal = wait_for_end(&rec, sfd, pidfd, res);
 	tk_tracefs_write(rec.inst, "tracing_on", "0");
 	tracing = 0;
 	record_stop_threads(&rec);

@@ -4,6 +4,8 @@
 
 #include <stdint.h>
 
+struct strbuf;
+
 /*
  * `tracekit record`: enables events in a private tracefs instance (or the
  * top level), reads every CPU's ring buffer from trace_pipe_raw in its own
@@ -45,6 +47,13 @@ struct record_status {
 
 typedef void record_status_fn(const struct record_status *st, void *data);
 
+/* What the caller is told while recording runs; any member may be NULL. */
+struct record_hooks {
+	record_status_fn *status;	/* about once a second */
+	void (*warn)(const char *msg, void *data);	/* degraded, not failed */
+	void *data;
+};
+
 struct record_result {
 	uint64_t events;
 	uint64_t lost;
@@ -57,12 +66,12 @@ struct record_result {
 
 /*
  * Records until the COMMAND exits, the -p process exits, the duration
- * passes, or SIGINT/SIGTERM/SIGHUP arrive; calls status about once a
- * second when given.  Returns 0, or -errno after reporting with error().
- * On failure no output file is left behind.
+ * passes, or SIGINT/SIGTERM/SIGHUP arrive.  Returns 0, or -errno with one
+ * line per problem in err (the first is the cause; later ones, from the
+ * wrap-up, follow it).  On failure no output file is left behind.
  */
-int record_run(const struct record_opts *o, record_status_fn *status,
-	       void *data, struct record_result *res);
+int record_run(const struct record_opts *o, const struct record_hooks *hooks,
+	       struct record_result *res, struct strbuf *err);
 
 /* Parses a CPU list ("0-2,5") into a bitmask of nr bits; 0 or -EINVAL. */
 int record_parse_cpus(const char *list, unsigned char *mask, int nr);

@@ -113,3 +113,30 @@ char *xstrndup(const char *s, size_t n)
 		die("out of memory");
 	return p;
 }
+
+/* Library code reports into a strbuf, one problem per line. */
+static void report_lines(const char *kind, const char *text)
+{
+	const char *nl;
+
+	for (; text && *text; text = *nl ? nl + 1 : nl) {
+		nl = strchrnul(text, '\n');
+		if (the_cmd)
+			fprintf(stderr, "tracekit %s: %s%.*s\n", the_cmd, kind,
+				(int)(nl - text), text);
+		else
+			fprintf(stderr, "tracekit: %s%.*s\n", kind, (int)(nl - text), text);
+	}
+}
+
+void error_lines(const char *text)
+{
+	fflush(stdout);
+	report_lines("", text);
+}
+
+void warning_lines(const char *text)
+{
+	fflush(stdout);
+	report_lines("warning: ", text);
+}

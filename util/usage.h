@@ -5,9 +5,11 @@
 #include <stddef.h>
 
 /*
- * Diagnostics in git's manner. die() is for fatal user-facing errors in
- * builtins; library code returns negative codes and reports with error().
- * Messages go to stderr prefixed "tracekit <cmd>: " once a command is set.
+ * Diagnostics in git's manner, for builtins: die() for fatal user-facing
+ * errors.  Library code returns negative codes and reports into a
+ * struct strbuf, one line per problem, which the builtin prints with
+ * error_lines() or warning_lines().  Messages go to stderr prefixed
+ * "tracekit <cmd>: " once a command is set.
  */
 void set_cmd_name(const char *name);
 const char *cmd_name(void);
@@ -17,6 +19,9 @@ void die_code(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Each line of text as an error() or warning() of its own. */
+void error_lines(const char *text);
+void warning_lines(const char *text);
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t n);

@@ -69,4 +69,25 @@ assert_grep '^tracekit record: --cpus 0-999: not a list of CPUs' "$TK_TMP/out"
 expect_fail "$TRACEKIT" record -e sched -C no-such-clock -o "$TK_TMP/x.dat" --duration 1
 assert_grep '^tracekit record: -C no-such-clock: clock refused' "$TK_TMP/out"
 [ ! -e "$TK_TMP/x.dat" ] || fail "a failed record left x.dat"
+
+# --duration longer than a second, with no status line (-q, or stderr not
+# a terminal): it once never ended, as the loop waited on the status
+# line's deadline.  SIGTERM, not SIGKILL, if it hangs: tracefs is restored.
+for q in -q ""; do
+	"$TRACEKIT" record $q -e sched:sched_switch --duration 2.5 -o "$TK_TMP/d.dat" \
+		>"$TK_TMP/log" 2>&1 &
+	rec=$!
+	left=300
+	while kill -0 $rec 2>/dev/null && [ $left -gt 0 ]; do
+		sleep 0.1
+		left=$((left - 1))
+	done
+	if kill -0 $rec 2>/dev/null; then
+		kill -TERM $rec
+		wait $rec
+		fail "record ${q:-(stderr a file)} --duration 2.5 still running after 30 s"
+	fi
+	wait $rec || { cat "$TK_TMP/log"; fail "record $q --duration 2.5 failed"; }
+	[ -s "$TK_TMP/d.dat" ] || fail "--duration 2.5: no output"
+done
 exit 0
