@@ -22,7 +22,7 @@ specs=(
 	'fetch_arg_format fa ctx out err'
 	'probe_defs_add kind lines nr undo err'
 	'probe_name_valid name:string'
-	'elf_load_segment elf vaddr out'
+	'elf_addr_load_segment elf vaddr out'
 	'parse_options argc argv opts'
 	'xmalloc n'
 	'xstrdup s:string'

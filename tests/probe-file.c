@@ -67,15 +67,15 @@ int test__probe_file(void)
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	TEST_ASSERT_VAL("readlink", n > 0);
 	self[n] = '\0';
-	elf = elf_open_file(self, &fd, &e);
+	elf = elf_addr_open_file(self, &fd, &e);
 	TEST_ASSERT_VAL("open own ELF", elf);
 	TEST_ASSERT_VAL("ehdr", gelf_getehdr(elf, &eh));
-	TEST_ASSERT_EQUAL("entry has a file offset", elf_vaddr_to_offset(elf, eh.e_entry, &off), 0);
+	TEST_ASSERT_EQUAL("entry has a file offset", elf_addr_vaddr_to_offset(elf, eh.e_entry, &off), 0);
 	TEST_ASSERT_EQUAL("far address is in no segment",
-			  elf_vaddr_to_offset(elf, 0x7fff00000000ull, &off), -ENOENT);
-	elf_vaddr_to_offset(elf, eh.e_entry, &off);
-	elf_close_file(elf, fd);
-	TEST_ASSERT_VAL("non-ELF rejected", !elf_open_file("/proc/self/cmdline", &fd, &e) && e == -EINVAL);
+			  elf_addr_vaddr_to_offset(elf, 0x7fff00000000ull, &off), -ENOENT);
+	elf_addr_vaddr_to_offset(elf, eh.e_entry, &off);
+	elf_addr_close_file(elf, fd);
+	TEST_ASSERT_VAL("non-ELF rejected", !elf_addr_open_file("/proc/self/cmdline", &fd, &e) && e == -EINVAL);
 
 	if (geteuid() != 0)
 		return test_skip_cap("root", "parsing passed; not root");

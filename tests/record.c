@@ -45,20 +45,20 @@ static int write_file(const char *path, int zlevel)
 {
 	static const char hdr[] = "header_page\0\0\0\0\0\0\0\0\0header_event\0\0\0\0\0\0\0\0\0";
 	struct tracedat_writer *w;
-	struct tdw_cpu_data cpu = { .cpu = 1, .fd = -1 };
+	struct tracedat_write_cpu_data cpu = { .cpu = 1, .fd = -1 };
 	int fd, ret;
 
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
 		return -errno;
-	ret = tdw_new(fd, 4096, zlevel, &w);
+	ret = tracedat_write_new(fd, 4096, zlevel, &w);
 	if (!ret)
-		ret = tdw_section(w, TRACEDAT_OPT_HEADER_INFO, hdr, sizeof(hdr) - 1);
+		ret = tracedat_write_section(w, TRACEDAT_OPT_HEADER_INFO, hdr, sizeof(hdr) - 1);
 	if (!ret)
-		ret = tdw_option_str(w, TRACEDAT_OPT_UNAME, "Linux test");
+		ret = tracedat_write_option_str(w, TRACEDAT_OPT_UNAME, "Linux test");
 	if (!ret)
-		ret = tdw_finish(w, "", "local", 4096, &cpu, 1);
-	tdw_free(w);
+		ret = tracedat_write_finish(w, "", "local", 4096, &cpu, 1);
+	tracedat_write_free(w);
 	close(fd);
 	return ret;
 }
@@ -144,7 +144,7 @@ int test__record_uprobe(void)
 	fclose(fp);
 	strbuf_addf(&cmd, "cc -O0 -o %s %s", bin.buf, src.buf);
 	TEST_ASSERT_EQUAL("compile", system(cmd.buf), 0);
-	TEST_ASSERT_EQUAL("symbol offset", elf_symbol_file_offset(bin.buf, "tk_target", &off), 0);
+	TEST_ASSERT_EQUAL("symbol offset", elf_addr_symbol_file_offset(bin.buf, "tk_target", &off), 0);
 
 	/* x86-64: n, s, a arrive in rdi, rsi, rdx. */
 	strbuf_addf(&def, "p:tktest_rec/target %s:0x%llx n=%%di:s32 s=+0(%%si):string "

@@ -105,7 +105,7 @@ static int make_trace(const char *dir, const char *prog)
 	uint64_t off;
 	int ret = -1, fd, e;
 
-	if (elf_symbol_file_offset(prog, "tk_probe_target", &off)) {
+	if (elf_addr_symbol_file_offset(prog, "tk_probe_target", &off)) {
 		fprintf(stderr, "no tk_probe_target in %s\n", prog);
 		goto out;
 	}

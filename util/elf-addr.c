@@ -6,7 +6,7 @@
 
 #include "util/elf-addr.h"
 
-int elf_load_segment(Elf *elf, uint64_t vaddr, GElf_Phdr *out)
+int elf_addr_load_segment(Elf *elf, uint64_t vaddr, GElf_Phdr *out)
 {
 	size_t n, i;
 
@@ -25,10 +25,10 @@ int elf_load_segment(Elf *elf, uint64_t vaddr, GElf_Phdr *out)
 	return -ENOENT;
 }
 
-int elf_vaddr_to_offset(Elf *elf, uint64_t vaddr, uint64_t *off)
+int elf_addr_vaddr_to_offset(Elf *elf, uint64_t vaddr, uint64_t *off)
 {
 	GElf_Phdr ph;
-	int ret = elf_load_segment(elf, vaddr, &ph);
+	int ret = elf_addr_load_segment(elf, vaddr, &ph);
 
 	if (ret)
 		return ret;
@@ -39,10 +39,10 @@ int elf_vaddr_to_offset(Elf *elf, uint64_t vaddr, uint64_t *off)
 	return 0;
 }
 
-int elf_load_delta(Elf *elf, uint64_t probe_vaddr, int64_t *delta)
+int elf_addr_load_delta(Elf *elf, uint64_t probe_vaddr, int64_t *delta)
 {
 	GElf_Phdr ph;
-	int ret = elf_load_segment(elf, probe_vaddr, &ph);
+	int ret = elf_addr_load_segment(elf, probe_vaddr, &ph);
 
 	if (ret)
 		return ret;
@@ -50,7 +50,7 @@ int elf_load_delta(Elf *elf, uint64_t probe_vaddr, int64_t *delta)
 	return 0;
 }
 
-Elf *elf_open_file(const char *path, int *fd, int *err)
+Elf *elf_addr_open_file(const char *path, int *fd, int *err)
 {
 	Elf *elf;
 
@@ -73,7 +73,7 @@ Elf *elf_open_file(const char *path, int *fd, int *err)
 	return elf;
 }
 
-void elf_close_file(Elf *elf, int fd)
+void elf_addr_close_file(Elf *elf, int fd)
 {
 	if (elf)
 		elf_end(elf);
@@ -81,11 +81,11 @@ void elf_close_file(Elf *elf, int fd)
 		close(fd);
 }
 
-int elf_symbol_file_offset(const char *path, const char *name, uint64_t *off)
+int elf_addr_symbol_file_offset(const char *path, const char *name, uint64_t *off)
 {
 	Elf_Scn *scn = NULL;
 	int fd, err, ret = -ENOENT;
-	Elf *elf = elf_open_file(path, &fd, &err);
+	Elf *elf = elf_addr_open_file(path, &fd, &err);
 
 	if (!elf)
 		return err;
@@ -105,11 +105,11 @@ int elf_symbol_file_offset(const char *path, const char *name, uint64_t *off)
 				continue;
 			n = elf_strptr(elf, sh.sh_link, sym.st_name);
 			if (n && !strcmp(n, name)) {
-				ret = elf_vaddr_to_offset(elf, sym.st_value, off);
+				ret = elf_addr_vaddr_to_offset(elf, sym.st_value, off);
 				break;
 			}
 		}
 	}
-	elf_close_file(elf, fd);
+	elf_addr_close_file(elf, fd);
 	return ret;
 }

@@ -14,21 +14,21 @@
  */
 
 /* The PT_LOAD containing vaddr; 0, or -ENOENT when none does. */
-int elf_load_segment(Elf *elf, uint64_t vaddr, GElf_Phdr *out);
+int elf_addr_load_segment(Elf *elf, uint64_t vaddr, GElf_Phdr *out);
 
 /* File offset of vaddr via its PT_LOAD; 0 or -ENOENT. */
-int elf_vaddr_to_offset(Elf *elf, uint64_t vaddr, uint64_t *off);
+int elf_addr_vaddr_to_offset(Elf *elf, uint64_t vaddr, uint64_t *off);
 
 /* p_vaddr - p_offset of the segment holding probe_vaddr (the @+ base). */
-int elf_load_delta(Elf *elf, uint64_t probe_vaddr, int64_t *delta);
+int elf_addr_load_delta(Elf *elf, uint64_t probe_vaddr, int64_t *delta);
 
 /* File offset of the .symtab symbol NAME in PATH; 0, -ENOENT, or the
  * open error. */
-int elf_symbol_file_offset(const char *path, const char *name, uint64_t *off);
+int elf_addr_symbol_file_offset(const char *path, const char *name, uint64_t *off);
 
 /* Opens an ELF file read-only; returns NULL and sets *err (-errno or
- * -EINVAL for "not an ELF file"). close with elf_close_file(). */
-Elf *elf_open_file(const char *path, int *fd, int *err);
-void elf_close_file(Elf *elf, int fd);
+ * -EINVAL for "not an ELF file"). close with elf_addr_close_file(). */
+Elf *elf_addr_open_file(const char *path, int *fd, int *err);
+void elf_addr_close_file(Elf *elf, int fd);
 
 #endif

@@ -265,7 +265,7 @@ static int eval(const struct rec_ctx *c, const struct node *n, unsigned long lon
 	case N_FIELD:
 		if (n->off + n->size > c->size)
 			return -1;
-		*v = print_read_number(c->data + n->off, n->size, c->f->swap);
+		*v = print_fmt_read_number(c->data + n->off, n->size, c->f->swap);
 		return 0;
 	case N_INDEX:
 		if (eval(c, n->a, &a) || a > c->size)
@@ -273,7 +273,7 @@ static int eval(const struct rec_ctx *c, const struct node *n, unsigned long lon
 		off = n->off + a * n->size;
 		if (off + n->size > c->size)
 			return -1;
-		*v = print_read_number(c->data + off, n->size, c->f->swap);
+		*v = print_fmt_read_number(c->data + off, n->size, c->f->swap);
 		return 0;
 	case N_MASK:
 		if (eval(c, n->a, &a))
@@ -637,7 +637,7 @@ struct print_fmt *print_fmt_compile(struct tep_event *ev)
 	f = xcalloc(1, sizeof(*f));
 	f->tep = ev->tep;
 	f->long_size = tep_get_long_size(ev->tep);
-	f->swap = print_needs_swap(ev->tep);
+	f->swap = print_fmt_needs_swap(ev->tep);
 	len = strlen(p);
 	while (*p) {
 		if (p[0] == '%' && p[1] != '%')
@@ -713,7 +713,7 @@ static int str_out(const struct rec_ctx *c, struct strbuf *out, const struct seg
 		/* dynamic_offset_field() */
 		if (s->off + 4 > c->size)
 			return 0;
-		loc = print_read_number(c->data + s->off, 4, c->f->swap);
+		loc = print_fmt_read_number(c->data + s->off, 4, c->f->swap);
 		off = loc & 0xffff;
 		len = loc >> 16;
 		if (off + len > c->size || !len)

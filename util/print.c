@@ -176,14 +176,14 @@ static struct print_event *event_of(struct print_ctx *p, struct tep_handle *tep,
 				t->pid_off = pid->offset;
 				t->pid_size = pid->size;
 			}
-			t->swap = print_needs_swap(tep);
+			t->swap = print_fmt_needs_swap(tep);
 		}
 		free(common.dyn);
 		t->common_size = common.min_size ? common.min_size : ~0U;
 	}
 	if (rec->size < 0 || (unsigned int)rec->size < t->common_size)
 		return NULL;
-	id = t->type_size ? (int)print_read_number((char *)rec->data + t->type_off,
+	id = t->type_size ? (int)print_fmt_read_number((char *)rec->data + t->type_off,
 						   t->type_size, t->swap) :
 			    tep_data_type(tep, rec);
 	if (id < 0 || id >= TRACEDAT_MAX_EVENT_ID)
@@ -251,7 +251,7 @@ static int pid_of(struct print_ctx *p, struct tep_handle *tep, struct tep_record
 	struct print_tep *t = tep_table(p, tep);
 
 	if (t->pid_size)
-		return (int)print_read_number((char *)rec->data + t->pid_off, t->pid_size,
+		return (int)print_fmt_read_number((char *)rec->data + t->pid_off, t->pid_size,
 					      t->swap);
 	return tep_data_pid(tep, rec);
 }

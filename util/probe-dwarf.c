@@ -42,13 +42,13 @@ struct probe_debuginfo *probe_debuginfo_open(const char *path, struct strbuf *er
 	Elf *probe;
 
 	/* Tell "not ELF" from "no debug info" before libdwfl blurs them. */
-	probe = elf_open_file(path, &fd, &e);
+	probe = elf_addr_open_file(path, &fd, &e);
 	if (!probe) {
 		strbuf_addf(err, "%s: %s", path,
 			    e == -EINVAL ? "not an ELF file" : strerror(-e));
 		return NULL;
 	}
-	elf_close_file(probe, fd);
+	elf_addr_close_file(probe, fd);
 
 	dbg = xcalloc(1, sizeof(*dbg));
 	dbg->path = xstrdup(path);
@@ -1447,8 +1447,8 @@ static int resolve_site(struct probe_debuginfo *dbg, const struct probe_spec *sp
 	pp->sym = xstrdup(name);
 	pp->sym_off = off;
 	if (opts->kind == PROBE_UPROBE) {
-		if (elf_vaddr_to_offset(dbg->elf, vc.pc, &pp->file_off) ||
-		    elf_load_delta(dbg->elf, vc.pc, &pp->load_delta)) {
+		if (elf_addr_vaddr_to_offset(dbg->elf, vc.pc, &pp->file_off) ||
+		    elf_addr_load_delta(dbg->elf, vc.pc, &pp->load_delta)) {
 			strbuf_addf(err, "%s: 0x%" PRIx64 " is in no loadable segment", dbg->path,
 				    (uint64_t)vc.pc);
 			ret = -ENOENT;

@@ -205,7 +205,7 @@ static void convert_arg(const struct elf_ctx *ctx, const struct sdt_marker *m,
 		if (find_symbol(ctx->elf, arg.sym, &sym)) {
 			strbuf_addf(&why, "symbol %s is in no symbol table", arg.sym);
 			ret = -ENOENT;
-		} else if (elf_load_delta(ctx->elf, m->pc, &delta)) {
+		} else if (elf_addr_load_delta(ctx->elf, m->pc, &delta)) {
 			strbuf_addf(&why, "probe address has no segment");
 			ret = -ENOENT;
 		} else {
@@ -295,7 +295,7 @@ static int place_marker(Elf *elf, struct sdt_marker *m, struct strbuf *why)
 {
 	GElf_Phdr ph;
 
-	if (elf_load_segment(elf, m->pc, &ph) || !(ph.p_flags & PF_X) ||
+	if (elf_addr_load_segment(elf, m->pc, &ph) || !(ph.p_flags & PF_X) ||
 	    m->pc - ph.p_vaddr >= ph.p_filesz) {
 		strbuf_addf(why, "probe address 0x%llx is in no executable PT_LOAD",
 			    (unsigned long long)m->pc);
@@ -305,7 +305,7 @@ static int place_marker(Elf *elf, struct sdt_marker *m, struct strbuf *why)
 	if (!m->sema)
 		return 0;
 	/* The kernel writes the counter: it must be data with file bytes. */
-	if (elf_load_segment(elf, m->sema, &ph) || (ph.p_flags & PF_X) ||
+	if (elf_addr_load_segment(elf, m->sema, &ph) || (ph.p_flags & PF_X) ||
 	    !(ph.p_flags & PF_W) || m->sema + 2 - ph.p_vaddr > ph.p_filesz) {
 		strbuf_addf(why, "semaphore address 0x%llx is in no writable PT_LOAD",
 			    (unsigned long long)m->sema);
@@ -443,14 +443,14 @@ int sdt_markers_read(const char *path, struct sdt_markers *ms, struct strbuf *er
 	int fd, ret;
 
 	memset(ms, 0, sizeof(*ms));
-	elf = elf_open_file(path, &fd, &ret);
+	elf = elf_addr_open_file(path, &fd, &ret);
 	if (!elf) {
 		strbuf_addf(err, "%s: %s", path,
 			    ret == -EINVAL ? "not an ELF file" : strerror(-ret));
 		return ret;
 	}
 	ret = sdt_markers_from_elf(elf, path, ms, err);
-	elf_close_file(elf, fd);
+	elf_addr_close_file(elf, fd);
 	return ret;
 }
 

@@ -104,9 +104,9 @@ out:
 static void put_size(struct strbuf *sb, uint64_t len, int size_bytes)
 {
 	if (size_bytes == 8)
-		tdw_put_u64(sb, len);
+		tracedat_write_put_u64(sb, len);
 	else
-		tdw_put_u32(sb, len);
+		tracedat_write_put_u32(sb, len);
 }
 
 /* Appends path's length and content; on failure sb is as it was. */
@@ -140,7 +140,7 @@ static int write_file_section(struct record *rec, enum tracedat_option id,
 	/* Not readable (no trace_printk users, kallsyms refused): empty. */
 	if (add_file(&sb, path, size_bytes))
 		put_size(&sb, 0, size_bytes);
-	ret = tdw_section(rec->w, id, sb.buf, sb.len);
+	ret = tracedat_write_section(rec->w, id, sb.buf, sb.len);
 	strbuf_release(&sb);
 	return ret;
 }
@@ -159,7 +159,7 @@ static int write_headers(struct record *rec)
 		ret = add_file(&sb, path.buf, 8);
 	}
 	if (!ret)
-		ret = tdw_section(rec->w, TRACEDAT_OPT_HEADER_INFO, sb.buf, sb.len);
+		ret = tracedat_write_section(rec->w, TRACEDAT_OPT_HEADER_INFO, sb.buf, sb.len);
 	strbuf_release(&sb);
 	strbuf_release(&path);
 	return ret;
@@ -173,7 +173,7 @@ static int write_ftrace_formats(struct record *rec)
 	int ret = 0;
 	DIR *d;
 
-	tdw_put_u32(&sb, 0);
+	tracedat_write_put_u32(&sb, 0);
 	tk_tracefs_path(&path, NULL, "events/ftrace");
 	d = opendir(path.buf);
 	while (d && (de = readdir(d))) {
@@ -190,7 +190,7 @@ static int write_ftrace_formats(struct record *rec)
 	if (d)
 		closedir(d);
 	set_u32_le(sb.buf, count);
-	ret = tdw_section(rec->w, TRACEDAT_OPT_FTRACE_EVENTS, sb.buf, sb.len);
+	ret = tracedat_write_section(rec->w, TRACEDAT_OPT_FTRACE_EVENTS, sb.buf, sb.len);
 	strbuf_release(&sb);
 	strbuf_release(&path);
 	return ret;
@@ -212,7 +212,7 @@ static int write_event_formats(struct record *rec)
 	int i = 0, ret = 0;
 
 	qsort(rec->events, rec->nr_events, sizeof(*rec->events), cmp_event);
-	tdw_put_u32(&sb, 0);
+	tracedat_write_put_u32(&sb, 0);
 	while (i < rec->nr_events && !ret) {
 		const char *sys = rec->events[i].system;
 		size_t count_at;
@@ -220,7 +220,7 @@ static int write_event_formats(struct record *rec)
 
 		strbuf_add(&sb, sys, strlen(sys) + 1);
 		count_at = sb.len;
-		tdw_put_u32(&sb, 0);
+		tracedat_write_put_u32(&sb, 0);
 		for (; i < rec->nr_events && !strcmp(rec->events[i].system, sys); i++) {
 			struct strbuf f = STRBUF_INIT;
 
@@ -239,7 +239,7 @@ static int write_event_formats(struct record *rec)
 	}
 	set_u32_le(sb.buf, nr_sys);
 	if (!ret)
-		ret = tdw_section(rec->w, TRACEDAT_OPT_EVENT_FORMATS, sb.buf, sb.len);
+		ret = tracedat_write_section(rec->w, TRACEDAT_OPT_EVENT_FORMATS, sb.buf, sb.len);
 	strbuf_release(&sb);
 	return ret;
 }
@@ -249,7 +249,7 @@ int record_write_metadata(struct record *rec)
 	struct strbuf path = STRBUF_INIT;
 	int ret;
 
-	ret = tdw_new(rec->out_fd, getpagesize(), rec->o->zlevel, &rec->w);
+	ret = tracedat_write_new(rec->out_fd, getpagesize(), rec->o->zlevel, &rec->w);
 	if (!ret)
 		ret = write_headers(rec);
 	if (!ret)
@@ -271,7 +271,7 @@ int record_write_metadata(struct record *rec)
 int record_write_trailer(struct record *rec, struct record_result *res)
 {
 	struct strbuf sb = STRBUF_INIT, clock = STRBUF_INIT;
-	struct tdw_cpu_data *cd = xcalloc(rec->nr_cpus, sizeof(*cd));
+	struct tracedat_write_cpu_data *cd = xcalloc(rec->nr_cpus, sizeof(*cd));
 	struct utsname un;
 	uint64_t id = 0;
 	uint32_t ncpu = rec->nr_sys_cpus;
@@ -284,17 +284,17 @@ int record_write_trailer(struct record *rec, struct record_result *res)
 		goto out;
 	strbuf_reset(&sb);
 	tk_tracefs_read(rec->inst, "trace_clock", &clock);
-	tdw_option_str(rec->w, TRACEDAT_OPT_TRACECLOCK, clock.buf);
+	tracedat_write_option_str(rec->w, TRACEDAT_OPT_TRACECLOCK, clock.buf);
 	if (!uname(&un)) {
 		strbuf_addf(&sb, "%s %s %s %s", un.sysname, un.nodename, un.release, un.machine);
-		tdw_option_str(rec->w, TRACEDAT_OPT_UNAME, sb.buf);
+		tracedat_write_option_str(rec->w, TRACEDAT_OPT_UNAME, sb.buf);
 	}
-	tdw_option_str(rec->w, TRACEDAT_OPT_VERSION, rec->o->version ? rec->o->version : "tracekit");
+	tracedat_write_option_str(rec->w, TRACEDAT_OPT_VERSION, rec->o->version ? rec->o->version : "tracekit");
 	if (getrandom(&id, sizeof(id), 0) != sizeof(id))
 		id = (uint64_t)getpid() << 32 | (uint64_t)time(NULL);
 	strbuf_reset(&sb);
-	tdw_put_u64(&sb, id);
-	tdw_option(rec->w, TRACEDAT_OPT_TRACEID, sb.buf, sb.len);
+	tracedat_write_put_u64(&sb, id);
+	tracedat_write_option(rec->w, TRACEDAT_OPT_TRACEID, sb.buf, sb.len);
 	res->lost = 0;
 	res->events = 0;
 	for (i = 0; i < rec->nr_cpus; i++) {
@@ -310,25 +310,25 @@ int record_write_trailer(struct record *rec, struct record_result *res)
 			res->lost += record_stats_lost(&st, &cr->base);
 		}
 		strbuf_release(&text);
-		tdw_option_str(rec->w, TRACEDAT_OPT_CPUSTAT, sb.buf);
+		tracedat_write_option_str(rec->w, TRACEDAT_OPT_CPUSTAT, sb.buf);
 		cd[i].cpu = cr->cpu;
 		cd[i].fd = cr->scratch;
 		cd[i].size = cr->scratch_size;
 		cd[i].nr_chunks = cr->nr_chunks;
 	}
 	strbuf_reset(&sb);
-	tdw_put_u32(&sb, ncpu);
-	tdw_option(rec->w, TRACEDAT_OPT_CPUCOUNT, sb.buf, sb.len);
+	tracedat_write_put_u32(&sb, ncpu);
+	tracedat_write_option(rec->w, TRACEDAT_OPT_CPUCOUNT, sb.buf, sb.len);
 
 	l = strchr(clock.buf, '[');
 	r = l ? strchr(l, ']') : NULL;
 	if (r)
 		*r = 0;
-	ret = tdw_finish(rec->w, "", l ? l + 1 : "local", rec->psize, cd, rec->nr_cpus);
+	ret = tracedat_write_finish(rec->w, "", l ? l + 1 : "local", rec->psize, cd, rec->nr_cpus);
 out:
 	if (ret)
 		record_error(rec, "%s: %s", rec->output, strerror(-ret));
-	res->file_size = tdw_offset(rec->w);
+	res->file_size = tracedat_write_offset(rec->w);
 	strbuf_release(&sb);
 	strbuf_release(&clock);
 	free(cd);

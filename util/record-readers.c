@@ -169,10 +169,10 @@ static void *compressor_main(void *arg)
 {
 	struct record *rec = arg;
 	struct strbuf out = STRBUF_INIT;
-	struct tdw_chunker *z = NULL;
+	struct tracedat_chunker *z = NULL;
 	int failed = 0, ret;
 
-	ret = tdw_chunker_new(rec->o->zlevel, &z);
+	ret = tracedat_chunker_new(rec->o->zlevel, &z);
 	if (ret) {
 		set_err(rec, ret);
 		failed = 1;
@@ -196,7 +196,7 @@ static void *compressor_main(void *arg)
 		r = c->r;
 		if (!failed) {
 			strbuf_reset(&out);
-			ret = tdw_chunk_encode(z, c->data, c->len, &out);
+			ret = tracedat_chunk_encode(z, c->data, c->len, &out);
 			if (!ret)
 				ret = write_in_full(r->scratch, out.buf, out.len);
 			if (ret) {
@@ -211,7 +211,7 @@ static void *compressor_main(void *arg)
 		}
 		put_chunk(rec, c);
 	}
-	tdw_chunker_free(z);
+	tracedat_chunker_free(z);
 	strbuf_release(&out);
 	return NULL;
 }

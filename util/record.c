@@ -187,7 +187,7 @@ static void release(struct record *rec)
 		unlink(rec->out_tmp);
 	free(rec->out_tmp);
 	free(rec->dir);
-	tdw_free(rec->w);
+	tracedat_write_free(rec->w);
 	child_process_clear(&rec->cmd);
 	if (rec->stop_fd >= 0)
 		close(rec->stop_fd);

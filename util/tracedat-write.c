@@ -20,7 +20,7 @@ struct tracedat_writer {
 	uint64_t options_ptr;	/* header field: offset of the first options */
 };
 
-struct tdw_chunker {
+struct tracedat_chunker {
 	int zlevel;
 	ZSTD_CCtx *zctx;
 };
@@ -41,12 +41,12 @@ static void put_le(struct strbuf *sb, uint64_t v, int bytes)
 	strbuf_add(sb, b, bytes);
 }
 
-void tdw_put_u32(struct strbuf *sb, uint32_t v)
+void tracedat_write_put_u32(struct strbuf *sb, uint32_t v)
 {
 	put_le(sb, v, 4);
 }
 
-void tdw_put_u64(struct strbuf *sb, uint64_t v)
+void tracedat_write_put_u64(struct strbuf *sb, uint64_t v)
 {
 	put_le(sb, v, 8);
 }
@@ -106,11 +106,11 @@ static void section_header(struct strbuf *sb, int id, int flags, uint32_t desc,
 {
 	put_le(sb, id, 2);
 	put_le(sb, flags, 2);
-	tdw_put_u32(sb, desc);
-	tdw_put_u64(sb, size);
+	tracedat_write_put_u32(sb, desc);
+	tracedat_write_put_u64(sb, size);
 }
 
-int tdw_new(int fd, unsigned int page_size, int zlevel, struct tracedat_writer **out)
+int tracedat_write_new(int fd, unsigned int page_size, int zlevel, struct tracedat_writer **out)
 {
 	struct tracedat_writer *w = xcalloc(1, sizeof(*w));
 	struct strbuf sb = STRBUF_INIT;
@@ -124,7 +124,7 @@ int tdw_new(int fd, unsigned int page_size, int zlevel, struct tracedat_writer *
 	if (zlevel >= 0) {
 		w->zctx = ZSTD_createCCtx();
 		if (!w->zctx) {
-			tdw_free(w);
+			tracedat_write_free(w);
 			return -ENOMEM;
 		}
 	}
@@ -133,7 +133,7 @@ int tdw_new(int fd, unsigned int page_size, int zlevel, struct tracedat_writer *
 	strbuf_addch(&sb, 0);
 	strbuf_addch(&sb, 0);			/* little endian */
 	strbuf_addch(&sb, sizeof(long));
-	tdw_put_u32(&sb, page_size);
+	tracedat_write_put_u32(&sb, page_size);
 	if (zlevel >= 0) {
 		strbuf_add(&sb, "zstd", 5);
 		strbuf_add(&sb, ZSTD_versionString(), strlen(ZSTD_versionString()) + 1);
@@ -143,18 +143,18 @@ int tdw_new(int fd, unsigned int page_size, int zlevel, struct tracedat_writer *
 		strbuf_addch(&sb, 0);
 	}
 	w->options_ptr = sb.len;
-	tdw_put_u64(&sb, 0);
+	tracedat_write_put_u64(&sb, 0);
 	ret = write_all(w, sb.buf, sb.len);
 	strbuf_release(&sb);
 	if (ret) {
-		tdw_free(w);
+		tracedat_write_free(w);
 		return ret;
 	}
 	*out = w;
 	return 0;
 }
 
-void tdw_free(struct tracedat_writer *w)
+void tracedat_write_free(struct tracedat_writer *w)
 {
 	if (!w)
 		return;
@@ -164,23 +164,23 @@ void tdw_free(struct tracedat_writer *w)
 	free(w);
 }
 
-uint64_t tdw_offset(const struct tracedat_writer *w)
+uint64_t tracedat_write_offset(const struct tracedat_writer *w)
 {
 	return w->off;
 }
 
-int tdw_option(struct tracedat_writer *w, enum tracedat_option id,
+int tracedat_write_option(struct tracedat_writer *w, enum tracedat_option id,
 	       const void *data, size_t len)
 {
 	put_le(&w->options, id, 2);
-	tdw_put_u32(&w->options, len);
+	tracedat_write_put_u32(&w->options, len);
 	strbuf_add(&w->options, data, len);
 	return 0;
 }
 
-int tdw_option_str(struct tracedat_writer *w, enum tracedat_option id, const char *s)
+int tracedat_write_option_str(struct tracedat_writer *w, enum tracedat_option id, const char *s)
 {
-	return tdw_option(w, id, s, strlen(s) + 1);
+	return tracedat_write_option(w, id, s, strlen(s) + 1);
 }
 
 static const char *section_desc(enum tracedat_option id)
@@ -227,7 +227,7 @@ static int write_section(struct tracedat_writer *w, int id, const char *desc,
 	return write_section_id(w, id, add_string(w, desc), data, len);
 }
 
-int tdw_section(struct tracedat_writer *w, enum tracedat_option id,
+int tracedat_write_section(struct tracedat_writer *w, enum tracedat_option id,
 		const void *data, size_t len)
 {
 	const char *desc = section_desc(id);
@@ -240,15 +240,15 @@ int tdw_section(struct tracedat_writer *w, enum tracedat_option id,
 	ret = write_section(w, id, desc, data, len);
 	if (ret)
 		return ret;
-	tdw_put_u64(&ptr, at);
-	ret = tdw_option(w, id, ptr.buf, ptr.len);
+	tracedat_write_put_u64(&ptr, at);
+	ret = tracedat_write_option(w, id, ptr.buf, ptr.len);
 	strbuf_release(&ptr);
 	return ret;
 }
 
-int tdw_chunker_new(int zlevel, struct tdw_chunker **out)
+int tracedat_chunker_new(int zlevel, struct tracedat_chunker **out)
 {
-	struct tdw_chunker *c = xcalloc(1, sizeof(*c));
+	struct tracedat_chunker *c = xcalloc(1, sizeof(*c));
 
 	c->zlevel = zlevel;
 	if (zlevel >= 0) {
@@ -262,7 +262,7 @@ int tdw_chunker_new(int zlevel, struct tdw_chunker **out)
 	return 0;
 }
 
-void tdw_chunker_free(struct tdw_chunker *c)
+void tracedat_chunker_free(struct tracedat_chunker *c)
 {
 	if (!c)
 		return;
@@ -270,7 +270,7 @@ void tdw_chunker_free(struct tdw_chunker *c)
 	free(c);
 }
 
-int tdw_chunk_encode(struct tdw_chunker *c, const void *pages, size_t len,
+int tracedat_chunk_encode(struct tracedat_chunker *c, const void *pages, size_t len,
 		     struct strbuf *out)
 {
 	if (c->zlevel < 0) {
@@ -315,7 +315,7 @@ static int copy_fd(struct tracedat_writer *w, int fd, uint64_t size)
  * the per-CPU offset and size table of the BUFFER option.
  */
 static int write_flyrecord(struct tracedat_writer *w, const char *name,
-			   const struct tdw_cpu_data *cpus, int nr_cpus,
+			   const struct tracedat_write_cpu_data *cpus, int nr_cpus,
 			   uint64_t *offsets, uint64_t *sizes, uint64_t *at)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -344,7 +344,7 @@ static int write_flyrecord(struct tracedat_writer *w, const char *name,
 		if (compress) {
 			struct strbuf cnt = STRBUF_INIT;
 
-			tdw_put_u32(&cnt, cpus[i].nr_chunks);
+			tracedat_write_put_u32(&cnt, cpus[i].nr_chunks);
 			ret = write_all(w, cnt.buf, cnt.len);
 			strbuf_release(&cnt);
 			if (ret)
@@ -356,7 +356,7 @@ static int write_flyrecord(struct tracedat_writer *w, const char *name,
 	if (!ret) {
 		struct strbuf sz = STRBUF_INIT;
 
-		tdw_put_u64(&sz, w->off - start);
+		tracedat_write_put_u64(&sz, w->off - start);
 		ret = pwrite_in_full(w->fd, sz.buf, sz.len, size_field);
 		strbuf_release(&sz);
 	}
@@ -371,9 +371,9 @@ static int write_options(struct tracedat_writer *w, const struct strbuf *opts,
 
 	strbuf_add(&sb, opts->buf, opts->len);
 	put_le(&sb, TRACEDAT_OPT_DONE, 2);
-	tdw_put_u32(&sb, 8);
+	tracedat_write_put_u32(&sb, 8);
 	*done_field = w->off + TRACEDAT_SECTION_HDR_SIZE + sb.len;
-	tdw_put_u64(&sb, 0);
+	tracedat_write_put_u64(&sb, 0);
 	ret = write_section(w, TRACEDAT_SEC_OPTIONS, "options", sb.buf, sb.len);
 	strbuf_release(&sb);
 	return ret;
@@ -384,14 +384,14 @@ static int patch_u64(struct tracedat_writer *w, uint64_t field, uint64_t v)
 	struct strbuf sb = STRBUF_INIT;
 	int ret;
 
-	tdw_put_u64(&sb, v);
+	tracedat_write_put_u64(&sb, v);
 	ret = pwrite_in_full(w->fd, sb.buf, sb.len, field);
 	strbuf_release(&sb);
 	return ret;
 }
 
-int tdw_finish(struct tracedat_writer *w, const char *name, const char *clock,
-	       unsigned int buf_page_size, const struct tdw_cpu_data *cpus, int nr_cpus)
+int tracedat_write_finish(struct tracedat_writer *w, const char *name, const char *clock,
+	       unsigned int buf_page_size, const struct tracedat_write_cpu_data *cpus, int nr_cpus)
 {
 	uint64_t *offsets = xcalloc(nr_cpus + 1, sizeof(*offsets));
 	uint64_t *sizes = xcalloc(nr_cpus + 1, sizeof(*sizes));
@@ -407,18 +407,18 @@ int tdw_finish(struct tracedat_writer *w, const char *name, const char *clock,
 		goto out;
 
 	/* BUFFER: offset, name, clock, page size, CPU count, {id, offset, size}. */
-	tdw_put_u64(&payload, fly);
+	tracedat_write_put_u64(&payload, fly);
 	strbuf_add(&payload, name, strlen(name) + 1);
 	strbuf_add(&payload, clock, strlen(clock) + 1);
-	tdw_put_u32(&payload, buf_page_size);
-	tdw_put_u32(&payload, nr_cpus);
+	tracedat_write_put_u32(&payload, buf_page_size);
+	tracedat_write_put_u32(&payload, nr_cpus);
 	for (i = 0; i < nr_cpus; i++) {
-		tdw_put_u32(&payload, cpus[i].cpu);
-		tdw_put_u64(&payload, offsets[i]);
-		tdw_put_u64(&payload, sizes[i]);
+		tracedat_write_put_u32(&payload, cpus[i].cpu);
+		tracedat_write_put_u64(&payload, offsets[i]);
+		tracedat_write_put_u64(&payload, sizes[i]);
 	}
 	put_le(&buf, TRACEDAT_OPT_BUFFER, 2);
-	tdw_put_u32(&buf, payload.len);
+	tracedat_write_put_u32(&buf, payload.len);
 	strbuf_add(&buf, payload.buf, payload.len);
 	ret = patch_u64(w, done1, w->off);
 	if (!ret)

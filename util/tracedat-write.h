@@ -20,17 +20,17 @@ struct tracedat_writer;
  * Starts a file on fd (empty, positioned at 0).  zlevel < 0 writes an
  * uncompressed file ("none"), otherwise zstd at that level.
  */
-int tdw_new(int fd, unsigned int page_size, int zlevel, struct tracedat_writer **out);
-void tdw_free(struct tracedat_writer *w);
+int tracedat_write_new(int fd, unsigned int page_size, int zlevel, struct tracedat_writer **out);
+void tracedat_write_free(struct tracedat_writer *w);
 
 /* Writes a metadata section (HEADER_INFO..CMDLINES) and its option. */
-int tdw_section(struct tracedat_writer *w, enum tracedat_option id,
+int tracedat_write_section(struct tracedat_writer *w, enum tracedat_option id,
 		const void *data, size_t len);
 /* Queues an option for the first options section. */
-int tdw_option(struct tracedat_writer *w, enum tracedat_option id,
+int tracedat_write_option(struct tracedat_writer *w, enum tracedat_option id,
 	       const void *data, size_t len);
 /* Same, for a string: the NUL is part of the option. */
-int tdw_option_str(struct tracedat_writer *w, enum tracedat_option id, const char *s);
+int tracedat_write_option_str(struct tracedat_writer *w, enum tracedat_option id, const char *s);
 
 /*
  * Ring-buffer pages of one CPU are stored as a sequence of chunks.  A
@@ -38,14 +38,14 @@ int tdw_option_str(struct tracedat_writer *w, enum tracedat_option id, const cha
  * compressed size, u32 size, zstd frame), or copies them when the file
  * is uncompressed.  One encoder per thread.
  */
-struct tdw_chunker;
-int tdw_chunker_new(int zlevel, struct tdw_chunker **out);
-void tdw_chunker_free(struct tdw_chunker *c);
-int tdw_chunk_encode(struct tdw_chunker *c, const void *pages, size_t len,
+struct tracedat_chunker;
+int tracedat_chunker_new(int zlevel, struct tracedat_chunker **out);
+void tracedat_chunker_free(struct tracedat_chunker *c);
+int tracedat_chunk_encode(struct tracedat_chunker *c, const void *pages, size_t len,
 		     struct strbuf *out);
 
 /* One CPU's chunks, in a scratch file read from offset 0. */
-struct tdw_cpu_data {
+struct tracedat_write_cpu_data {
 	int cpu;
 	int fd;
 	uint64_t size;		/* bytes in fd */
@@ -57,14 +57,14 @@ struct tdw_cpu_data {
  * the top level) holding the CPUs' data, and the strings; then points
  * the header at the options.  The file is complete when this returns 0.
  */
-int tdw_finish(struct tracedat_writer *w, const char *name, const char *clock,
-	       unsigned int buf_page_size, const struct tdw_cpu_data *cpus, int nr_cpus);
+int tracedat_write_finish(struct tracedat_writer *w, const char *name, const char *clock,
+	       unsigned int buf_page_size, const struct tracedat_write_cpu_data *cpus, int nr_cpus);
 
 /* Bytes written so far. */
-uint64_t tdw_offset(const struct tracedat_writer *w);
+uint64_t tracedat_write_offset(const struct tracedat_writer *w);
 
 /* Little-endian serialisation helpers for section payloads. */
-void tdw_put_u32(struct strbuf *sb, uint32_t v);
-void tdw_put_u64(struct strbuf *sb, uint64_t v);
+void tracedat_write_put_u32(struct strbuf *sb, uint32_t v);
+void tracedat_write_put_u64(struct strbuf *sb, uint64_t v);
 
 #endif
