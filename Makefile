@@ -1,13 +1,11 @@
 # tracekit: plain GNU make.  `make`, `make check`, `make check SANITIZE=1`,
-# `make vmcheck`, `make demo`, `make deps`, `make bench`, `make install`.
+# `make vmcheck`, `make demo`, `make deps`, `make bench`, `make install`;
+# `make DEVELOPER=1` before sending a change.
 
 PKGS := libelf libdw libunwind libtraceevent libtracefs libzstd libcrypto \
 	lzo2 zlib
 
-CC ?= gcc
-ifeq ($(CC),cc)
-CC := gcc
-endif
+# CC is make's default, cc, unless the user names another (CC=clang).
 PREFIX ?= /usr/local
 V ?= 0
 Q := $(if $(filter 1,$(V)),,@)
@@ -34,10 +32,17 @@ SRCDIR := $(CURDIR)
 # build/config.mk is remade (and make restarts) when it is missing.
 -include build/config.mk
 
+# DEVELOPER=1: what every change must build clean with, warnings as
+# errors (CI builds this way, with gcc and clang).
+ifeq ($(DEVELOPER),1)
+DEV_CFLAGS := -Werror -Wshadow -Wdeclaration-after-statement -Wvla \
+	-Wpointer-arith -Wold-style-definition -Wundef
+endif
+
 CFLAGS ?= -O2 -g
 ALL_CFLAGS := $(CFLAGS) -std=gnu11 -Wall -Wextra -Wno-unused-parameter \
-	-Wmissing-prototypes -Wstrict-prototypes -D_GNU_SOURCE -I. \
-	-DTRACEKIT_SRCDIR='"$(SRCDIR)"' \
+	-Wmissing-prototypes -Wstrict-prototypes $(DEV_CFLAGS) \
+	-D_GNU_SOURCE -I. -DTRACEKIT_SRCDIR='"$(SRCDIR)"' \
 	$(PKG_CFLAGS) $(SAN_FLAGS) -MMD -MP
 ALL_LDFLAGS := $(LDFLAGS) $(SAN_FLAGS)
 LIBS := $(PKG_LIBS) -lm
@@ -65,20 +70,33 @@ build/config.mk: scripts/deps.sh
 	$(Q){ echo "PKG_CFLAGS := $$(pkg-config --cflags $(PKGS))"; \
 	      echo "PKG_LIBS := $$(pkg-config --libs $(PKGS))"; } > $@
 
+# $(call track,FILE,TEXT): FILE holds TEXT, rewritten only when TEXT
+# changes, so that what depends on FILE is rebuilt exactly then.
+define track
+@mkdir -p $(dir $1)
+@v='$(subst ','\'',$2)'; \
+ [ "$$(cat $1 2>/dev/null)" = "$$v" ] || printf '%s\n' "$$v" >$1
+endef
+
+# Objects are rebuilt when the compiler or its flags change (CC=clang,
+# CFLAGS=-O0, DEVELOPER=1), the binary relinked when the link flags do.
+$(OUT)/CFLAGS: FORCE
+	$(call track,$@,$(CC) $(ALL_CFLAGS))
+$(OUT)/LDFLAGS: FORCE
+	$(call track,$@,$(CC) $(ALL_LDFLAGS) $(LIBS))
+
 # Rewritten only when `git describe` changes, so that tracekit.o (and
 # only it) is rebuilt with the new version string.
 $(OUT)/version.h: FORCE
-	@mkdir -p $(OUT)
-	@v='#define TRACEKIT_VERSION "$(VERSION)"'; \
-	 [ "$$(cat $@ 2>/dev/null)" = "$$v" ] || echo "$$v" >$@
+	$(call track,$@,#define TRACEKIT_VERSION "$(VERSION)")
 $(OUT)/tracekit.o: $(OUT)/version.h
-$(OUT)/tracekit.o: ALL_CFLAGS += -include $(OUT)/version.h
+$(OUT)/tracekit.o: private ALL_CFLAGS += -include $(OUT)/version.h
 
-$(TRACEKIT): $(OBJS)
+$(TRACEKIT): $(OBJS) $(OUT)/LDFLAGS
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(OBJS) $(LIBS)
 
-$(OUT)/%.o: %.c build/config.mk
+$(OUT)/%.o: %.c build/config.mk $(OUT)/CFLAGS
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<

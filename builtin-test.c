@@ -55,60 +55,19 @@ static const char *skip_file;
  * (or, as "!CAP", whose presence) the skip claims, then the reason.  An
  * empty CAP claims nothing, and the runner fails such a skip.
  */
-static void write_skip(const char *cap, const char *fmt, va_list ap)
-{
-	FILE *fp;
-
-	if (!skip_file)
-		return;
-	fp = fopen(skip_file, "we");
-	if (!fp)
-		return;
-	fprintf(fp, "%s\n", cap);
-	vfprintf(fp, fmt, ap);
-	fclose(fp);
-}
-
-int test_skip(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	write_skip("", fmt, ap);
-	va_end(ap);
-	return TEST_SKIP;
-}
-
 int test_skip_cap(const char *cap, const char *fmt, ...)
 {
+	FILE *fp = skip_file ? fopen(skip_file, "we") : NULL;
 	va_list ap;
 
-	va_start(ap, fmt);
-	write_skip(cap, fmt, ap);
-	va_end(ap);
+	if (fp) {
+		fprintf(fp, "%s\n", cap);
+		va_start(ap, fmt);
+		vfprintf(fp, fmt, ap);
+		va_end(ap);
+		fclose(fp);
+	}
 	return TEST_SKIP;
-}
-
-/*
- * Inside the VM the guest carries only the tools the harness ships, and
- * never a compiler: a test that needs CMD there skips for "!in_vm".  On
- * the host the project installs them (scripts/deps.sh), so one missing
- * is a failure.
- */
-int test_need_host_cmd(const char *cmd)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int found;
-
-	strbuf_addf(&sb, "command -v %s >/dev/null", cmd);
-	found = system(sb.buf) == 0;
-	strbuf_release(&sb);
-	if (found)
-		return TEST_OK;
-	if (getenv("TRACEKIT_IN_VM"))
-		return test_skip_cap("!in_vm", "%s is not in the VM guest", cmd);
-	fprintf(stderr, "FAILED: %s is not installed (scripts/deps.sh installs it)\n", cmd);
-	return TEST_FAIL;
 }
 
 static void add_test(struct test_list *l, const char *desc, int (*func)(void),

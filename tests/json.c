@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tests/lib.h"
 #include "tests/tests.h"
 #include "util/json.h"
 #include "util/strbuf.h"

@@ -3,6 +3,7 @@
 
 #include "tests/tests.h"
 #include "util/parse-options.h"
+#include "util/strbuf.h"
 
 static int cb_calls;
 static const char *cb_last;
@@ -27,7 +28,7 @@ struct vals {
 };
 
 static int parse(struct vals *v, int flags, const char **argv, int argc,
-		 char *err, size_t errlen)
+		 struct strbuf *err)
 {
 	const struct option opts[] = {
 		OPT_BOOL('f', "flag", &v->flag, "a flag"),
@@ -44,18 +45,19 @@ static int parse(struct vals *v, int flags, const char **argv, int argc,
 	memset(v, 0, sizeof(*v));
 	cb_calls = 0;
 	cb_last = NULL;
-	return parse_options_noexit(argc, argv, opts, flags, err, errlen);
+	strbuf_reset(err);
+	return parse_options_noexit(argc, argv, opts, flags, err);
 }
 
 #define ARGV(...) ((const char *[]){ "cmd", __VA_ARGS__, NULL })
 #define ARGC(...) ((int)(sizeof((const char *[]){ "cmd", __VA_ARGS__ }) / sizeof(char *)))
 #define PARSE(v, flags, ...) \
-	parse(v, flags, ARGV(__VA_ARGS__), ARGC(__VA_ARGS__), err, sizeof(err))
+	parse(v, flags, ARGV(__VA_ARGS__), ARGC(__VA_ARGS__), &err)
 
 int test__parse_options(void)
 {
 	struct vals v;
-	char err[256];
+	struct strbuf err = STRBUF_INIT;
 	const char **av;
 	int n;
 
@@ -70,7 +72,7 @@ int test__parse_options(void)
 	opt_string_list_clear(&v.list);
 
 	av = ARGV("a", "--num", "0x10", "--", "-f", "b");
-	n = parse(&v, 0, av, 7, err, sizeof(err));
+	n = parse(&v, 0, av, 7, &err);
 	TEST_ASSERT_EQUAL("args around --", n, 3);
 	TEST_ASSERT_STR("kept order 0", av[0], "a");
 	TEST_ASSERT_STR("after -- kept verbatim", av[1], "-f");
@@ -78,7 +80,7 @@ int test__parse_options(void)
 	TEST_ASSERT_EQUAL("-f after -- is not an option", v.flag, 0);
 
 	av = ARGV("-f", "sub", "-n", "3");
-	n = parse(&v, PARSE_OPT_STOP_AT_NON_OPTION, av, 5, err, sizeof(err));
+	n = parse(&v, PARSE_OPT_STOP_AT_NON_OPTION, av, 5, &err);
 	TEST_ASSERT_EQUAL("stop at non-option", n, 3);
 	TEST_ASSERT_STR("stop keeps rest", av[1], "-n");
 	TEST_ASSERT_EQUAL("-n not parsed", v.num, 0);
@@ -94,20 +96,21 @@ int test__parse_options(void)
 	TEST_ASSERT_STR("callback arg", cb_last, "y");
 
 	TEST_ASSERT_EQUAL("unknown long", PARSE(&v, 0, "--bogus"), -1);
-	TEST_ASSERT_VAL("unknown long message", strstr(err, "unknown option '--bogus'"));
+	TEST_ASSERT_VAL("unknown long message", strstr(err.buf, "unknown option '--bogus'"));
 	TEST_ASSERT_EQUAL("unknown short", PARSE(&v, 0, "-fZ"), -1);
-	TEST_ASSERT_VAL("unknown short message", strstr(err, "unknown switch 'Z'"));
+	TEST_ASSERT_VAL("unknown short message", strstr(err.buf, "unknown switch 'Z'"));
 	TEST_ASSERT_EQUAL("missing value", PARSE(&v, 0, "--num"), -1);
-	TEST_ASSERT_VAL("missing value message", strstr(err, "requires a value"));
+	TEST_ASSERT_VAL("missing value message", strstr(err.buf, "requires a value"));
 	TEST_ASSERT_EQUAL("bad integer", PARSE(&v, 0, "-n", "12x"), -1);
-	TEST_ASSERT_VAL("bad integer message", strstr(err, "expects an integer"));
+	TEST_ASSERT_VAL("bad integer message", strstr(err.buf, "expects an integer"));
 	TEST_ASSERT_EQUAL("negative ulong", PARSE(&v, 0, "-u", "-1"), -1);
 	TEST_ASSERT_EQUAL("bool with value", PARSE(&v, 0, "--flag=1"), -1);
 	TEST_ASSERT_EQUAL("ambiguous prefix", PARSE(&v, 0, "--nu"), -1);
-	TEST_ASSERT_VAL("ambiguous message", strstr(err, "ambiguous option '--nu'"));
+	TEST_ASSERT_VAL("ambiguous message", strstr(err.buf, "ambiguous option '--nu'"));
 	TEST_ASSERT_EQUAL("callback rejects", PARSE(&v, 0, "-c", "bad"), -1);
 	TEST_ASSERT_EQUAL("no negation for incr", PARSE(&v, 0, "--no-verbose"), -1);
 	TEST_ASSERT_EQUAL("-h is help", PARSE(&v, 0, "-h"), -2);
 	TEST_ASSERT_EQUAL("--help is help", PARSE(&v, 0, "--help"), -2);
+	strbuf_release(&err);
 	return TEST_OK;
 }

@@ -17,6 +17,7 @@
 
 #include <traceevent/trace-seq.h>
 
+#include "tests/lib.h"
 #include "tests/tests.h"
 #include "util/print.h"
 #include "util/print-fmt.h"
@@ -29,14 +30,11 @@
 #define FUNC_BASE		0xffffffff81000000ULL
 
 /* Deterministic, so that a failure can be replayed. */
-static unsigned long long rng_state = 0x9e3779b97f4a7c15ULL;
+static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
 
 static unsigned long long rnd(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
+	return test_rand(&rng_state);
 }
 
 static unsigned long long edge_value(unsigned int size)

@@ -12,34 +12,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tests/lib.h"
 #include "tests/tests.h"
 #include "util/elf-addr.h"
 #include "util/probe-file.h"
 #include "util/record.h"
 #include "util/tracedat-write.h"
 #include "util/tracefs.h"
-
-static int have_cmd(const char *cmd)
-{
-	char buf[256];
-
-	snprintf(buf, sizeof(buf), "command -v %s >/dev/null 2>&1", cmd);
-	return system(buf) == 0;
-}
-
-/* Runs cmd and keeps its stdout in out; returns the exit status. */
-static int run_capture(const char *cmd, struct strbuf *out)
-{
-	char buf[4096];
-	size_t n;
-	FILE *fp = popen(cmd, "r");
-
-	if (!fp)
-		return -1;
-	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0)
-		strbuf_add(out, buf, n);
-	return pclose(fp);
-}
 
 static int write_file(const char *path, int zlevel)
 {
@@ -65,8 +44,14 @@ static int write_file(const char *path, int zlevel)
 
 static int check_layout(const char *path, int zlevel)
 {
+	/* What trace-cmd dump prints for each part of the file. */
+	static const char *const dump_has[] = {
+		"\"headers\"", "\"options\"", "\"buffer flyrecord \"",
+		"\"strings\"", "Linux test", "[5 sections]",
+	};
 	struct strbuf cmd = STRBUF_INIT, out = STRBUF_INIT, raw = STRBUF_INIT;
 	const char *comp = zlevel < 0 ? "none" : "zstd";
+	size_t i;
 
 	TEST_ASSERT_EQUAL("write", write_file(path, zlevel), 0);
 	TEST_ASSERT_VAL("read back", strbuf_read_file(&raw, path, 0) > 40);
@@ -75,17 +60,13 @@ static int check_layout(const char *path, int zlevel)
 	TEST_ASSERT_EQUAL("long size", raw.buf[13], (int)sizeof(long));
 	TEST_ASSERT_VAL("compression name", !strcmp(raw.buf + 18, comp));
 	/* The oracle: scripts/deps.sh installs it, the VM harness ships it. */
-	TEST_ASSERT_VAL("trace-cmd is installed", have_cmd("trace-cmd"));
+	TEST_ASSERT_VAL("trace-cmd is installed", test_have_cmd("trace-cmd"));
 	strbuf_addf(&cmd, "trace-cmd dump --sections --options -i %s 2>&1", path);
-	TEST_ASSERT_EQUAL("trace-cmd dump", run_capture(cmd.buf, &out), 0);
+	TEST_ASSERT_EQUAL("trace-cmd dump", test_run_capture(cmd.buf, &out), 0);
 	fprintf(stderr, "%s", out.buf);
-	TEST_ASSERT_VAL("headers section", strstr(out.buf, "\"headers\""));
-	TEST_ASSERT_VAL("options section", strstr(out.buf, "\"options\""));
-	TEST_ASSERT_VAL("flyrecord section", strstr(out.buf, "\"buffer flyrecord \""));
-	TEST_ASSERT_VAL("strings section", strstr(out.buf, "\"strings\""));
-	TEST_ASSERT_VAL("uname option", strstr(out.buf, "Linux test"));
+	for (i = 0; i < sizeof(dump_has) / sizeof(dump_has[0]); i++)
+		TEST_ASSERT_VAL(dump_has[i], strstr(out.buf, dump_has[i]));
 	TEST_ASSERT_VAL("no unknown sections", !strstr(out.buf, "Unknown"));
-	TEST_ASSERT_VAL("5 sections", strstr(out.buf, "[5 sections]"));
 	strbuf_release(&cmd);
 	strbuf_release(&out);
 	strbuf_release(&raw);
@@ -127,14 +108,10 @@ int test__record_uprobe(void)
 	FILE *fp;
 	int ret;
 
-	if (geteuid() != 0)
-		return test_skip_cap("root", "needs root");
-	if (!tk_features()->uprobe_events)
-		return test_skip_cap("uprobes", "no uprobe_events");
-	ret = test_need_host_cmd("cc");
+	ret = test_need_uprobe_target();
 	if (ret != TEST_OK)
 		return ret;
-	TEST_ASSERT_VAL("trace-cmd is installed", have_cmd("trace-cmd"));
+	TEST_ASSERT_VAL("trace-cmd is installed", test_have_cmd("trace-cmd"));
 	TEST_ASSERT_VAL("mkdtemp", mkdtemp(dir));
 	strbuf_addf(&src, "%s/target.c", dir);
 	strbuf_addf(&bin, "%s/target", dir);
@@ -173,7 +150,7 @@ int test__record_uprobe(void)
 	 * format as 0 for any file, a trace-cmd extract one included.
 	 */
 	strbuf_addf(&cmd, "trace-cmd report -R -i %s 2>&1", dat.buf);
-	TEST_ASSERT_EQUAL("trace-cmd report", run_capture(cmd.buf, &out), 0);
+	TEST_ASSERT_EQUAL("trace-cmd report", test_run_capture(cmd.buf, &out), 0);
 	fprintf(stderr, "%s", out.buf);
 #define ARR " a=ARRAY[07, 00, 00, 00, 08, 00, 00, 00, 09, 00, 00, 00]"
 	TEST_ASSERT_VAL("first call", strstr(out.buf, "n=40 s=hello" ARR));

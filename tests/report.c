@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tests/lib.h"
 #include "tests/tests.h"
 #include "util/elf-addr.h"
 #include "util/probe-file.h"
@@ -40,23 +41,6 @@ static const char prog_src[] =
 	"		sum += tk_probe_target(\"hello \\\"tk\\\"\", a, -12345 - i);\n"
 	"	return sum == 0;\n"
 	"}\n";
-
-static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int run(const char *fmt, ...)
-{
-	struct strbuf cmd = STRBUF_INIT;
-	va_list ap;
-	int ret;
-
-	va_start(ap, fmt);
-	strbuf_vaddf(&cmd, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "+ %s\n", cmd.buf);
-	ret = system(cmd.buf);
-	strbuf_release(&cmd);
-	return ret;
-}
 
 static int enable(const char *event)
 {
@@ -88,13 +72,13 @@ static int same_report(const char *self, const char *dir, const char *file)
 {
 	int ret;
 
-	if (run("trace-cmd report -i %s/%s > %s/%s.want 2>/dev/null", dir, file, dir, file))
+	if (test_run("trace-cmd report -i %s/%s > %s/%s.want 2>/dev/null", dir, file, dir, file))
 		return -1;
-	if (run("%s report %s/%s > %s/%s.got", self, dir, file, dir, file))
+	if (test_run("%s report %s/%s > %s/%s.got", self, dir, file, dir, file))
 		return -1;
-	ret = run("cmp %s/%s.want %s/%s.got", dir, file, dir, file);
+	ret = test_run("cmp %s/%s.want %s/%s.got", dir, file, dir, file);
 	if (ret)
-		run("diff %s/%s.want %s/%s.got | head -n 20 >&2", dir, file, dir, file);
+		test_run("diff %s/%s.want %s/%s.got | head -n 20 >&2", dir, file, dir, file);
 	return ret ? -1 : 0;
 }
 
@@ -126,15 +110,15 @@ static int make_trace(const char *dir, const char *prog)
 	    enable("syscalls/sys_enter_openat") || enable("syscalls/sys_exit_openat") ||
 	    enable(GROUP "/target"))
 		goto out;
-	if (run("%s 4", prog) < 0)
+	if (test_run("%s 4", prog) < 0)
 		goto out;
 	/* A failing openat: a negative return value in sys_exit_openat. */
 	fd = open("/nonexistent/tracekit-report-test", O_RDONLY);
 	if (fd >= 0)
 		close(fd);
-	if (run("sleep 0.05") || tk_tracefs_write(INSTANCE, "tracing_on", "0"))
+	if (test_run("sleep 0.05") || tk_tracefs_write(INSTANCE, "tracing_on", "0"))
 		goto out;
-	if (run("trace-cmd extract -B %s -o %s/v7.dat > /dev/null 2>&1", INSTANCE, dir))
+	if (test_run("trace-cmd extract -B %s -o %s/v7.dat > /dev/null 2>&1", INSTANCE, dir))
 		goto out;
 	ret = 0;
 out:
@@ -157,10 +141,10 @@ static int lost_events(const char *self, const char *dir)
 	if (tk_instance_create(INSTANCE "_lost") ||
 	    tk_tracefs_write(INSTANCE "_lost", "buffer_size_kb", "16") ||
 	    tk_tracefs_write(INSTANCE "_lost", "events/raw_syscalls/enable", "1") ||
-	    run("for i in $(seq 300); do : < /proc/self/stat; done") ||
+	    test_run("for i in $(seq 300); do : < /proc/self/stat; done") ||
 	    tk_tracefs_write(INSTANCE "_lost", "tracing_on", "0") ||
 	    tk_tracefs_write(INSTANCE "_lost", "events/raw_syscalls/enable", "0") ||
-	    run("trace-cmd extract -B %s_lost -o %s/lost.dat > /dev/null 2>&1", INSTANCE, dir))
+	    test_run("trace-cmd extract -B %s_lost -o %s/lost.dat > /dev/null 2>&1", INSTANCE, dir))
 		goto out;
 	rmdir(path.buf);
 	if (same_report(self, dir, "lost.dat"))
@@ -182,23 +166,19 @@ int test__report_tracecmd(void)
 	ssize_t n;
 	int ret = TEST_FAIL;
 
-	if (geteuid())
-		return test_skip_cap("root", "needs root");
 	if (!tk_features()->tracefs)
 		return test_skip_cap("tracefs", "tracefs is not mounted");
 	if (!tk_features()->instances)
 		return test_skip_cap("instances", "no tracefs instances");
-	if (!tk_features()->uprobe_events)
-		return test_skip_cap("uprobes", "no uprobe_events");
-	if (!tk_features()->array)
-		return test_skip_cap("array", "uprobes without array types");
-	ret = test_need_host_cmd("cc");
+	ret = test_need_uprobe_target();
 	if (ret != TEST_OK)
 		return ret;
+	if (!tk_features()->array)
+		return test_skip_cap("array", "uprobes without array types");
 	ret = TEST_FAIL;
 	/* The oracles, which scripts/deps.sh installs. */
-	TEST_ASSERT_VAL("trace-cmd is installed", !system("command -v trace-cmd >/dev/null"));
-	TEST_ASSERT_VAL("jq is installed", !system("command -v jq >/dev/null"));
+	TEST_ASSERT_VAL("trace-cmd is installed", test_have_cmd("trace-cmd"));
+	TEST_ASSERT_VAL("jq is installed", test_have_cmd("jq"));
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	TEST_ASSERT_VAL("readlink", n > 0);
 	self[n] = '\0';
@@ -211,7 +191,7 @@ int test__report_tracecmd(void)
 
 		TEST_ASSERT_VAL("write prog.c", fp && fputs(prog_src, fp) >= 0 && !fclose(fp));
 	}
-	if (run("cc -O0 -g -o %s/prog %s/prog.c", dir, dir))
+	if (test_run("cc -O0 -g -o %s/prog %s/prog.c", dir, dir))
 		goto out;
 	strbuf_reset(&p);
 	strbuf_addf(&p, "%s/prog", dir);
@@ -230,21 +210,21 @@ int test__report_tracecmd(void)
 	    !file_has(p.buf, "n=-12345") || !file_has(p.buf, "h=0xcfc7"))
 		goto out;
 
-	if (run("trace-cmd convert --file-version 6 -i %s/v7.dat -o %s/v6.dat >/dev/null 2>&1",
+	if (test_run("trace-cmd convert --file-version 6 -i %s/v7.dat -o %s/v6.dat >/dev/null 2>&1",
 		dir, dir) || same_report(self, dir, "v6.dat"))
 		goto out;
-	if (run("trace-cmd convert --compression none -i %s/v7.dat -o %s/none.dat >/dev/null 2>&1",
+	if (test_run("trace-cmd convert --compression none -i %s/v7.dat -o %s/none.dat >/dev/null 2>&1",
 		dir, dir) || same_report(self, dir, "none.dat"))
 		goto out;
 	if (lost_events(self, dir))
 		goto out;
 	/* Several files: merged by timestamp, labelled by file name. */
-	if (run("trace-cmd report -i %s/v7.dat -i %s/v6.dat > %s/two.want 2>/dev/null", dir, dir, dir) ||
-	    run("%s report %s/v7.dat %s/v6.dat > %s/two.got", self, dir, dir, dir) ||
-	    run("cmp %s/two.want %s/two.got", dir, dir))
+	if (test_run("trace-cmd report -i %s/v7.dat -i %s/v6.dat > %s/two.want 2>/dev/null", dir, dir, dir) ||
+	    test_run("%s report %s/v7.dat %s/v6.dat > %s/two.got", self, dir, dir, dir) ||
+	    test_run("cmp %s/two.want %s/two.got", dir, dir))
 		goto out;
 
-	if (run("%s report --format json %s/v7.dat > %s/v7.json", self, dir, dir))
+	if (test_run("%s report --format json %s/v7.dat > %s/v7.json", self, dir, dir))
 		goto out;
 	strbuf_reset(&p);
 	strbuf_addf(&p, "%s/v7.json", dir);
@@ -252,12 +232,12 @@ int test__report_tracecmd(void)
 	    !file_has(p.buf, "\"event\":\"target\",\"fields\":{\"__probe_ip\":") ||
 	    !file_has(p.buf, "\"ret\":-2"))
 		goto out;
-	if (run("jq -e . %s/v7.json > /dev/null", dir))
+	if (test_run("jq -e . %s/v7.json > /dev/null", dir))
 		goto out;
 	ret = TEST_OK;
 out:
 	if (ret == TEST_OK)
-		run("rm -rf %s", dir);
+		test_run("rm -rf %s", dir);
 	else
 		fprintf(stderr, "kept %s\n", dir);
 	strbuf_release(&p);

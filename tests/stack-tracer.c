@@ -15,19 +15,24 @@
 #include "util/stack-tracer.h"
 #include "util/strbuf.h"
 
-static int read_fixture(const char *name, struct strbuf *out)
+/* Parses tests/data/NAME, a table the kernel printed, into st. */
+static int parse_fixture(const char *name, struct stack_trace *st)
 {
-	struct strbuf rel = STRBUF_INIT;
+	struct strbuf rel = STRBUF_INIT, text = STRBUF_INIT, err = STRBUF_INIT;
 	char *path;
 	long ret;
 
 	strbuf_addf(&rel, "tests/data/%s", name);
 	path = test_source_path(rel.buf);
-	ret = strbuf_read_file(out, path, 0);
+	ret = strbuf_read_file(&text, path, 0);
 	if (ret < 0)
 		fprintf(stderr, "cannot read fixture %s: %s\n", path, strerror(-ret));
+	else if ((ret = stack_trace_parse(text.buf, st, &err)))
+		fprintf(stderr, "%s: %s\n", path, err.buf);
 	free(path);
 	strbuf_release(&rel);
+	strbuf_release(&text);
+	strbuf_release(&err);
 	return ret < 0 ? -1 : 0;
 }
 
@@ -55,12 +60,10 @@ static int check_invariants(const struct stack_trace *st)
 
 static int full_stack(void)
 {
-	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
 	struct stack_trace st;
 	const struct stack_entry *e;
 
-	TEST_ASSERT_VAL("fixture", !read_fixture("stack_trace-6.1-execve.txt", &text));
-	TEST_ASSERT_EQUAL("parse", stack_trace_parse(text.buf, &st, &err), 0);
+	TEST_ASSERT_VAL("fixture", !parse_fixture("stack_trace-6.1-execve.txt", &st));
 	TEST_ASSERT_EQUAL("entries", st.nr, 16);
 	TEST_ASSERT_VAL("no disabled note while a maximum is shown", !st.disabled_note);
 	if (check_invariants(&st) != TEST_OK)
@@ -78,18 +81,14 @@ static int full_stack(void)
 	TEST_ASSERT_STR("outermost frame", st.v[15].symbol,
 			"entry_SYSCALL_64_after_hwframe");
 	stack_trace_release(&st);
-	strbuf_release(&text);
-	strbuf_release(&err);
 	return TEST_OK;
 }
 
 static int module_frames(void)
 {
-	struct strbuf text = STRBUF_INIT;
 	struct stack_trace st;
 
-	TEST_ASSERT_VAL("fixture", !read_fixture("stack_trace-6.1-tktest.txt", &text));
-	TEST_ASSERT_EQUAL("parse", stack_trace_parse(text.buf, &st, NULL), 0);
+	TEST_ASSERT_VAL("fixture", !parse_fixture("stack_trace-6.1-tktest.txt", &st));
 	TEST_ASSERT_EQUAL("entries", st.nr, 7);
 	if (check_invariants(&st) != TEST_OK)
 		return TEST_FAIL;
@@ -101,22 +100,18 @@ static int module_frames(void)
 	TEST_ASSERT_VAL("caller in vmlinux", !st.v[2].module);
 	TEST_ASSERT_STR("caller", st.v[2].symbol, "proc_reg_write");
 	stack_trace_release(&st);
-	strbuf_release(&text);
 	return TEST_OK;
 }
 
 /* After a reset with the tracer off the kernel prints the note and the old rows. */
 static int after_reset(void)
 {
-	struct strbuf text = STRBUF_INIT;
 	struct stack_trace st;
 
-	TEST_ASSERT_VAL("fixture", !read_fixture("stack_trace-6.1-reset.txt", &text));
-	TEST_ASSERT_EQUAL("parse", stack_trace_parse(text.buf, &st, NULL), 0);
+	TEST_ASSERT_VAL("fixture", !parse_fixture("stack_trace-6.1-reset.txt", &st));
 	TEST_ASSERT_VAL("disabled note seen", st.disabled_note);
 	TEST_ASSERT_EQUAL("stale rows still listed", st.nr, 16);
 	stack_trace_release(&st);
-	strbuf_release(&text);
 	return TEST_OK;
 }
 

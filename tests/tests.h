@@ -30,13 +30,7 @@ struct test_suite {
 int test_skip_cap(const char *cap, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* A skip that names no capability: the runner counts it as a failure. */
-int test_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/*
- * TEST_OK when CMD is on PATH; in the VM guest (which carries no
- * compiler) a skip for "!in_vm"; on the host, where scripts/deps.sh
- * installs it, TEST_FAIL.
- */
-int test_need_host_cmd(const char *cmd);
+#define test_skip(...) test_skip_cap("", __VA_ARGS__)
 
 /* REL ("tests/data/NAME") beside the binary, else in the source tree; free() it. */
 char *test_source_path(const char *rel);

@@ -1,44 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "tests/lib.h"
 #include "tests/ubifs-fixture.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
-
-static int have(const char *cmd)
-{
-	char buf[128];
-
-	snprintf(buf, sizeof(buf), "command -v %s >/dev/null 2>&1", cmd);
-	return system(buf) == 0;
-}
-
-static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int run(const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	rc = system(sb.buf);
-	strbuf_release(&sb);
-	return rc;
-}
 
 int ubifs_fixture_make(struct ubifs_fixture *f)
 {
 	const char *geom = "-m 2048 -e 129024 -c 64";
 	char path[160];
 
-	if (!have("mkfs.ubifs") || !have("openssl")) {
+	if (!test_have_cmd("mkfs.ubifs") || !test_have_cmd("openssl")) {
 		fprintf(stderr, "FAILED: mkfs.ubifs (mtd-utils) or openssl is not "
 			"installed: scripts/deps.sh installs both\n");
 		return -1;
@@ -55,7 +32,7 @@ int ubifs_fixture_make(struct ubifs_fixture *f)
 	snprintf(f->cert2, sizeof(f->cert2), "%s/cert2.pem", f->dir);
 	snprintf(f->plain, sizeof(f->plain), "%s/plain.img", f->dir);
 	snprintf(f->signed_img, sizeof(f->signed_img), "%s/signed.img", f->dir);
-	if (run("set -e; cd %s; mkdir -p root/sub/deep; echo hello >root/a.txt;"
+	if (test_run("set -e; cd %s; mkdir -p root/sub/deep; echo hello >root/a.txt;"
 		"head -c 20000 /dev/urandom >root/sub/b.bin;"
 		"echo x >root/sub/deep/c; ln -s a.txt root/link;"
 		"head -c 300000 /dev/urandom >root/big;"
@@ -65,14 +42,14 @@ int ubifs_fixture_make(struct ubifs_fixture *f)
 	 * tree has them anyway, as the acceptance asks. */
 	snprintf(path, sizeof(path), "%s/a.txt", f->root);
 	setxattr(path, "user.tk", "value", 5, 0);
-	if (run("cd %s && openssl req -x509 -newkey rsa:2048 -nodes -keyout "
+	if (test_run("cd %s && openssl req -x509 -newkey rsa:2048 -nodes -keyout "
 		"key.pem -out cert.pem -days 2 -subj /CN=tracekit-test "
 		">/dev/null 2>&1 && openssl req -x509 -newkey rsa:2048 -nodes "
 		"-keyout key2.pem -out cert2.pem -days 2 -subj /CN=other "
 		">/dev/null 2>&1", f->dir))
 		goto fail;
-	if (run("mkfs.ubifs %s -r %s %s", geom, f->root, f->plain) ||
-	    run("mkfs.ubifs %s -r %s --hash-algo=sha256 --auth-key=%s "
+	if (test_run("mkfs.ubifs %s -r %s %s", geom, f->root, f->plain) ||
+	    test_run("mkfs.ubifs %s -r %s --hash-algo=sha256 --auth-key=%s "
 		"--auth-cert=%s %s", geom, f->root, f->key, f->cert,
 		f->signed_img))
 		goto fail;
@@ -86,7 +63,7 @@ fail:
 void ubifs_fixture_remove(struct ubifs_fixture *f)
 {
 	if (f->dir[0])
-		run("rm -rf %s", f->dir);
+		test_run("rm -rf %s", f->dir);
 	f->dir[0] = '\0';
 }
 

@@ -14,6 +14,7 @@
 
 #include <zlib.h>
 
+#include "tests/lib.h"
 #include "tests/tests.h"
 #include "tests/ubifs-fixture.h"
 #include "util/strbuf.h"
@@ -110,15 +111,6 @@ static void walk_index(struct regions *kinds, const uint8_t *buf, size_t len,
 		else if ((size_t)bl * leb_size + bo + bn <= len)
 			add_node(kinds, buf, leb_size, bl, bo, bn);
 	}
-}
-
-/* A small deterministic generator: the sample is the same every run. */
-static uint64_t next_rand(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
 }
 
 /* The problem must name the node that was changed; the superblock's
@@ -269,9 +261,9 @@ static void tamper(const char *label, uint8_t *img, size_t len, int leb_size,
 			struct ubifs_report rep = { 0 };
 			struct ubifs_verify_result res;
 			struct ubifs_image im;
-			long pick = next_rand(&seed) % kinds[k].bytes;
+			long pick = test_rand(&seed) % kinds[k].bytes;
 			const struct region *r = kinds[k].v;
-			uint8_t flip = 1 + next_rand(&seed) % 255;
+			uint8_t flip = 1 + test_rand(&seed) % 255;
 			uint8_t *node, saved[4];
 			int at;
 

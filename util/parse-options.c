@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/parse-options.h"
+#include "util/strbuf.h"
 #include "util/usage.h"
 
 #define PARSE_ERR	(-1)
@@ -14,8 +15,7 @@
 struct parse_ctx {
 	int argc;
 	const char **argv;
-	char *err;
-	size_t errlen;
+	struct strbuf *err;
 };
 
 static int fail(struct parse_ctx *c, const char *fmt, ...)
@@ -26,7 +26,7 @@ static int fail(struct parse_ctx *c, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(c->err, c->errlen, fmt, ap);
+	strbuf_vaddf(c->err, fmt, ap);
 	va_end(ap);
 	return PARSE_ERR;
 }
@@ -214,13 +214,11 @@ static int parse_short(struct parse_ctx *c, const struct option *opts)
 }
 
 static int parse_core(int argc, const char **argv, const struct option *opts,
-		      int flags, char *err, size_t errlen)
+		      int flags, struct strbuf *err)
 {
-	struct parse_ctx c = { argc, argv, err, errlen };
+	struct parse_ctx c = { argc, argv, err };
 	int nout = 0;
 
-	if (errlen)
-		err[0] = '\0';
 	/* argv[0] is the command name and is not kept. */
 	c.argc--;
 	c.argv++;
@@ -252,23 +250,25 @@ static int parse_core(int argc, const char **argv, const struct option *opts,
 }
 
 int parse_options_noexit(int argc, const char **argv, const struct option *opts,
-			 int flags, char *errbuf, size_t errlen)
+			 int flags, struct strbuf *err)
 {
-	return parse_core(argc, argv, opts, flags, errbuf, errlen);
+	return parse_core(argc, argv, opts, flags, err);
 }
 
 int parse_options(int argc, const char **argv, const struct option *opts,
 		  const char *const *usagestr, int flags)
 {
-	char err[256];
-	int ret = parse_core(argc, argv, opts, flags, err, sizeof(err));
+	struct strbuf err = STRBUF_INIT;
+	int ret = parse_core(argc, argv, opts, flags, &err);
 
+	if (ret == PARSE_ERR)
+		error("%s", err.buf);
+	strbuf_release(&err);
 	if (ret == PARSE_HELP) {
 		usage_with_options_to(stdout, usagestr, opts);
 		exit(TK_EXIT_OK);
 	}
 	if (ret == PARSE_ERR) {
-		error("%s", err);
 		usage_with_options_to(stderr, usagestr, opts);
 		exit(TK_EXIT_USAGE);
 	}

@@ -37,6 +37,7 @@ enum parse_opt_option_flags {
 };
 
 struct option;
+struct strbuf;
 typedef int parse_opt_cb(const struct option *opt, const char *arg, int unset);
 
 struct option {
@@ -57,36 +58,32 @@ struct opt_string_list {
 	const char **items;
 };
 
+/* Every OPT_* below is one such entry with the fields its type uses. */
+#define OPT_ENTRY_(t, s, l, v, a, h, f, cb, d) \
+	{ .type = (t), .short_name = (s), .long_name = (l), .value = (v), \
+	  .argh = (a), .help = (h), .flags = (f), .callback = (cb), \
+	  .defval = (d) }
+
 #define OPT_END()	{ .type = OPTION_END }
 #define OPT_GROUP(h)	{ .type = OPTION_GROUP, .help = (h) }
 #define OPT_BOOL(s, l, v, h) \
-	{ .type = OPTION_BOOL, .short_name = (s), .long_name = (l), \
-	  .value = (v), .help = (h) }
+	OPT_ENTRY_(OPTION_BOOL, s, l, v, NULL, h, 0, NULL, 0)
 #define OPT_INCR(s, l, v, h) \
-	{ .type = OPTION_INCR, .short_name = (s), .long_name = (l), \
-	  .value = (v), .help = (h), .flags = PARSE_OPT_NONEG }
+	OPT_ENTRY_(OPTION_INCR, s, l, v, NULL, h, PARSE_OPT_NONEG, NULL, 0)
 #define OPT_SET_INT(s, l, v, h, i) \
-	{ .type = OPTION_SET_INT, .short_name = (s), .long_name = (l), \
-	  .value = (v), .help = (h), .defval = (i), .flags = PARSE_OPT_NONEG }
+	OPT_ENTRY_(OPTION_SET_INT, s, l, v, NULL, h, PARSE_OPT_NONEG, NULL, i)
 #define OPT_INTEGER(s, l, v, a, h) \
-	{ .type = OPTION_INTEGER, .short_name = (s), .long_name = (l), \
-	  .value = (v), .argh = (a), .help = (h) }
+	OPT_ENTRY_(OPTION_INTEGER, s, l, v, a, h, 0, NULL, 0)
 #define OPT_ULONG(s, l, v, a, h) \
-	{ .type = OPTION_ULONG, .short_name = (s), .long_name = (l), \
-	  .value = (v), .argh = (a), .help = (h) }
+	OPT_ENTRY_(OPTION_ULONG, s, l, v, a, h, 0, NULL, 0)
 #define OPT_STRING(s, l, v, a, h) \
-	{ .type = OPTION_STRING, .short_name = (s), .long_name = (l), \
-	  .value = (v), .argh = (a), .help = (h) }
+	OPT_ENTRY_(OPTION_STRING, s, l, v, a, h, 0, NULL, 0)
 #define OPT_STRING_LIST(s, l, v, a, h) \
-	{ .type = OPTION_STRING_LIST, .short_name = (s), .long_name = (l), \
-	  .value = (v), .argh = (a), .help = (h) }
+	OPT_ENTRY_(OPTION_STRING_LIST, s, l, v, a, h, 0, NULL, 0)
 #define OPT_CALLBACK(s, l, v, a, h, cb) \
-	{ .type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), \
-	  .value = (v), .argh = (a), .help = (h), .callback = (cb) }
+	OPT_ENTRY_(OPTION_CALLBACK, s, l, v, a, h, 0, cb, 0)
 #define OPT_CALLBACK_NOARG(s, l, v, h, cb) \
-	{ .type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), \
-	  .value = (v), .help = (h), .callback = (cb), \
-	  .flags = PARSE_OPT_NOARG }
+	OPT_ENTRY_(OPTION_CALLBACK, s, l, v, NULL, h, PARSE_OPT_NOARG, cb, 0)
 
 /*
  * Parses argv in place and returns the new argc: argv[0..ret) are the
@@ -98,11 +95,12 @@ struct opt_string_list {
 int parse_options(int argc, const char **argv, const struct option *opts,
 		  const char *const *usagestr, int flags);
 
-/* Same, but returns -1 on error and -2 for -h instead of exiting, printing
- * nothing: for tests and callers that want their own reporting. */
+/* Same, but returns -1 with the problem added to err, and -2 for -h,
+ * instead of exiting, printing nothing: for tests and callers that want
+ * their own reporting. */
 int parse_options_noexit(int argc, const char **argv,
 			 const struct option *opts, int flags,
-			 char *errbuf, size_t errlen);
+			 struct strbuf *err);
 
 void usage_with_options_to(FILE *fp, const char *const *usagestr,
 			   const struct option *opts);

@@ -578,11 +578,12 @@ static int kconfig_has(const char *name, int *found_config)
 }
 
 /*
- * arch/x86/include/asm/page_64_types.h: THREAD_SIZE is PAGE_SIZE <<
- * (2 + KASAN_STACK_ORDER), KASAN_STACK_ORDER being 1 with CONFIG_KASAN,
- * and IRQ_STACK_SIZE has the same order.  The kernel exports neither
- * macro, but its BTF has struct irq_stack { char stack[IRQ_STACK_SIZE]; },
- * so the running kernel answers; else its config; else the default.
+ * The kernel's arch/x86/include/asm/page_64_types.h: THREAD_SIZE is
+ * PAGE_SIZE << (2 + KASAN_STACK_ORDER), KASAN_STACK_ORDER being 1 with
+ * CONFIG_KASAN, and IRQ_STACK_SIZE has the same order.  The kernel
+ * exports neither macro, but its BTF has struct irq_stack { char
+ * stack[IRQ_STACK_SIZE]; }, so the running kernel answers; else its
+ * config; else the default.
  */
 unsigned long stack_tracer_thread_size(const char **source)
 {

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <traceevent/kbuffer.h>
 
-#include "util/tracedat-local.h"
 #include "util/tracedat-merge.h"
+#include "util/tracedat-read-int.h"
 #include "util/usage.h"
 
 /* Uncompressed data is read this many pages at a time. */

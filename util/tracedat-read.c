@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "util/tracedat-local.h"
+#include "util/tracedat-read-int.h"
 #include "util/usage.h"
 
 /* Sanity limits: far above real files, low enough to refuse absurd ones. */

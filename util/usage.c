@@ -40,16 +40,6 @@ void die_code(int code, const char *fmt, ...)
 	exit(code);
 }
 
-void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	report("", fmt, ap);
-	va_end(ap);
-	exit(TK_EXIT_FAIL);
-}
-
 int error(const char *fmt, ...)
 {
 	va_list ap;

@@ -13,10 +13,10 @@
  */
 void set_cmd_name(const char *name);
 const char *cmd_name(void);
-void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-/* Like die(), but the process exits with the given code. */
+/* Reports like error(), then exits with code. */
 void die_code(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
+#define die(...) die_code(TK_EXIT_FAIL, __VA_ARGS__)
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Each line of text as an error() or warning() of its own. */

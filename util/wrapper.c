@@ -6,30 +6,13 @@
 
 #include "util/wrapper.h"
 
-int write_in_full(int fd, const void *buf, size_t len)
+/* write(2) when at is NULL, else pwrite(2) from *at on. */
+static int write_all(int fd, const char *p, size_t len, const uint64_t *at)
 {
-	const char *p = buf;
+	uint64_t off = at ? *at : 0;
 
 	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += n;
-		len -= n;
-	}
-	return 0;
-}
-
-int pwrite_in_full(int fd, const void *buf, size_t len, uint64_t off)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = pwrite(fd, p, len, (off_t)off);
+		ssize_t n = at ? pwrite(fd, p, len, (off_t)off) : write(fd, p, len);
 
 		if (n < 0) {
 			if (errno == EINTR)
@@ -41,6 +24,16 @@ int pwrite_in_full(int fd, const void *buf, size_t len, uint64_t off)
 		off += n;
 	}
 	return 0;
+}
+
+int write_in_full(int fd, const void *buf, size_t len)
+{
+	return write_all(fd, buf, len, NULL);
+}
+
+int pwrite_in_full(int fd, const void *buf, size_t len, uint64_t off)
+{
+	return write_all(fd, buf, len, &off);
 }
 
 static int remove_one(const char *path, const struct stat *st, int flag,

@@ -23,13 +23,7 @@ no_instance_left $rec
 # Room for the metadata, but the data fills it while recording.
 umount "$mnt"
 mount -t tmpfs -o size=1400k tktest-enospc "$mnt" || fail "remount"
-busy() {
-	local end=$((SECONDS + 20))
-	while [ $SECONDS -lt $end ]; do /bin/true; done
-}
-busy &
-load=$!
-on_exit "kill $load"
+start_load 20
 "$TRACEKIT" record -q -e sched -e syscalls -o "$mnt/t.dat" --duration 15 \
 	>"$TK_TMP/log" 2>&1 &
 rec=$!

@@ -5,13 +5,7 @@
 need_tracefs
 need_cmd trace-cmd
 
-busy() {
-	local end=$((SECONDS + 30))
-	while [ $SECONDS -lt $end ]; do /bin/true; done
-}
-busy &
-load=$!
-on_exit "kill $load"
+start_load 30
 
 i=0
 for sig in INT INT INT INT TERM HUP; do

@@ -45,11 +45,19 @@ bad() {
 	grep -Eq -- "$3" "$TK_TMP/err" || { cat "$TK_TMP/err"; fail "$1: error does not match '$3'"; }
 }
 
+# corrupt NAME SRC OFFSET HEXBYTES REGEX: SRC with the bytes at OFFSET
+# overwritten must be refused as bad() says.
+corrupt() {
+	cp "$2" "$f"
+	patch "$f" "$3" "$4"
+	bad "$1" "$f" "$5"
+}
+
 set -e
 f=$TK_TMP/f.dat
 
-cp "$v7" "$f"; patch "$f" 0 18
-bad "bad magic" "$f" 'offset 0: bad magic'
+corrupt "bad magic" "$v7" 0 18 \
+	'offset 0: bad magic'
 
 for n in 0 5 12 20 30 40 60 200 1000 2300 4100 4200 8200 8400; do
 	head -c "$n" "$v7" >"$f"
@@ -61,32 +69,32 @@ for n in 0 16 100 900 2000 5000 9000; do
 done
 
 # The first CPU's data: u32 chunk count at 4096, chunk header, zstd frame.
-cp "$v7" "$f"; patch "$f" 4108 00000000
-bad "corrupt zstd chunk" "$f" 'offset 4100: corrupt zstd chunk'
+corrupt "corrupt zstd chunk" "$v7" 4108 00000000 \
+	'offset 4100: corrupt zstd chunk'
 # zstd frames here carry no checksum: garbage decompresses, and the
 # events it yields must still be caught before libtraceevent sees them.
-cp "$v7" "$f"; patch "$f" 4200 deadbeefdeadbeef
-bad "garbage in a zstd chunk" "$f" 'offset 4100: (corrupt zstd chunk|cpu 0: )'
-cp "$v7" "$f"; patch "$f" 4096 ffffff7f
-bad "absurd chunk count" "$f" 'offset 4096: absurd chunk count'
-cp "$v7" "$f"; patch "$f" 4104 01100000
-bad "chunk size not in pages" "$f" 'offset 4100: absurd chunk size'
+corrupt "garbage in a zstd chunk" "$v7" 4200 deadbeefdeadbeef \
+	'offset 4100: (corrupt zstd chunk|cpu 0: )'
+corrupt "absurd chunk count" "$v7" 4096 ffffff7f \
+	'offset 4096: absurd chunk count'
+corrupt "chunk size not in pages" "$v7" 4104 01100000 \
+	'offset 4100: absurd chunk size'
 
 # The HEADER_INFO section header at 37: u16 id, u16 flags, u32 string, u64 size.
-cp "$v7" "$f"; patch "$f" 45 ffffffff00000000
-bad "section size past the end" "$f" 'offset 53: section size [0-9]+ exceeds the file'
-cp "$v7" "$f"; patch "$f" 45 0100000000000000
-bad "section size smaller than its data" "$f" 'offset 53: compressed size'
-cp "$v7" "$f"; patch "$f" 37 1100
-bad "wrong section id" "$f" 'offset 37: section id 17 where 16'
-cp "$v7" "$f"; patch "$f" 61 00000000
-bad "corrupt zstd section" "$f" 'offset 53: corrupt zstd section'
+corrupt "section size past the end" "$v7" 45 ffffffff00000000 \
+	'offset 53: section size [0-9]+ exceeds the file'
+corrupt "section size smaller than its data" "$v7" 45 0100000000000000 \
+	'offset 53: compressed size'
+corrupt "wrong section id" "$v7" 37 1100 \
+	'offset 37: section id 17 where 16'
+corrupt "corrupt zstd section" "$v7" 61 00000000 \
+	'offset 53: corrupt zstd section'
 
 # v6: the u32 count of event systems sits at 906, before "sched".
-cp "$v6" "$f"; patch "$f" 906 ffffff7f
-bad "absurd system count" "$f" 'offset 910: absurd event system count'
-cp "$v6" "$f"; patch "$f" 14 00000001
-bad "absurd page size" "$f" 'offset 14: page size'
+corrupt "absurd system count" "$v6" 906 ffffff7f \
+	'offset 910: absurd event system count'
+corrupt "absurd page size" "$v6" 14 00000001 \
+	'offset 14: page size'
 
 # Inputs that once crashed libtraceevent (tests/fuzz/report.c found them):
 # a print fmt naming an undeclared field, a divisor that is an octal 0,

@@ -103,16 +103,19 @@ assert_grep "UBI image: 1 PEB with a corrupt header left out \(first: PEB $p\)$"
 assert_grep '^LEB 10:' out
 
 # UBI geometry that the superblock contradicts (fs/ubifs/sb.c validate_sb).
-mkfs.ubifs -m 2048 -e 126976 -c 100 -r src leb.img || fail "mkfs.ubifs -e"
-cfg leb.img >leb.cfg
-ubinize -o leb.ubi -m 2048 -p 128KiB -s 512 leb.cfg || fail "ubinize leb"
-"$TRACEKIT" ubifs verify leb.ubi >out 2>err && fail "LEB size mismatch accepted"
-assert_eq "LEB size: one line" "$(wc -l <err)" 1
-assert_grep '^tracekit ubifs: leb\.ubi: UBI image: superblock LEB size 126976, but the UBI volume.s LEBs hold 129024 bytes' err
-mkfs.ubifs -m 512 -e 129024 -c 100 -r src io.img || fail "mkfs.ubifs -m"
-cfg io.img >io.cfg
-ubinize -o io.ubi -m 2048 -p 128KiB -s 512 io.cfg || fail "ubinize io"
-"$TRACEKIT" ubifs verify io.ubi >out 2>err && fail "min. I/O mismatch accepted"
-assert_eq "min I/O: one line" "$(wc -l <err)" 1
-assert_grep '^tracekit ubifs: io\.ubi: UBI image: superblock min\. I/O unit 512 does not fit the UBI headers' err
+# mismatch NAME "MKFS GEOMETRY" REGEX: an image made with that geometry,
+# in the UBI volume above, is refused with one line matching REGEX.
+mismatch() {
+	# shellcheck disable=SC2086 # $2: the geometry options
+	mkfs.ubifs $2 -c 100 -r src "$1.img" || fail "mkfs.ubifs $2"
+	cfg "$1.img" >"$1.cfg"
+	ubinize -o "$1.ubi" -m 2048 -p 128KiB -s 512 "$1.cfg" || fail "ubinize $1"
+	"$TRACEKIT" ubifs verify "$1.ubi" >out 2>err && fail "$1: mismatch accepted"
+	assert_eq "$1: one line" "$(wc -l <err)" 1
+	assert_grep "^tracekit ubifs: $1\\.ubi: UBI image: superblock $3" err
+}
+mismatch leb "-m 2048 -e 126976" \
+	'LEB size 126976, but the UBI volume.s LEBs hold 129024 bytes'
+mismatch io "-m 512 -e 129024" \
+	'min\. I/O unit 512 does not fit the UBI headers'
 exit 0

@@ -32,6 +32,19 @@ no_instance_left() {
 		fail "instance tracekit-$1 left behind"
 }
 
+# start_load SECONDS: keeps a CPU busy for SECONDS in the background (so
+# that events keep coming), killed at exit at the latest; its PID in $load.
+start_load() {
+	busy_load "$1" &
+	load=$!
+	on_exit "kill $load"
+}
+
+busy_load() {
+	local end=$((SECONDS + $1))
+	while [ $SECONDS -lt $end ]; do /bin/true; done
+}
+
 # wait_bounded PID SECONDS: waits for the background job PID and returns
 # its exit status; one still running after SECONDS is killed and FAILED,
 # so a recorder that missed its signal fails the test instead of hanging it.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef TK_TRACEDAT_LOCAL_H
-#define TK_TRACEDAT_LOCAL_H
+#ifndef TK_TRACEDAT_READ_INT_H
+#define TK_TRACEDAT_READ_INT_H
 
 /*
  * What the reader (tracedat-read.c) and the merge of its per-CPU streams

@@ -1,0 +1,52 @@
+#!/bin/bash
+# description: include graph: no cycles, no module includes one a layer above it
+# tracefs: untouched
+. "$(dirname "$0")/lib/common.sh"
+
+need_cap '!in_vm' "the guest has neither the sources nor scripts/"
+src=${TRACEKIT_SRCDIR:-$(dirname "$0")/../..}
+graph=$src/scripts/include-graph.sh
+
+"$graph" "$src" >"$TK_TMP/graph" 2>&1 || { cat "$TK_TMP/graph"; fail "include graph of $src"; }
+assert_grep '^util/strbuf: util/usage$' "$TK_TMP/graph"
+assert_grep '^[0-9]+ modules, [0-9]+ include edges, no cycles' "$TK_TMP/graph"
+
+# The checker itself, on trees made to break one rule each.
+# tree NAME FILE:INCLUDE...: a tree in which FILE includes INCLUDE.
+tree() {
+	local t=$TK_TMP/$1 f
+	shift
+	mkdir -p "$t/util" "$t/arch/x86" "$t/tests"
+	touch "$t/tracekit.c" "$t/builtin.h" "$t/util/strbuf.h"
+	for f in "$@"; do
+		touch "$t/${f%%:*}" "$t/${f#*:}"
+		echo "#include \"${f#*:}\"" >>"$t/${f%%:*}"
+	done
+	echo "$t"
+}
+# refused TREE REGEX: the checker fails on TREE, naming the violation.
+refused() {
+	if "$graph" "$1" >"$TK_TMP/out" 2>&1; then
+		cat "$TK_TMP/out"
+		fail "$1 passed"
+	fi
+	assert_grep "$2" "$TK_TMP/out"
+}
+refused "$(tree cycle util/a.h:util/b.h util/b.c:util/c.h util/c.h:util/a.h)" \
+	'cycle: util/a -> util/b -> util/c -> util/a'
+refused "$(tree mutual util/a.c:util/b.h util/b.c:util/a.h)" \
+	'cycle: util/a -> util/b -> util/a'
+refused "$(tree up util/a.c:builtin.h)" 'util/a includes builtin, a layer above it'
+refused "$(tree arch arch/x86/r.c:util/print.h)" 'arch/x86/r includes util/print, a layer above it'
+refused "$(tree floor util/strbuf.c:util/print.h)" 'util/strbuf includes util/print, a layer above it'
+refused "$(tree tests tests/t.c:builtin.h)" 'tests/t includes builtin, a layer above it'
+refused "$(tree builtins builtin-a.c:builtin-b.h)" 'builtin-a includes builtin-b, another builtin'
+t=$(tree missing util/a.c:util/gone.h)
+rm "$t/util/gone.h"
+refused "$t" 'util/a.c: includes "util/gone.h", which is not in the tree'
+
+# A private header NAME-int.h belongs to NAME: no cycle when it includes NAME.h.
+t=$(tree private util/rec.c:util/rec-int.h util/rec-int.h:util/rec.h)
+"$graph" "$t" >"$TK_TMP/out" 2>&1 || { cat "$TK_TMP/out"; fail "private header seen as a cycle"; }
+assert_grep '^util/rec:$' "$TK_TMP/out"
+exit 0
