@@ -18,4 +18,10 @@
 	free(v);						\
 } while (0)
 
+/* For release_array() over an array of pointers each owning its block. */
+static inline void free_ptr(void *pp)
+{
+	free(*(void **)pp);
+}
+
 #endif

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/array.h"
 #include "util/print-fmt.h"
 #include "util/usage.h"
 
@@ -109,18 +110,17 @@ static void *fmt_alloc(struct print_fmt *f, size_t n)
 	return p;
 }
 
+static void seg_release(struct seg *s)
+{
+	free(s->text);
+}
+
 void print_fmt_free(struct print_fmt *f)
 {
-	int i;
-
 	if (!f)
 		return;
-	for (i = 0; i < f->nr_allocs; i++)
-		free(f->allocs[i]);
-	for (i = 0; i < f->nr_segs; i++)
-		free(f->segs[i].text);
-	free(f->allocs);
-	free(f->segs);
+	release_array(f->allocs, f->nr_allocs, free_ptr);
+	release_array(f->segs, f->nr_segs, seg_release);
 	free(f);
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <traceevent/kbuffer.h>
 
+#include "util/array.h"
 #include "util/tracedat-merge.h"
 #include "util/tracedat-read-int.h"
 #include "util/usage.h"
@@ -352,14 +353,15 @@ int tracedat_merge_next(struct tracedat_merge *m, struct tracedat_event *ev,
 	return 1;
 }
 
+static void heap_entry_free(struct stream **s)
+{
+	stream_free(*s);
+}
+
 void tracedat_merge_free(struct tracedat_merge *m)
 {
-	int i;
-
 	if (!m)
 		return;
-	for (i = 0; i < m->nr; i++)
-		stream_free(m->heap[i]);
-	free(m->heap);
+	release_array(m->heap, m->nr, heap_entry_free);
 	free(m);
 }
