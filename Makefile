@@ -2,8 +2,9 @@
 # `make vmcheck`, `make demo`, `make deps`, `make bench`, `make install`;
 # `make DEVELOPER=1` before sending a change.
 
-PKGS := libelf libdw libunwind libtraceevent libtracefs libzstd libcrypto \
-	lzo2 zlib
+# Each of these has callers; libunwind comes in with the offline unwinder
+# of user call stacks that needs it, not before.
+PKGS := libelf libdw libtraceevent libtracefs libzstd libcrypto lzo2 zlib
 
 # CC is make's default, cc, unless the user names another (CC=clang).
 PREFIX ?= /usr/local

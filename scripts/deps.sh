@@ -8,7 +8,7 @@
 # --build goes before --check or --list to narrow them too.
 set -u
 
-build_pkgs="gcc make pkg-config libelf-dev libdw-dev libunwind-dev
+build_pkgs="gcc make pkg-config libelf-dev libdw-dev
 libtraceevent-dev libtracefs-dev libzstd-dev libssl-dev liblzo2-dev
 zlib1g-dev"
 test_pkgs="trace-cmd linux-perf systemtap-sdt-dev mtd-utils openssl xxd
