@@ -41,6 +41,7 @@ int record_open_output(struct record *rec)
 {
 	struct strbuf name = STRBUF_INIT;
 	char *copy = xstrdup(rec->output);
+	int ret;
 
 	rec->dir = xstrdup(dirname(copy));
 	free(copy);
@@ -48,15 +49,17 @@ int record_open_output(struct record *rec)
 	if (rec->out_fd >= 0)
 		return 0;
 	if (errno != EOPNOTSUPP && errno != EISDIR) {
-		record_error(rec, "%s: cannot create: %s", rec->output, strerror(errno));
-		return -errno;
+		ret = -errno;
+		record_error(rec, "%s: cannot create: %s", rec->output, strerror(-ret));
+		return ret;
 	}
 	strbuf_addf(&name, "%s.tk-XXXXXX", rec->output);
 	rec->out_fd = mkostemp(name.buf, O_CLOEXEC);
 	if (rec->out_fd < 0) {
-		record_error(rec, "%s: cannot create: %s", name.buf, strerror(errno));
+		ret = -errno;
+		record_error(rec, "%s: cannot create: %s", name.buf, strerror(-ret));
 		strbuf_release(&name);
-		return -errno;
+		return ret;
 	}
 	fchmod(rec->out_fd, 0644);
 	rec->out_tmp = strbuf_detach(&name, NULL);

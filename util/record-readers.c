@@ -235,12 +235,15 @@ int record_open_readers(struct record *rec)
 		if (ret)
 			return ret;
 		if (pipe2(r->pipe, O_CLOEXEC) < 0) {
-			record_error(rec, "pipe: %s", strerror(errno));
-			return -errno;
+			ret = -errno;
+			record_error(rec, "pipe: %s", strerror(-ret));
+			return ret;
 		}
 		if (fcntl(r->pipe[1], F_SETPIPE_SZ, (int)rec->chunk_size) < (int)rec->chunk_size) {
-			record_error(rec, "pipe of %zu bytes: %s", rec->chunk_size, strerror(errno));
-			return -errno;
+			ret = -errno;
+			record_error(rec, "pipe of %zu bytes: %s", rec->chunk_size,
+				     strerror(-ret));
+			return ret;
 		}
 		r->scratch = record_open_scratch(rec, rec->output);
 		if (r->scratch < 0) {
