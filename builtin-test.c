@@ -7,24 +7,20 @@
  * its output captured; tracefs is compared before and after, and a test
  * that leaves it changed fails even if it claimed success.
  */
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/file.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "builtin.h"
+#include "tests/runner.h"
 #include "tests/tests.h"
 #include "util/parse-options.h"
 #include "util/strbuf.h"
@@ -48,28 +44,6 @@ struct test_list {
 	int nr, alloc;
 };
 
-static const char *skip_file;
-
-/*
- * The skip file holds "CAP\nREASON": the --caps capability whose absence
- * (or, as "!CAP", whose presence) the skip claims, then the reason.  An
- * empty CAP claims nothing, and the runner fails such a skip.
- */
-int test_skip_cap(const char *cap, const char *fmt, ...)
-{
-	FILE *fp = skip_file ? fopen(skip_file, "we") : NULL;
-	va_list ap;
-
-	if (fp) {
-		fprintf(fp, "%s\n", cap);
-		va_start(ap, fmt);
-		vfprintf(fp, fmt, ap);
-		va_end(ap);
-		fclose(fp);
-	}
-	return TEST_SKIP;
-}
-
 static void add_test(struct test_list *l, const char *desc, int (*func)(void),
 		     const char *script, int host_tracefs, int timeout)
 {
@@ -85,153 +59,15 @@ static void add_test(struct test_list *l, const char *desc, int (*func)(void),
 	l->nr++;
 }
 
-static char *self_path(void)
-{
-	char buf[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-
-	if (n <= 0)
-		return NULL;
-	buf[n] = '\0';
-	return xstrdup(buf);
-}
-
-static char *exe_dir(void)
-{
-	char *path = self_path();
-	char *slash = path ? strrchr(path, '/') : NULL;
-
-	if (slash)
-		*slash = '\0';
-	return path;
-}
-
-/*
- * Test files live beside the binary (the VM's initramfs, an installed
- * tree) or in the source tree it was built from.
- */
-char *test_source_path(const char *rel)
-{
-	char *dir = exe_dir();
-	struct strbuf sb = STRBUF_INIT;
-	struct stat st;
-
-	if (dir) {
-		strbuf_addf(&sb, "%s/%s", dir, rel);
-		free(dir);
-		if (!stat(sb.buf, &st))
-			return strbuf_detach(&sb, NULL);
-		strbuf_reset(&sb);
-	}
-	strbuf_addf(&sb, "%s/%s", TRACEKIT_SRCDIR, rel);
-	return strbuf_detach(&sb, NULL);
-}
-
-static char *shell_tests_dir(void)
-{
-	const char *env = getenv("TRACEKIT_SHELL_TESTS");
-
-	return env ? xstrdup(env) : test_source_path("tests/shell");
-}
-
-/*
- * Header lines near the top of a shell test: "# description: TEXT" names
- * it; "# tracefs: untouched" says it never touches the host's tracefs
- * (VM tests), so it neither waits for the tracefs lock nor is checked
- * for residue; "# timeout: SEC" is the time limit of a test that runs
- * others inside (the VM suite), which must outlast theirs.
- */
-static char *script_header(const char *path, const char *fallback,
-			   int *host_tracefs, int *timeout)
-{
-	FILE *fp = fopen(path, "re");
-	char line[512], *desc = NULL;
-	int n = 0;
-
-	*host_tracefs = 1;
-	*timeout = 0;
-	while (fp && n++ < 10 && fgets(line, sizeof(line), fp)) {
-		char *p;
-
-		line[strcspn(line, "\n")] = '\0';
-		if ((p = strstr(line, "# description:")) && !desc) {
-			p += strlen("# description:");
-			while (*p == ' ')
-				p++;
-			desc = xstrdup(p);
-		} else if (strstr(line, "# tracefs: untouched")) {
-			*host_tracefs = 0;
-		} else if ((p = strstr(line, "# timeout:"))) {
-			*timeout = atoi(p + strlen("# timeout:"));
-		}
-	}
-	if (fp)
-		fclose(fp);
-	return desc ? desc : xstrdup(fallback);
-}
-
-static int cmp_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/*
- * The sorted names in dir that end in suffix (hidden entries skipped);
- * returns the count, *names to be freed with free_names().
- */
-static int sorted_dir_names(const char *dir, const char *suffix, char ***names)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	size_t slen = strlen(suffix);
-	int nr = 0, alloc = 0;
-
-	*names = NULL;
-	while (d && (de = readdir(d))) {
-		size_t len = strlen(de->d_name);
-
-		if (de->d_name[0] == '.' || len <= slen ||
-		    strcmp(de->d_name + len - slen, suffix))
-			continue;
-		if (nr == alloc) {
-			alloc = alloc ? 2 * alloc : 16;
-			*names = xrealloc(*names, alloc * sizeof(**names));
-		}
-		(*names)[nr++] = xstrdup(de->d_name);
-	}
-	if (d)
-		closedir(d);
-	if (nr)
-		qsort(*names, nr, sizeof(**names), cmp_names);
-	return nr;
-}
-
-static void free_names(char **names, int nr)
-{
-	while (nr--)
-		free(names[nr]);
-	free(names);
-}
-
 static void add_shell_tests(struct test_list *l)
 {
-	char *dir = shell_tests_dir();
-	char **names;
-	int nr = sorted_dir_names(dir, ".sh", &names), i;
+	struct test_script *v;
+	int nr = test_scripts_find(&v), i;
 
-	for (i = 0; i < nr; i++) {
-		struct strbuf path = STRBUF_INIT;
-		char *desc;
-		int host_tracefs, timeout;
-
-		strbuf_addf(&path, "%s/%s", dir, names[i]);
-		desc = script_header(path.buf, names[i], &host_tracefs, &timeout);
-		add_test(l, desc, NULL, path.buf, host_tracefs, timeout);
-		free(desc);
-		strbuf_release(&path);
-	}
-	free_names(names, nr);
-	free(dir);
+	for (i = 0; i < nr; i++)
+		add_test(l, v[i].desc, NULL, v[i].path, v[i].host_tracefs,
+			 v[i].timeout);
+	test_scripts_free(v, nr);
 }
 
 static void free_tests(struct test_list *l)
@@ -263,64 +99,6 @@ static void collect_tests(struct test_list *l)
 	add_shell_tests(l);
 }
 
-/* ---- tracefs residue detection ---- */
-
-static const char *const watched_files[] = {
-	"tracing_on", "current_tracer", "set_event", "set_event_pid",
-	"uprobe_events", "kprobe_events", "trace_clock", "buffer_size_kb",
-	"trace_options", "stack_trace_filter", "tracing_cpumask",
-};
-
-static void snapshot_tracefs(struct strbuf *snap)
-{
-	struct strbuf path = STRBUF_INIT;
-	char **names;
-	int nr, i;
-	size_t k;
-
-	strbuf_reset(snap);
-	if (!tk_tracefs_dir() || geteuid() != 0)
-		return;
-	for (k = 0; k < sizeof(watched_files) / sizeof(watched_files[0]); k++) {
-		struct strbuf val = STRBUF_INIT;
-
-		if (tk_tracefs_read(NULL, watched_files[k], &val) >= 0)
-			strbuf_addf(snap, "%s:\n%s\n", watched_files[k], val.buf);
-		strbuf_release(&val);
-	}
-	strbuf_addstr(snap, "stack_tracer_enabled:\n");
-	strbuf_read_file(snap, "/proc/sys/kernel/stack_tracer_enabled", 0);
-	tk_tracefs_path(&path, NULL, "instances");
-	nr = sorted_dir_names(path.buf, "", &names);
-	strbuf_addstr(snap, "instances:\n");
-	for (i = 0; i < nr; i++)
-		strbuf_addf(snap, "%s\n", names[i]);
-	free_names(names, nr);
-	strbuf_release(&path);
-}
-
-/* Names the first section that differs, for the FAILED line. */
-static void describe_residue(const char *before, const char *after,
-			     struct strbuf *why)
-{
-	const char *b = before, *a = after;
-	const char *section = "tracefs";
-
-	while (*b && *a && *b == *a) {
-		if (*b == '\n' && b[1] && strchr(b + 1, ':')) {
-			const char *colon = strchr(b + 1, ':');
-			const char *nl = strchr(b + 1, '\n');
-
-			if (nl && colon < nl && colon[1] == '\n')
-				section = b + 1;
-		}
-		a++;
-		b++;
-	}
-	strbuf_addf(why, "tracefs residue: %.*s changed",
-		    (int)strcspn(section, ":"), section);
-}
-
 /*
  * Tests of concurrent `tracekit test` runs on one machine would see each
  * other's probes and instances as residue: tests that may touch the host
@@ -341,72 +119,6 @@ static int lock_tracefs(void)
 	while (flock(fd, LOCK_EX) < 0 && errno == EINTR)
 		;
 	return fd;
-}
-
-/* ---- capabilities and the skip ledger ---- */
-
-/*
- * What this machine offers, as the KEY=VALUE lines of --caps; a value is
- * absent when empty or 0.  The skip ledger checks each skip against it.
- */
-static void caps_text(struct strbuf *sb)
-{
-	const struct tk_features *f = tk_features();
-	const struct tk_feature *ft;
-	const char *dir = tk_tracefs_dir();
-
-	strbuf_addf(sb, "root=%d\n", geteuid() == 0);
-	strbuf_addf(sb, "tracefs=%s\n", dir ? dir : "");
-	strbuf_addf(sb, "tracefs_writable=%d\n", dir && access(dir, W_OK) == 0);
-	for (ft = tk_feature_table; ft->name; ft++)
-		if (ft->cap)
-			strbuf_addf(sb, "%s=%d\n", ft->cap, ft->get(f));
-	strbuf_addf(sb, "in_vm=%d\n", getenv("TRACEKIT_IN_VM") != NULL);
-	/* A capability no machine has, for the framework's self-test. */
-	if (getenv("TRACEKIT_TEST_FIXTURES"))
-		strbuf_addstr(sb, "fixture=0\n");
-}
-
-/* 1 if caps has NAME present, 0 if absent, -1 if it has no NAME. */
-static int cap_present(const char *caps, const char *name)
-{
-	size_t len = strlen(name);
-	const char *p = caps;
-
-	while (*p) {
-		const char *nl = strchrnul(p, '\n');
-
-		if (!strncmp(p, name, len) && p[len] == '=') {
-			const char *v = p + len + 1;
-
-			return v < nl && !(nl - v == 1 && *v == '0');
-		}
-		p = *nl ? nl + 1 : nl;
-	}
-	return -1;
-}
-
-/*
- * The skip ledger: a skip must name a capability (CAP, or !CAP for one
- * the test must not have) that this machine's caps bear out, else it is
- * counted as a failure, so that no silent skip lands.  Returns 1 when
- * the claim holds; otherwise says why in why.
- */
-static int skip_claim_holds(const char *caps, const char *cap, struct strbuf *why)
-{
-	int negated = cap[0] == '!';
-	int have = cap_present(caps, cap + negated);
-
-	if (!*cap)
-		strbuf_addstr(why, "; skip names no capability");
-	else if (have < 0)
-		strbuf_addf(why, "; skip names '%s', which --caps does not report", cap);
-	else if (have != negated)
-		strbuf_addf(why, "; skip needs %s, but --caps has %s %s", cap,
-			    cap + negated, have ? "present" : "absent");
-	else
-		return 1;
-	return 0;
 }
 
 /* ---- running one test ---- */
@@ -445,7 +157,7 @@ struct run_opts {
 	int verbose;
 	int timeout;
 	char *tmpdir;
-	const char *caps;	/* caps_text(), for the skip ledger */
+	const char *caps;	/* test_caps_text(), for the skip ledger */
 };
 
 static double now_sec(void)
@@ -505,11 +217,10 @@ static enum outcome run_test(const struct test_entry *t, int num,
 		res = OUT_FAIL;
 		goto out;
 	}
-	skip_file = skip_path.buf;
 	setenv("TRACEKIT_SKIP_FILE", skip_path.buf, 1);
 	if (t->host_tracefs) {
 		lock_fd = lock_tracefs();
-		snapshot_tracefs(&before);
+		test_tracefs_snapshot(&before);
 	}
 	fflush(stdout);
 	fflush(stderr);
@@ -531,7 +242,7 @@ static enum outcome run_test(const struct test_entry *t, int num,
 	status = wait_with_timeout(pid, limit, &timed_out);
 	running_child = 0;
 	if (t->host_tracefs) {
-		snapshot_tracefs(&after);
+		test_tracefs_snapshot(&after);
 		if (lock_fd >= 0)
 			close(lock_fd);
 	}
@@ -555,14 +266,15 @@ static enum outcome run_test(const struct test_entry *t, int num,
 		strbuf_add(cap, reason.buf, nl);
 		strbuf_addstr(why, reason.buf[nl] ? reason.buf + nl + 1 : "no reason given");
 		strbuf_release(&reason);
-		res = skip_claim_holds(o->caps, cap->buf, why) ? OUT_SKIP : OUT_FAIL;
+		res = test_skip_claim_holds(o->caps, cap->buf, why) ?
+		      OUT_SKIP : OUT_FAIL;
 	} else {
 		res = OUT_FAIL;
 	}
 	if (strcmp(before.buf, after.buf)) {
 		if (why->len)
 			strbuf_addstr(why, "; ");
-		describe_residue(before.buf, after.buf, why);
+		test_tracefs_residue(before.buf, after.buf, why);
 		res = OUT_FAIL;
 	}
 	if (o->verbose) {
@@ -574,7 +286,6 @@ static enum outcome run_test(const struct test_entry *t, int num,
 	unlink(out_path.buf);
 	unlink(skip_path.buf);
 out:
-	skip_file = NULL;
 	strbuf_release(&out_path);
 	strbuf_release(&skip_path);
 	strbuf_release(&before);
@@ -716,7 +427,7 @@ int cmd_test(int argc, const char **argv)
 	};
 
 	argc = parse_options(argc, argv, options, test_usage, 0);
-	caps_text(&cap_lines);
+	test_caps_text(&cap_lines);
 	if (caps) {
 		fputs(cap_lines.buf, stdout);
 		strbuf_release(&cap_lines);
@@ -738,7 +449,7 @@ int cmd_test(int argc, const char **argv)
 		die_code(TK_EXIT_ENV, "cannot create a temporary directory: %s",
 			 strerror(errno));
 	o.tmpdir = tmpl;
-	self = self_path();
+	self = test_self_path();
 	/* Shell tests run the binary that runs them (ASan build included). */
 	if (self)
 		setenv("TRACEKIT", self, 0);

@@ -2,18 +2,12 @@
 /*
  * tracekit ubifs: inspect, verify and sign authenticated UBIFS images
  * offline.  The logic is in util/ubifs-*.c; this file parses options,
- * maps the image and prints.
+ * calls it and prints.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
-
-#include <openssl/crypto.h>
 
 #include "builtin.h"
 #include "util/parse-options.h"
@@ -21,9 +15,9 @@
 #include "util/ubifs-extract.h"
 #include "util/ubifs-image.h"
 #include "util/ubifs-sign.h"
-#include "util/ubifs-ubi.h"
 #include "util/ubifs-verify.h"
 #include "util/usage.h"
+#include "util/wrapper.h"
 
 static const char *const ubifs_usage[] = {
 	"tracekit ubifs info [--nodes] IMAGE",
@@ -33,32 +27,6 @@ static const char *const ubifs_usage[] = {
 	NULL
 };
 
-struct mapped {
-	void *addr;
-	size_t len;
-};
-
-static void map_file(const char *path, struct mapped *m)
-{
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		die("%s: %s", path, strerror(errno));
-	if (fstat(fd, &st))
-		die("%s: %s", path, strerror(errno));
-	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
-		die("%s: not a regular file", path);
-	m->len = st.st_size;
-	if (!m->len)
-		die("%s: empty file", path);
-	m->addr = mmap(NULL, m->len, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (m->addr == MAP_FAILED)
-		die("%s: cannot map: %s", path, strerror(errno));
-	madvise(m->addr, m->len, MADV_SEQUENTIAL);
-	close(fd);
-}
-
 static void print_first_problem_and_die(const char *path,
 					const struct ubifs_report *rep)
 {
@@ -67,48 +35,21 @@ static void print_first_problem_and_die(const char *path,
 	die("%s: %s", path, s);
 }
 
-/*
- * Maps path and finds the UBIFS volume in it: a raw image (mkfs.ubifs
- * output) or the first UBIFS volume of a UBI image (ubinize output).
- */
-static void open_image(const char *path, struct mapped *m,
-		       struct ubifs_image *img, struct ubifs_report *rep)
+static void open_image(const char *path, struct ubifs_image *img,
+		       struct ubifs_report *rep)
 {
-	const void *vol;
-	size_t vol_len;
-	void *owned = NULL;
 	struct strbuf err = STRBUF_INIT;
+	int ret = ubifs_image_open(img, path, rep, &err);
 
-	map_file(path, m);
-	vol = m->addr;
-	vol_len = m->len;
-	if (ubifs_ubi_detect(m->addr, m->len)) {
-		struct ubifs_ubi_vol uv;
-
-		if (ubifs_ubi_extract(m->addr, m->len, &uv, &err))
-			die("%s: UBI image: %s", path, err.buf);
-		/* UBI itself leaves such PEBs out; a LEB they held reads
-		 * as erased, which is what verify will then report. */
-		if (uv.skipped)
-			warning("%s: UBI image: %d PEB%s with a corrupt header "
-				"left out (first: PEB %d)", path, uv.skipped,
-				uv.skipped == 1 ? "" : "s", uv.first_skipped);
-		owned = uv.data;
-		vol = owned;
-		vol_len = uv.len;
-	}
-	if (ubifs_image_init(img, vol, vol_len, rep))
-		print_first_problem_and_die(path, rep);
-	img->owned = owned;
-	img->mapped = !owned;
-	if (owned)
-		img->ubi_note = "UBIFS volume of a UBI image";
-}
-
-static void close_image(struct mapped *m, struct ubifs_image *img)
-{
-	ubifs_image_release(img);
-	munmap(m->addr, m->len);
+	/* UBI itself leaves such PEBs out; a LEB they held reads as
+	 * erased, which is what verify will then report. */
+	if (img->ubi_skipped)
+		warning("%s: UBI image: %d PEB%s with a corrupt header "
+			"left out (first: PEB %d)", path, img->ubi_skipped,
+			img->ubi_skipped == 1 ? "" : "s",
+			img->ubi_first_skipped);
+	if (ret)
+		die("%s: %s", path, err.buf);
 }
 
 static const char *compr_name(int c)
@@ -170,18 +111,17 @@ static int cmd_info(int argc, const char **argv)
 	struct ubifs_image img;
 	const struct ubifs_sb_node *sb;
 	const struct ubifs_geom *g;
-	struct mapped m;
 
 	argc = parse_options(argc, argv, options, usage, 0);
 	if (argc != 1)
 		usage_with_options(usage, options);
-	open_image(argv[0], &m, &img, &rep);
+	open_image(argv[0], &img, &rep);
 	ubifs_verify(&img, &vo, &res, &rep);
 	if (rep.nr)
 		print_first_problem_and_die(argv[0], &rep);
 	g = &img.g;
 	sb = (const void *)img.data;
-	printf("%-16s%s (%zu bytes%s%s)\n", "image:", argv[0], m.len,
+	printf("%-16s%s (%zu bytes%s%s)\n", "image:", argv[0], img.file_size,
 	       img.ubi_note ? ", " : "", img.ubi_note ? img.ubi_note : "");
 	printf("%-16smin I/O %d, LEB size %d, LEBs %d (max %d)\n",
 	       "geometry:", g->min_io, g->leb_size, g->leb_cnt,
@@ -223,7 +163,7 @@ static int cmd_info(int argc, const char **argv)
 	print_counts("nodes:", res.scanned);
 	if (nodes)
 		print_nodes(&img);
-	close_image(&m, &img);
+	ubifs_image_release(&img);
 	ubifs_report_clear(&rep);
 	return TK_EXIT_OK;
 }
@@ -240,18 +180,10 @@ static void show_progress(void *arg, int done, int total)
 
 static void load_key(const char *path, uint8_t **key, size_t *len)
 {
-	int err = ubifs_read_key_file(path, key, len);
+	struct strbuf err = STRBUF_INIT;
 
-	if (err)
-		die("%s: cannot read the HMAC key: %s", path,
-		    err == -EINVAL ? "empty file" : strerror(-err));
-}
-
-static void free_key(uint8_t *key, size_t len)
-{
-	if (key)
-		OPENSSL_cleanse(key, len);
-	free(key);
+	if (ubifs_read_key_file(path, key, len, &err))
+		die("%s: %s", path, err.buf);
 }
 
 /* What an OK means: the policy of util/ubifs-verify.c, in words. */
@@ -296,7 +228,6 @@ static int cmd_verify(int argc, const char **argv)
 	struct ubifs_report rep = { 0 };
 	struct ubifs_verify_result res;
 	struct ubifs_image img;
-	struct mapped m;
 	struct strbuf err = STRBUF_INIT;
 	uint8_t *key = NULL;
 	size_t key_len = 0;
@@ -314,8 +245,8 @@ static int cmd_verify(int argc, const char **argv)
 	vo.hmac_key = key;
 	vo.hmac_key_len = key_len;
 	vo.cert = cert;
-	open_image(argv[0], &m, &img, &rep);
-	if (isatty(STDERR_FILENO) && m.len >= (64u << 20))
+	open_image(argv[0], &img, &rep);
+	if (isatty(STDERR_FILENO) && img.file_size >= (64u << 20))
 		vo.progress = show_progress;
 	ubifs_verify(&img, &vo, &res, &rep);
 	n = rep.nr;
@@ -346,44 +277,10 @@ static int cmd_verify(int argc, const char **argv)
 			die("%s: extract: %s", argv[0], err.buf);
 		printf("%s: %d files extracted\n", argv[1], files);
 	}
-	close_image(&m, &img);
+	ubifs_image_release(&img);
 	ubifs_report_clear(&rep);
-	free_key(key, key_len);
+	ubifs_key_free(key, key_len);
 	return n ? TK_EXIT_FAIL : TK_EXIT_OK;
-}
-
-static void write_image(const char *path, const uint8_t *buf, size_t len)
-{
-	size_t n = strlen(path) + 16;
-	char *tmp = xmalloc(n);
-	size_t done = 0;
-	int fd;
-
-	snprintf(tmp, n, "%s.tmpXXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		die("%s: cannot create a temporary file: %s", path,
-		    strerror(errno));
-	while (done < len) {
-		ssize_t w = write(fd, buf + done, len - done);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			int e = errno;
-
-			unlink(tmp);
-			die("%s: write failed: %s", tmp, strerror(e));
-		}
-		done += w;
-	}
-	if (fchmod(fd, 0644) || fsync(fd) || close(fd) || rename(tmp, path)) {
-		int e = errno;
-
-		unlink(tmp);
-		die("%s: cannot complete: %s", path, strerror(e));
-	}
-	free(tmp);
 }
 
 static int cmd_sign(int argc, const char **argv)
@@ -408,7 +305,6 @@ static int cmd_sign(int argc, const char **argv)
 	struct ubifs_sign_opts so = { 0 };
 	struct ubifs_report rep = { 0 };
 	struct ubifs_image img;
-	struct mapped m;
 	uint8_t *hkey = NULL, *out;
 	size_t hkey_len = 0, out_len;
 	struct strbuf err = STRBUF_INIT;
@@ -430,20 +326,21 @@ static int cmd_sign(int argc, const char **argv)
 	}
 	so.key = key;
 	so.cert = cert;
-	open_image(argv[0], &m, &img, &rep);
+	open_image(argv[0], &img, &rep);
 	if (img.ubi_note)
 		die("%s: sign works on raw UBIFS images (mkfs.ubifs output), "
 		    "not UBI images", argv[0]);
 	if (ubifs_sign(&img, &so, &out, &out_len, &err))
 		die("%s: %s", argv[0], err.buf);
-	write_image(argv[1], out, out_len);
+	if (write_file_atomic(argv[1], out, out_len, 0644, &err))
+		die("%s", err.buf);
 	printf("%s: signed with %s%s%s, %zu bytes\n", argv[1], algo,
 	       key ? ", PKCS#7 signature" : "", hmac_file ? ", HMACs" : "",
 	       out_len);
 	free(out);
-	close_image(&m, &img);
+	ubifs_image_release(&img);
 	ubifs_report_clear(&rep);
-	free_key(hkey, hkey_len);
+	ubifs_key_free(hkey, hkey_len);
 	return TK_EXIT_OK;
 }
 

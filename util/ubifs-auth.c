@@ -111,9 +111,7 @@ void ubifs_auth_free(struct ubifs_auth *a)
 	EVP_MD_CTX_free(a->ctx);
 	EVP_MD_free(a->md);
 	EVP_MAC_free(a->mac);
-	if (a->key)
-		OPENSSL_cleanse(a->key, a->key_len);
-	free(a->key);
+	ubifs_key_free(a->key, a->key_len);
 	free(a);
 }
 
@@ -642,18 +640,23 @@ out:
 	return ret;
 }
 
-int ubifs_read_key_file(const char *path, uint8_t **key, size_t *len)
+void ubifs_key_free(uint8_t *key, size_t len)
+{
+	if (key)
+		OPENSSL_cleanse(key, len);
+	free(key);
+}
+
+int ubifs_read_key_file(const char *path, uint8_t **key, size_t *len,
+			struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
 	long n = strbuf_read_file(&sb, path, 64);
 
-	if (n < 0) {
+	if (n <= 0) {
 		strbuf_release(&sb);
-		return (int)n;
-	}
-	if (n == 0) {
-		strbuf_release(&sb);
-		return -EINVAL;
+		return strbuf_error(err, "cannot read the HMAC key: %s",
+				    n ? strerror((int)-n) : "empty file");
 	}
 	*len = sb.len;
 	*key = (uint8_t *)strbuf_detach(&sb, NULL);
@@ -688,8 +691,7 @@ int ubifs_read_key_desc(const char *desc, uint8_t **key, size_t *len,
 	buf = xmalloc(n);
 	got = syscall(SYS_keyctl, KEYCTL_READ, id, buf, n);
 	if (got != n) {
-		OPENSSL_cleanse(buf, n);
-		free(buf);
+		ubifs_key_free(buf, n);
 		strbuf_addf(err, "cannot read key '%s': %s", desc,
 			    got < 0 ? strerror(errno) : "changed size");
 		return -1;

@@ -79,8 +79,12 @@ int ubifs_sig_create(const char *key_path, const char *cert_path,
 		     int hash_algo, const void *data, size_t len,
 		     uint8_t **der, size_t *der_len, struct strbuf *err);
 
-/* Reads a raw HMAC key (the payload of the kernel's logon key). */
-int ubifs_read_key_file(const char *path, uint8_t **key, size_t *len);
+/*
+ * Reads a raw HMAC key (the payload of the kernel's logon key).  Returns
+ * 0, or -1 with the reason in err (the file name left to the caller).
+ */
+int ubifs_read_key_file(const char *path, uint8_t **key, size_t *len,
+			struct strbuf *err);
 /*
  * Reads the HMAC key from the kernel keyring: a "user" key of that
  * description found by request_key(2).  The kernel's UBIFS takes a
@@ -89,5 +93,7 @@ int ubifs_read_key_file(const char *path, uint8_t **key, size_t *len);
  */
 int ubifs_read_key_desc(const char *desc, uint8_t **key, size_t *len,
 			struct strbuf *err);
+/* Wipes a key read by either, then frees it; NULL is fine. */
+void ubifs_key_free(uint8_t *key, size_t len);
 
 #endif

@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/strbuf.h"
 #include "util/ubifs-auth.h"
 #include "util/ubifs-image.h"
+#include "util/ubifs-ubi.h"
 #include "util/usage.h"
 
 #define ALIGN8(x) (((x) + 7) & ~7u)
@@ -240,6 +244,96 @@ int ubifs_image_init(struct ubifs_image *img, const void *buf, size_t len,
 	return 0;
 }
 
+static int map_file(const char *path, void **addr, size_t *len,
+		    struct strbuf *err)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = -1;
+
+	if (fd < 0)
+		return strbuf_error(err, "%s", strerror(errno));
+	if (fstat(fd, &st)) {
+		strbuf_addstr(err, strerror(errno));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode)) {
+		strbuf_addstr(err, "not a regular file");
+		goto out;
+	}
+	*len = st.st_size;
+	if (!*len) {
+		strbuf_addstr(err, "empty file");
+		goto out;
+	}
+	*addr = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (*addr == MAP_FAILED) {
+		strbuf_addf(err, "cannot map: %s", strerror(errno));
+		goto out;
+	}
+	madvise(*addr, *len, MADV_SEQUENTIAL);
+	ret = 0;
+out:
+	close(fd);
+	return ret;
+}
+
+/* The volume found in a UBI image, copied out of the mapping. */
+static int open_ubi(struct ubifs_image *img, void *map, size_t len,
+		    struct ubifs_report *rep, struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct ubifs_ubi_vol uv;
+	int ret;
+
+	ret = ubifs_ubi_extract(map, len, &uv, &why);
+	if (ret) {
+		strbuf_addf(err, "UBI image: %s", why.buf);
+		strbuf_release(&why);
+		return -1;
+	}
+	ret = ubifs_image_init(img, uv.data, uv.len, rep);
+	img->owned = uv.data;
+	img->ubi_note = "UBIFS volume of a UBI image";
+	img->ubi_skipped = uv.skipped;
+	img->ubi_first_skipped = uv.first_skipped;
+	return ret;
+}
+
+int ubifs_image_open(struct ubifs_image *img, const char *path,
+		     struct ubifs_report *rep, struct strbuf *err)
+{
+	int first = rep->nr, ret, skipped, first_skipped;
+	size_t len = 0;
+	void *map = NULL;
+	char *s;
+
+	memset(img, 0, sizeof(*img));
+	if (map_file(path, &map, &len, err))
+		return -1;
+	if (ubifs_ubi_detect(map, len)) {
+		ret = open_ubi(img, map, len, rep, err);
+		munmap(map, len);
+	} else {
+		ret = ubifs_image_init(img, map, len, rep);
+		img->mapped = 1;
+	}
+	img->file_size = len;
+	if (!ret)
+		return 0;
+	if (rep->nr > first) {
+		s = ubifs_problem_str(&rep->v[first]);
+		strbuf_addstr(err, s);
+		free(s);
+	}
+	/* Released, the image still says what the reassembly left out. */
+	skipped = img->ubi_skipped;
+	first_skipped = img->ubi_first_skipped;
+	ubifs_image_release(img);
+	img->ubi_skipped = skipped;
+	img->ubi_first_skipped = first_skipped;
+	return -1;
+}
+
 void ubifs_image_release(struct ubifs_image *img)
 {
 	int i;
@@ -252,8 +346,11 @@ void ubifs_image_release(struct ubifs_image *img)
 		free(img->scan);
 	}
 	free(img->owned);
+	if (img->mapped)
+		munmap((void *)img->data, img->size);
 	img->scan = NULL;
 	img->owned = NULL;
+	img->mapped = 0;
 }
 
 static int all_ff(const uint8_t *p, size_t n)

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/strbuf.h"
 #include "util/ubifs-crc.h"
 #include "util/ubifs-media.h"
 
@@ -76,6 +77,9 @@ struct ubifs_image {
 	const char *ubi_note;		/* set when found inside a UBI image */
 	void *owned;
 	int mapped;			/* data is a read-only file mapping */
+	size_t file_size;		/* of the file, UBI headers and all */
+	int ubi_skipped;		/* PEBs ubifs_ubi_extract left out */
+	int ubi_first_skipped;
 };
 
 /*
@@ -85,6 +89,17 @@ struct ubifs_image {
  */
 int ubifs_image_init(struct ubifs_image *img, const void *buf, size_t len,
 		     struct ubifs_report *rep);
+/*
+ * Opens the file at path as a UBIFS volume: a raw image (mkfs.ubifs
+ * output), mapped read-only, or the first UBIFS volume of a UBI image
+ * (ubinize output), reassembled in memory.  img->ubi_skipped counts the
+ * PEBs the reassembly left out, and stays set when the volume found then
+ * fails ubifs_image_init().  Returns 0, or -1 with a one-line reason in
+ * err (the file name left to the caller) and img released.
+ */
+int ubifs_image_open(struct ubifs_image *img, const char *path,
+		     struct ubifs_report *rep, struct strbuf *err);
+/* Frees what init or open allocated, and unmaps what open mapped. */
 void ubifs_image_release(struct ubifs_image *img);
 
 const char *ubifs_node_name(int type);

@@ -2,6 +2,9 @@
 #include <errno.h>
 #include <ftw.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/wrapper.h"
@@ -34,6 +37,46 @@ int write_in_full(int fd, const void *buf, size_t len)
 int pwrite_in_full(int fd, const void *buf, size_t len, uint64_t off)
 {
 	return write_all(fd, buf, len, &off);
+}
+
+int write_file_atomic(const char *path, const void *buf, size_t len,
+		      mode_t mode, struct strbuf *err)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	int fd, ret;
+
+	strbuf_addf(&tmp, "%s.tmpXXXXXX", path);
+	fd = mkstemp(tmp.buf);
+	if (fd < 0) {
+		strbuf_addf(err, "%s: cannot create a temporary file: %s",
+			    path, strerror(errno));
+		strbuf_release(&tmp);
+		return -1;
+	}
+	ret = write_in_full(fd, buf, len);
+	if (ret) {
+		strbuf_addf(err, "%s: write failed: %s", tmp.buf,
+			    strerror(-ret));
+		close(fd);
+		goto fail;
+	}
+	if (fchmod(fd, mode) || fsync(fd)) {
+		ret = -errno;
+		close(fd);
+		goto incomplete;
+	}
+	if (close(fd) || rename(tmp.buf, path)) {
+		ret = -errno;
+		goto incomplete;
+	}
+	strbuf_release(&tmp);
+	return 0;
+incomplete:
+	strbuf_addf(err, "%s: cannot complete: %s", path, strerror(-ret));
+fail:
+	unlink(tmp.buf);
+	strbuf_release(&tmp);
+	return -1;
 }
 
 static int remove_one(const char *path, const struct stat *st, int flag,

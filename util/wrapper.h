@@ -4,6 +4,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
+
+#include "util/strbuf.h"
 
 /*
  * write(2)/pwrite(2) until all of buf is written, retrying on EINTR and
@@ -12,6 +15,15 @@
  */
 int write_in_full(int fd, const void *buf, size_t len);
 int pwrite_in_full(int fd, const void *buf, size_t len, uint64_t off);
+
+/*
+ * Writes buf as the whole of path, with mode, through a temporary file
+ * beside it that is synced and renamed over path: a reader sees the old
+ * file or the new one, never a part.  Returns 0, or -1 with a one-line
+ * reason naming the file in err; the temporary file is removed.
+ */
+int write_file_atomic(const char *path, const void *buf, size_t len,
+		      mode_t mode, struct strbuf *err);
 
 /* Removes path and all under it, never following a symlink (rm -rf). */
 int remove_tree(const char *path);
