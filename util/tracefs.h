@@ -32,7 +32,17 @@
  * - Dynamic events.  tracefs_uprobe_alloc() takes a file, an offset and
  *   fetchargs and cannot express the "(ref_ctr_offset)" of an SDT
  *   semaphore; definitions are whole lines from the probe translator,
- *   appended with tracefs_instance_file_append().
+ *   appended with tracefs_instance_file_append().  Deletion is
+ *   tracefs_dynevent_destroy() (tk_dynevent_delete(); EBUSY for an
+ *   enabled event, as our write had, and no error_log entry either way).
+ *   Listing stays ours, reading kprobe_events and uprobe_events: where
+ *   dynamic_events exists, 1.6.4 reads it for every type and tells the
+ *   types apart by the "p"/"r" prefix alone, so KPROBE|UPROBE lists each
+ *   uprobe twice, once as a kprobe (5 uprobes gave 10 entries); and it
+ *   lists all "p" lines before all "r" lines, not in the kernel's order
+ *   (a, r:b, c gave a, c, b), which would reorder `probe -l` and `-d`.
+ *   Uprobes with "(ref_ctr_offset)" and multi-probe events it parses
+ *   right.
  * - error_log.  tracefs_error_clear() would also erase the entries of
  *   other tools, which no undo can put back; the entry of our write is
  *   a tracefs_error_last() that differs from the one before it (entries
@@ -101,6 +111,13 @@ void tk_restore_install(void);
  * explanation from error_log (message, command and caret) into err.
  */
 int tk_dynevent_write(const char *file, const char *line, struct strbuf *err);
+
+/*
+ * Deletes dynamic event GROUP/EVENT, of FILE's kind, with
+ * tracefs_dynevent_destroy(): all its probes at once.  0, -ENOENT when
+ * there is no such event, or -errno (-EBUSY: enabled or in use).
+ */
+int tk_dynevent_delete(const char *file, const char *group, const char *event);
 
 /*
  * What this kernel and tracefs offer: one line per feature.
