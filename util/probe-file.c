@@ -216,13 +216,11 @@ int probe_defs_del(const char *glob, struct strbuf *deleted, struct strbuf *err)
 		if (strstr(seen.buf, del.buf))
 			continue;
 		strbuf_addstr(&seen, del.buf);
-		strbuf_setlen(&del, del.len - 1);
-		ret = tk_dynevent_write(probe_kind_file(d->kind), del.buf, err);
+		ret = tk_dynevent_delete(probe_kind_file(d->kind), d->group, d->event);
 		if (ret) {
-			if (!err->len)
-				strbuf_addf(err, "cannot delete %s:%s: %s%s", d->group,
-					    d->event, strerror(-ret),
-					    ret == -EBUSY ? " (is it enabled or in use?)" : "");
+			strbuf_addf(err, "cannot delete %s:%s: %s%s", d->group,
+				    d->event, strerror(-ret),
+				    ret == -EBUSY ? " (is it enabled or in use?)" : "");
 			break;
 		}
 		if (deleted)

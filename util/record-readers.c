@@ -2,7 +2,8 @@
 /*
  * record: one reader thread per CPU moves full pages from trace_pipe_raw
  * into chunks; one compressor thread encodes them into each CPU's
- * scratch file.
+ * scratch file.  Ours rather than libtracefs's tracefs_cpu_*(): see the
+ * measurements in util/tracefs.h.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -377,6 +377,32 @@ int tk_dynevent_write(const char *file, const char *line, struct strbuf *err)
 	return ret;
 }
 
+int tk_dynevent_delete(const char *file, const char *group, const char *event)
+{
+	unsigned int types = !strcmp(file, "uprobe_events") ?
+		TRACEFS_DYNEVENT_UPROBE | TRACEFS_DYNEVENT_URETPROBE :
+		TRACEFS_DYNEVENT_KPROBE | TRACEFS_DYNEVENT_KRETPROBE;
+	struct tracefs_dynevent **all;
+	int i, ret = -ENOENT;
+
+	tk_tracefs_dir();
+	all = tracefs_dynevent_get_all(types, group);
+	for (i = 0; all && all[i]; i++) {
+		char *name = NULL;
+
+		tracefs_dynevent_info(all[i], NULL, &name, NULL, NULL, NULL);
+		if (name && !strcmp(name, event)) {
+			errno = 0;
+			ret = tracefs_dynevent_destroy(all[i], false) ? neg_errno() : 0;
+			free(name);
+			break;
+		}
+		free(name);
+	}
+	tracefs_dynevent_list_free(all);
+	return ret;
+}
+
 /* ---- feature detection: the probes named in TK_FEATURES ---- */
 
 static int has_file(const char *file, const char *readme)
