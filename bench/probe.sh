@@ -17,13 +17,13 @@ trap 'rm -rf "$work"' EXIT
 
 specs=(
 	'strbuf_addf sb fmt'
-	'strbuf_add sb data len'
+	'strbuf_detach sb len'
 	'probe_spec_parse text:string spec err'
 	'fetch_arg_format fa ctx out err'
 	'probe_defs_add kind lines nr undo err'
 	'probe_name_valid name:string'
 	'elf_addr_load_segment elf vaddr out'
-	'parse_options argc argv opts'
+	'parse_options_noexit argc argv opts flags err'
 	'xmalloc n'
 	'xstrdup s:string'
 	'strbuf_release sb'
