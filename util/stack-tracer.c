@@ -303,6 +303,15 @@ int stack_tracer_read(struct stack_trace *st, struct strbuf *err)
 	return ret;
 }
 
+static void filter_append(struct stack_filter *f, const char *name)
+{
+	if (f->nr == f->alloc) {
+		f->alloc = f->alloc ? 2 * f->alloc : 8;
+		f->v = xrealloc(f->v, f->alloc * sizeof(*f->v));
+	}
+	f->v[f->nr++] = xstrdup(name);
+}
+
 void stack_filter_release(struct stack_filter *f)
 {
 	int i;
@@ -328,11 +337,7 @@ int stack_tracer_filter(struct stack_filter *f)
 	for (line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (line[0] == '#' || !line[0])
 			continue;
-		if (f->nr == f->alloc) {
-			f->alloc = f->alloc ? 2 * f->alloc : 8;
-			f->v = xrealloc(f->v, f->alloc * sizeof(*f->v));
-		}
-		f->v[f->nr++] = xstrdup(line);
+		filter_append(f, line);
 	}
 	strbuf_release(&sb);
 	return 0;
@@ -457,7 +462,8 @@ int stack_tracer_reset(struct strbuf *err)
 }
 
 /* "a,b" and repeated --filter both give one name per element. */
-static void split_filters(const char *const *args, int nr, struct stack_filter *out)
+static void split_filters(const char *const *args, int nr,
+			  struct stack_filter *out)
 {
 	int i;
 
@@ -465,13 +471,8 @@ static void split_filters(const char *const *args, int nr, struct stack_filter *
 	for (i = 0; i < nr; i++) {
 		char *dup = xstrdup(args[i]), *tok, *save = NULL;
 
-		for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-			if (out->nr == out->alloc) {
-				out->alloc = out->alloc ? 2 * out->alloc : 8;
-				out->v = xrealloc(out->v, out->alloc * sizeof(*out->v));
-			}
-			out->v[out->nr++] = xstrdup(tok);
-		}
+		for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+			filter_append(out, tok);
 		free(dup);
 	}
 }
