@@ -5,17 +5,12 @@
  * reaches.
  */
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "builtin.h"
 #include "util/json.h"
 #include "util/parse-options.h"
-#include "util/run-command.h"
 #include "util/stack-tracer.h"
 #include "util/strbuf.h"
 #include "util/tracefs.h"
@@ -33,67 +28,15 @@ struct stack_opts {
 	struct opt_string_list filter;
 };
 
-/* What the kernel reports, read while the tracer cannot change it. */
-struct stack_report {
-	int enabled;
-	struct stack_filter filter;
-	unsigned long max;
-	struct stack_trace trace;
-	unsigned long thread_size;
-	const char *thread_size_source;
-};
-
 static int exit_code_for(int err)
 {
 	return err == -EACCES || err == -EPERM || err == -ENOENT ?
 	       TK_EXIT_ENV : TK_EXIT_FAIL;
 }
 
-static void die_errno(int err, const char *what)
+static void die_err(int ret, const struct strbuf *err)
 {
-	die_code(exit_code_for(err), "%s: %s%s", what, strerror(-err),
-		 (err == -EACCES || err == -EPERM) && geteuid() ? " (run as root)" : "");
-}
-
-/*
- * The maximum and its table are two files; a new maximum between the
- * reads would pair a number with another stack, so read until the
- * number is the same on both sides of the table.
- */
-static void read_report(struct stack_report *r)
-{
-	struct strbuf err = STRBUF_INIT;
-	unsigned long after;
-	int ret, tries;
-
-	memset(r, 0, sizeof(*r));
-	ret = stack_tracer_enabled(&r->enabled);
-	if (ret)
-		die_errno(ret, "reading " STACK_TRACER_SYSCTL);
-	ret = stack_tracer_filter(&r->filter);
-	if (ret)
-		die_errno(ret, "reading stack_trace_filter");
-	for (tries = 0; tries < 5; tries++) {
-		stack_trace_release(&r->trace);
-		ret = stack_tracer_max_size(&r->max);
-		if (ret)
-			die_errno(ret, "reading stack_max_size");
-		ret = stack_tracer_read(&r->trace, &err);
-		if (ret == -EINVAL)
-			die("stack_trace: %s", err.buf);
-		if (ret)
-			die_errno(ret, "reading stack_trace");
-		if (!stack_tracer_max_size(&after) && after == r->max)
-			break;
-	}
-	r->thread_size = stack_tracer_thread_size(&r->thread_size_source);
-	strbuf_release(&err);
-}
-
-static void release_report(struct stack_report *r)
-{
-	stack_filter_release(&r->filter);
-	stack_trace_release(&r->trace);
+	die_code(exit_code_for(ret), "%s", err->buf);
 }
 
 static void location_text(const struct stack_entry *e, struct strbuf *sb)
@@ -203,122 +146,40 @@ static void print_report(const struct stack_report *r, const struct stack_opts *
 		die("writing the report: %s", strerror(errno));
 }
 
-/* "a,b" and repeated --filter both give one name per element, owned by out. */
-static void split_filters(const struct opt_string_list *in, struct opt_string_list *out)
-{
-	int i;
-
-	for (i = 0; i < in->nr; i++) {
-		char *dup = xstrdup(in->items[i]), *tok, *save = NULL;
-
-		for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-			opt_string_list_append(out, xstrdup(tok));
-		free(dup);
-	}
-}
-
-static void apply_filter(const struct stack_opts *o, int keep)
-{
-	struct opt_string_list funcs = { 0 };
-	struct strbuf refused = STRBUF_INIT;
-	int ret;
-
-	if (!o->filter.nr && !o->clear_filter)
-		return;
-	split_filters(&o->filter, &funcs);
-	ret = stack_tracer_set_filter(funcs.items, funcs.nr, keep, &refused);
-	if (ret && refused.len)
-		die("--filter %s: %s", refused.buf, ret == -EINVAL ?
-		    "not a function the stack tracer can trace (see available_filter_functions)" :
-		    strerror(-ret));
-	if (ret)
-		die_errno(ret, "writing stack_trace_filter");
-	while (funcs.nr)
-		free((char *)funcs.items[--funcs.nr]);
-	opt_string_list_clear(&funcs);
-	strbuf_release(&refused);
-}
-
-static void set_enabled(int on, int keep)
-{
-	int ret = stack_tracer_set_enabled(on, keep);
-
-	if (ret)
-		die_errno(ret, "writing " STACK_TRACER_SYSCTL);
-}
-
-static void reset_max(void)
-{
-	int ret = stack_tracer_reset();
-
-	if (ret)
-		die_errno(ret, "writing stack_max_size");
-}
-
 /*
- * SIGINT and SIGQUIT from the terminal go to the command; tracekit
- * waits for it and then shows and restores, as time(1) and perf stat do.
- */
-static int run_command(const char **argv)
-{
-	struct child_process cmd = CHILD_PROCESS_INIT;
-	struct strbuf err = STRBUF_INIT;
-	struct sigaction ign, old_int, old_quit;
-	int status, exec_err, ret;
-
-	cmd.argv = (char *const *)argv;
-	if (start_command(&cmd, &err))
-		die("%s", err.buf);
-	memset(&ign, 0, sizeof(ign));
-	ign.sa_handler = SIG_IGN;
-	sigaction(SIGINT, &ign, &old_int);
-	sigaction(SIGQUIT, &ign, &old_quit);
-	exec_err = release_command(&cmd);
-	ret = finish_command(&cmd, &status);
-	if (ret)
-		die("waitpid: %s", strerror(-ret));
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGQUIT, &old_quit, NULL);
-	child_process_clear(&cmd);
-	if (exec_err)
-		die_code(127, "cannot run '%s': %s", argv[0], strerror(-exec_err));
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return WEXITSTATUS(status);
-}
-
-/*
- * reset, start, run, stop, read; then put the enabled state and the
- * filter back before printing, so a reader that goes away (SIGPIPE)
- * cannot leave them changed.
+ * The tracer's settings are put back before printing, so that a reader
+ * that goes away (SIGPIPE) cannot leave them changed.
  */
 static int measure_command(const char **argv, const struct stack_opts *o)
 {
-	struct stack_report r;
-	int status;
+	struct strbuf err = STRBUF_INIT;
+	struct stack_measure m;
+	int ret;
 
-	/*
-	 * A command that is not there is reported before the tracer is turned
-	 * on: hooking every function only to fail to exec is slow for nothing.
-	 */
-	if (!command_in_path(argv[0]))
-		die_code(127, "cannot run '%s': %s", argv[0],
-			 strchr(argv[0], '/') ? strerror(ENOENT) : "command not found");
-	apply_filter(o, 0);
-	reset_max();
-	set_enabled(1, 0);
-	status = run_command(argv);
-	/*
-	 * Keep no undo of this stop: replayed first, it would turn the tracer
-	 * back on until the start's undo ran, and the maximum could grow
-	 * under the report (seen under ASan in the VM).
-	 */
-	set_enabled(0, 1);
-	read_report(&r);
-	tk_restore_run();
-	print_report(&r, o, &status);
-	release_report(&r);
-	return status;
+	ret = stack_measure_command(argv, o->filter.items, o->filter.nr, &m, &err);
+	if (ret)
+		die_code(m.not_run ? 127 : exit_code_for(ret), "%s", err.buf);
+	print_report(&m.report, o, &m.status);
+	stack_report_release(&m.report);
+	strbuf_release(&err);
+	return m.status;
+}
+
+/* --filter, --clear-filter, --reset, --start, --stop, in that order. */
+static void change_settings(const struct stack_opts *o)
+{
+	struct strbuf err = STRBUF_INIT;
+	int ret = 0;
+
+	if (o->filter.nr || o->clear_filter)
+		ret = stack_tracer_set_filter(o->filter.items, o->filter.nr, 1, &err);
+	if (!ret && o->reset)
+		ret = stack_tracer_reset(&err);
+	if (!ret && (o->start || o->stop))
+		ret = stack_tracer_set_enabled(o->start, 1, &err);
+	if (ret)
+		die_err(ret, &err);
+	strbuf_release(&err);
 }
 
 int cmd_stack(int argc, const char **argv)
@@ -370,24 +231,23 @@ int cmd_stack(int argc, const char **argv)
 	ret = stack_tracer_check(&why);
 	if (ret)
 		die_code(TK_EXIT_ENV, "%s", why.buf);
-	strbuf_release(&why);
+	strbuf_reset(&why);
 	tk_restore_install();
 
 	if (argc > 0) {
 		ret = measure_command(argv, &o);
 	} else if (action) {
-		apply_filter(&o, 1);
-		if (o.reset)
-			reset_max();
-		if (o.start || o.stop)
-			set_enabled(o.start, 1);
+		change_settings(&o);
 		ret = TK_EXIT_OK;
 	} else {
-		read_report(&r);
+		ret = stack_report_read(&r, &why);
+		if (ret)
+			die_err(ret, &why);
 		print_report(&r, &o, NULL);
-		release_report(&r);
+		stack_report_release(&r);
 		ret = TK_EXIT_OK;
 	}
+	strbuf_release(&why);
 	opt_string_list_clear(&o.filter);
 	return ret;
 }

@@ -2,13 +2,16 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "util/run-command.h"
 #include "util/stack-tracer.h"
 #include "util/tracefs.h"
 #include "util/usage.h"
@@ -187,6 +190,15 @@ int stack_trace_parse(const char *text, struct stack_trace *st, struct strbuf *e
 
 /* ---- the live interface ---- */
 
+/* "WHAT: why" into err, with the hint a user refused by tracefs needs. */
+static int errno_error(struct strbuf *err, int ret, const char *what)
+{
+	strbuf_addf(err, "%s: %s%s", what, strerror(-ret),
+		    (ret == -EACCES || ret == -EPERM) && geteuid() ?
+		    " (run as root)" : "");
+	return ret;
+}
+
 static int read_long(const char *path, long *v)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -291,6 +303,15 @@ int stack_tracer_read(struct stack_trace *st, struct strbuf *err)
 	return ret;
 }
 
+static void filter_append(struct stack_filter *f, const char *name)
+{
+	if (f->nr == f->alloc) {
+		f->alloc = f->alloc ? 2 * f->alloc : 8;
+		f->v = xrealloc(f->v, f->alloc * sizeof(*f->v));
+	}
+	f->v[f->nr++] = xstrdup(name);
+}
+
 void stack_filter_release(struct stack_filter *f)
 {
 	int i;
@@ -316,11 +337,7 @@ int stack_tracer_filter(struct stack_filter *f)
 	for (line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (line[0] == '#' || !line[0])
 			continue;
-		if (f->nr == f->alloc) {
-			f->alloc = f->alloc ? 2 * f->alloc : 8;
-			f->v = xrealloc(f->v, f->alloc * sizeof(*f->v));
-		}
-		f->v[f->nr++] = xstrdup(line);
+		filter_append(f, line);
 	}
 	strbuf_release(&sb);
 	return 0;
@@ -415,55 +432,87 @@ static int write_sysctl(const char *val)
 	return err;
 }
 
-int stack_tracer_set_enabled(int on, int keep)
+int stack_tracer_set_enabled(int on, int keep, struct strbuf *err)
 {
 	char old[32];
 	int val, ret = stack_tracer_enabled(&val);
 
 	if (ret)
-		return ret;
+		goto out;
 	snprintf(old, sizeof(old), "%d", val);
 	ret = tk_restore_push_write(STACK_TRACER_SYSCTL, old, 0);
 	if (ret)
-		return ret;
+		goto out;
 	ret = write_sysctl(on ? "1" : "0");
 	if (ret || keep)
 		tk_restore_forget(STACK_TRACER_SYSCTL, old);
-	return ret;
+out:
+	return ret ? errno_error(err, ret, "writing " STACK_TRACER_SYSCTL) : 0;
 }
 
 /*
  * No undo: the maximum is a measurement, not a setting, and writing the
  * old number back would pair it with whatever table the kernel has then.
  */
-int stack_tracer_reset(void)
+int stack_tracer_reset(struct strbuf *err)
 {
-	return tk_tracefs_write(NULL, "stack_max_size", "0");
+	int ret = tk_tracefs_write(NULL, "stack_max_size", "0");
+
+	return ret ? errno_error(err, ret, "writing stack_max_size") : 0;
 }
 
-int stack_tracer_set_filter(const char *const *funcs, int nr, int keep,
+/* "a,b" and repeated --filter both give one name per element. */
+static void split_filters(const char *const *args, int nr,
+			  struct stack_filter *out)
+{
+	int i;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < nr; i++) {
+		char *dup = xstrdup(args[i]), *tok, *save = NULL;
+
+		for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+			filter_append(out, tok);
+		free(dup);
+	}
+}
+
+/* A name the kernel refused: the input is at fault, whatever its errno. */
+static int refused_error(struct strbuf *err, int ret, const char *name)
+{
+	strbuf_addf(err, "--filter %s: %s", name, ret == -EINVAL ?
+		    "not a function the stack tracer can trace "
+		    "(see available_filter_functions)" : strerror(-ret));
+	return -EINVAL;
+}
+
+int stack_tracer_set_filter(const char *const *args, int nr, int keep,
 			    struct strbuf *err)
 {
-	struct stack_filter old;
+	struct stack_filter old, funcs;
 	struct strbuf path = STRBUF_INIT;
 	char **prev;
 	int i, failed = 0, ret = stack_tracer_filter(&old);
 
 	if (ret)
-		return ret;
+		return errno_error(err, ret, "writing stack_trace_filter");
+	split_filters(args, nr, &funcs);
 	prev = xcalloc(old.nr + 1, sizeof(*prev));
 	for (i = 0; i < old.nr; i++)
 		prev[i] = filter_input_name(old.v[i]);
 	tracefs_file(&path, "stack_trace_filter");
 	ret = push_filter_undo(path.buf, prev, old.nr);
-	if (ret)
-		goto out;
-	ret = write_filter(funcs, nr, &failed);
 	if (ret) {
-		if (err && nr)
-			strbuf_addstr(err, funcs[failed]);
-		write_filter((const char *const *)prev, old.nr, &failed);
+		errno_error(err, ret, "writing stack_trace_filter");
+		goto out;
 	}
+	ret = write_filter((const char *const *)funcs.v, funcs.nr, &failed);
+	if (ret && funcs.nr)
+		ret = refused_error(err, ret, funcs.v[failed]);
+	else if (ret)
+		errno_error(err, ret, "writing stack_trace_filter");
+	if (ret)
+		write_filter((const char *const *)prev, old.nr, &failed);
 	if (ret || keep)
 		forget_filter_undo(path.buf, prev, old.nr);
 out:
@@ -471,6 +520,7 @@ out:
 		free(prev[i]);
 	free(prev);
 	stack_filter_release(&old);
+	stack_filter_release(&funcs);
 	strbuf_release(&path);
 	return ret;
 }
@@ -607,4 +657,140 @@ unsigned long stack_tracer_thread_size(const char **source)
 	*source = kasan ? "x86-64 with CONFIG_KASAN: PAGE_SIZE << 3" :
 			  "x86-64, kernel config: PAGE_SIZE << 2";
 	return page << (kasan ? 3 : 2);
+}
+
+/* ---- the report and the measurement ---- */
+
+/*
+ * The maximum and its table are two files; a new maximum between the
+ * reads would pair a number with another stack, so read until the
+ * number is the same on both sides of the table.
+ */
+static int read_consistent(struct stack_report *r, struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	unsigned long after;
+	int ret = 0, tries;
+
+	for (tries = 0; tries < 5; tries++) {
+		stack_trace_release(&r->trace);
+		ret = stack_tracer_max_size(&r->max);
+		if (ret)
+			return errno_error(err, ret, "reading stack_max_size");
+		ret = stack_tracer_read(&r->trace, &why);
+		if (ret == -EINVAL)
+			strbuf_addf(err, "stack_trace: %s", why.buf);
+		else if (ret)
+			errno_error(err, ret, "reading stack_trace");
+		if (ret || (!stack_tracer_max_size(&after) && after == r->max))
+			break;
+	}
+	strbuf_release(&why);
+	return ret;
+}
+
+int stack_report_read(struct stack_report *r, struct strbuf *err)
+{
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	ret = stack_tracer_enabled(&r->enabled);
+	if (ret)
+		return errno_error(err, ret, "reading " STACK_TRACER_SYSCTL);
+	ret = stack_tracer_filter(&r->filter);
+	if (ret) {
+		errno_error(err, ret, "reading stack_trace_filter");
+		goto fail;
+	}
+	ret = read_consistent(r, err);
+	if (ret)
+		goto fail;
+	r->thread_size = stack_tracer_thread_size(&r->thread_size_source);
+	return 0;
+fail:
+	stack_report_release(r);
+	return ret;
+}
+
+void stack_report_release(struct stack_report *r)
+{
+	stack_filter_release(&r->filter);
+	stack_trace_release(&r->trace);
+}
+
+static int cannot_run(struct stack_measure *m, int ret, const char *cmd,
+		      const char *why, struct strbuf *err)
+{
+	m->not_run = 1;
+	strbuf_addf(err, "cannot run '%s': %s", cmd, why);
+	return ret;
+}
+
+/*
+ * SIGINT and SIGQUIT from the terminal go to the command; tracekit
+ * waits for it and then shows and restores, as time(1) and perf stat do.
+ */
+static int run_command(const char *const *argv, struct stack_measure *m,
+		       struct strbuf *err)
+{
+	struct child_process cmd = CHILD_PROCESS_INIT;
+	struct sigaction ign, old_int, old_quit;
+	int status, exec_err, ret;
+
+	cmd.argv = (char *const *)argv;
+	ret = start_command(&cmd, err);
+	if (ret)
+		return ret;
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGINT, &ign, &old_int);
+	sigaction(SIGQUIT, &ign, &old_quit);
+	exec_err = release_command(&cmd);
+	ret = finish_command(&cmd, &status);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
+	child_process_clear(&cmd);
+	if (ret) {
+		strbuf_addf(err, "waitpid: %s", strerror(-ret));
+		return ret;
+	}
+	if (exec_err)
+		return cannot_run(m, exec_err, argv[0], strerror(-exec_err), err);
+	m->status = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+	return 0;
+}
+
+int stack_measure_command(const char *const *argv, const char *const *filter,
+			  int nr_filter, struct stack_measure *m, struct strbuf *err)
+{
+	int ret = 0;
+
+	memset(m, 0, sizeof(*m));
+	/*
+	 * A command that is not there is reported before the tracer is turned
+	 * on: hooking every function only to fail to exec is slow for nothing.
+	 */
+	if (!command_in_path(argv[0]))
+		return cannot_run(m, -ENOENT, argv[0], strchr(argv[0], '/') ?
+				  strerror(ENOENT) : "command not found", err);
+	if (nr_filter)
+		ret = stack_tracer_set_filter(filter, nr_filter, 0, err);
+	if (!ret)
+		ret = stack_tracer_reset(err);
+	if (!ret)
+		ret = stack_tracer_set_enabled(1, 0, err);
+	if (!ret)
+		ret = run_command(argv, m, err);
+	/*
+	 * Keep no undo of this stop: replayed first, it would turn the tracer
+	 * back on until the start's undo ran, and the maximum could grow
+	 * under the report (seen under ASan in the VM).
+	 */
+	if (!ret)
+		ret = stack_tracer_set_enabled(0, 1, err);
+	if (!ret)
+		ret = stack_report_read(&m->report, err);
+	if (!ret)
+		tk_restore_run();
+	return ret;
 }

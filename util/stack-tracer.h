@@ -76,17 +76,20 @@ void stack_filter_release(struct stack_filter *f);
  * Changes, each registered with the restore registry before it is made.
  * With keep, the undo is dropped once the change succeeded (a deliberate
  * --start); without, it is replayed at exit, on error and on signals.
+ * Each returns 0, or -errno with "writing FILE: why" in err.
  */
-int stack_tracer_set_enabled(int on, int keep);
-int stack_tracer_reset(void);
+int stack_tracer_set_enabled(int on, int keep, struct strbuf *err);
+int stack_tracer_reset(struct strbuf *err);
 /*
- * Sets the filter to funcs (names or ftrace globs); nr = 0
+ * Sets the filter to the functions of args, each a name, an ftrace glob
+ * or a comma-separated list of them (--filter's arguments); nr = 0
  * checks all functions again.  All or nothing: the kernel applies the
  * names before a refused one (and an O_TRUNC write that fails leaves
- * "all functions"), so on failure the previous filter is written back
- * and err names the refused function.
+ * "all functions"), so on failure the previous filter is written back.
+ * A refused name is the caller's input at fault: -EINVAL, with
+ * "--filter NAME: why" in err.
  */
-int stack_tracer_set_filter(const char *const *funcs, int nr, int keep,
+int stack_tracer_set_filter(const char *const *args, int nr, int keep,
 			    struct strbuf *err);
 
 /*
@@ -95,5 +98,43 @@ int stack_tracer_set_filter(const char *const *funcs, int nr, int keep,
  * where the value comes from.
  */
 unsigned long stack_tracer_thread_size(const char **source);
+
+/* What the kernel reports, read while the tracer cannot change it. */
+struct stack_report {
+	int enabled;
+	struct stack_filter filter;
+	unsigned long max;
+	struct stack_trace trace;
+	unsigned long thread_size;
+	const char *thread_size_source;
+};
+
+/*
+ * Reads the state, the maximum and the table of that maximum.  0, or
+ * -errno with "reading FILE: why" in err (-EINVAL and "stack_trace: line
+ * N: ..." for a table it cannot parse); r is released on failure.
+ */
+int stack_report_read(struct stack_report *r, struct strbuf *err);
+void stack_report_release(struct stack_report *r);
+
+/* `tracekit stack -- COMMAND`: the deepest stack the command reached. */
+struct stack_measure {
+	struct stack_report report;
+	int status;		/* the command's exit code; 128 + N for signal N */
+	int not_run;		/* on failure: the command could not be run */
+};
+
+/*
+ * Sets the filter (when nr_filter), resets the maximum, starts the
+ * tracer, runs argv with SIGINT and SIGQUIT left to it, stops the tracer
+ * and reads the report; then puts the enabled state and the filter back
+ * (tk_restore_run()), so that a caller whose reader goes away while it
+ * prints (SIGPIPE) cannot leave them changed.  0, or -errno with err
+ * set; not_run then tells "cannot run 'COMMAND': why" (exec failed, or
+ * the command is not there, found before the tracer is touched) from a
+ * failure of the tracer.
+ */
+int stack_measure_command(const char *const *argv, const char *const *filter,
+			  int nr_filter, struct stack_measure *m, struct strbuf *err);
 
 #endif

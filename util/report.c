@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/report.h"
+#include "util/usage.h"
+
+#define MAX_CPU		4096	/* as util/tracedat-read.c accepts */
+
+static int parse_cpu_list(struct report *r, struct strbuf *err)
+{
+	const char *p = r->o->cpus;
+	char *end;
+	long a, b;
+
+	r->cpus = xcalloc(MAX_CPU, 1);
+	while (*p) {
+		errno = 0;
+		a = strtol(p, &end, 10);
+		if (end == p || a < 0 || a >= MAX_CPU || errno)
+			goto bad;
+		b = a;
+		if (*end == '-') {
+			p = end + 1;
+			b = strtol(p, &end, 10);
+			if (end == p || b < a || b >= MAX_CPU)
+				goto bad;
+		}
+		for (; a <= b; a++)
+			r->cpus[a] = 1;
+		if (*end == ',')
+			end++;
+		else if (*end)
+			goto bad;
+		p = end;
+	}
+	return 0;
+bad:
+	strbuf_addf(err, "--cpu: bad CPU list '%s' (want e.g. 0,2-3)", r->o->cpus);
+	return -EINVAL;
+}
+
+int report_init(struct report *r, const struct report_opts *o,
+		struct strbuf *err)
+{
+	memset(r, 0, sizeof(*r));
+	r->o = o;
+	r->merge = tracedat_merge_new();
+	return o->cpus ? parse_cpu_list(r, err) : 0;
+}
+
+static int event_selected(const struct report *r, const struct tep_event *ev)
+{
+	char full[512];
+	int i;
+
+	snprintf(full, sizeof(full), "%s:%s", ev->system, ev->name);
+	for (i = 0; i < r->o->nr_events; i++) {
+		const char *g = r->o->events[i];
+
+		if (!fnmatch(g, full, 0) || !fnmatch(g, ev->name, 0) ||
+		    !fnmatch(g, ev->system, 0))
+			return 1;
+		/* trace-cmd spells it system/event */
+		if (strchr(g, '/')) {
+			char alt[512];
+
+			snprintf(alt, sizeof(alt), "%s/%s", ev->system, ev->name);
+			if (!fnmatch(g, alt, 0))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+static int setup_file(struct report *r, struct report_file *f, const char *path,
+		      struct strbuf *err)
+{
+	const struct report_opts *o = r->o;
+	struct tep_handle *tep;
+	int i, n;
+
+	if (tracedat_open(path, o->no_plugins ? TRACEDAT_NO_PLUGINS : 0, &f->td, err))
+		return -1;
+	f->base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	tep = tracedat_tep(f->td);
+	n = tep_get_events_count(tep);
+	if (o->nr_events) {
+		int any = 0;
+
+		f->allowed = xcalloc(TRACEDAT_MAX_EVENT_ID, 1);
+		for (i = 0; i < n; i++) {
+			struct tep_event *ev = tep_get_event(tep, i);
+
+			if (ev->id >= 0 && ev->id < TRACEDAT_MAX_EVENT_ID && event_selected(r, ev))
+				any = f->allowed[ev->id] = 1;
+		}
+		if (!any && o->warn) {
+			struct strbuf msg = STRBUF_INIT;
+
+			strbuf_addf(&msg, "%s: no event matches -e", path);
+			o->warn(msg.buf);
+			strbuf_release(&msg);
+		}
+	}
+	if (o->nr_filters) {
+		f->filter = tep_filter_alloc(tep);
+		for (i = 0; i < o->nr_filters; i++) {
+			enum tep_errno e = tep_filter_add_filter_str(f->filter, o->filters[i]);
+			char msg[256];
+
+			if (e < 0) {
+				tep_filter_strerror(f->filter, e, msg, sizeof(msg));
+				strbuf_addf(err, "-F '%s': %s", o->filters[i], msg);
+				return -1;
+			}
+		}
+	}
+	if (o->stat)
+		f->per_event = xcalloc(TRACEDAT_MAX_EVENT_ID, sizeof(*f->per_event));
+	return 0;
+}
+
+int report_open(struct report *r, struct strbuf *err)
+{
+	int i, ret = 0;
+
+	r->files = xcalloc(r->o->nr_inputs, sizeof(*r->files));
+	for (i = 0; i < r->o->nr_inputs && !ret; i++) {
+		ret = setup_file(r, &r->files[i], r->o->inputs[i], err);
+		r->nr_files = i + 1;
+	}
+	return ret;
+}
+
+int report_start(struct report *r, struct strbuf *err)
+{
+	int i, b, c;
+
+	for (i = 0; i < r->nr_files; i++) {
+		struct tracedat *td = r->files[i].td;
+
+		for (b = 0; b < tracedat_nr_buffers(td); b++)
+			for (c = 0; c < tracedat_buffer_nr_cpus(td, b); c++) {
+				int cpu = tracedat_buffer_cpu(td, b, c);
+				struct report_source *s;
+
+				if (r->cpus && !r->cpus[cpu])
+					continue;
+				/* The merge numbers streams in add order: keep ours alike. */
+				r->sources = xrealloc(r->sources,
+						      (r->nr_sources + 1) * sizeof(*s));
+				s = &r->sources[r->nr_sources++];
+				memset(s, 0, sizeof(*s));
+				s->file = &r->files[i];
+				s->buffer = b;
+				s->cpu = cpu;
+				if (tracedat_merge_add(r->merge, td, b, c, err))
+					return -1;
+			}
+	}
+	return 0;
+}
+
+int report_next(struct report *r, struct tracedat_event *ev,
+		struct strbuf *err)
+{
+	return tracedat_merge_next(r->merge, ev, err);
+}
+
+static int wanted(const struct report *r, const struct report_file *f,
+		  struct tep_record *rec)
+{
+	const struct report_opts *o = r->o;
+	struct tep_handle *tep = tracedat_tep(f->td);
+	int i, id, pid;
+
+	if (f->allowed) {
+		id = tep_data_type(tep, rec);
+		if (id < 0 || id >= TRACEDAT_MAX_EVENT_ID || !f->allowed[id])
+			return 0;
+	}
+	if (o->nr_pids || o->nr_comms) {
+		int hit = 0;
+
+		pid = tep_data_pid(tep, rec);
+		for (i = 0; i < o->nr_pids && !hit; i++)
+			hit = o->pids[i] == pid;
+		for (i = 0; i < o->nr_comms && !hit; i++)
+			hit = !strcmp(o->comms[i], tep_data_comm_from_pid(tep, pid));
+		if (!hit)
+			return 0;
+	}
+	if (f->filter) {
+		int ret = tep_filter_match(f->filter, rec);
+
+		if (ret != FILTER_MATCH && ret != FILTER_NONE)
+			return 0;
+	}
+	return 1;
+}
+
+static void count_event(struct report *r, const struct tracedat_event *ev)
+{
+	struct report_source *s = &r->sources[ev->source];
+	struct report_file *f = s->file;
+	int id;
+
+	if (!r->total || ev->rec->ts < r->first_ts)
+		r->first_ts = ev->rec->ts;
+	if (ev->rec->ts > r->last_ts)
+		r->last_ts = ev->rec->ts;
+	r->total++;
+	s->events++;
+	if (ev->rec->missed_events > 0)
+		s->missed += ev->rec->missed_events;
+	else if (ev->rec->missed_events < 0)
+		s->missed_unknown++;
+	id = tep_data_type(tracedat_tep(f->td), ev->rec);
+	if (id >= 0 && id < TRACEDAT_MAX_EVENT_ID)
+		f->per_event[id]++;
+}
+
+int report_keep(struct report *r, const struct tracedat_event *ev)
+{
+	if (!wanted(r, r->sources[ev->source].file, ev->rec))
+		return 0;
+	if (r->o->stat)
+		count_event(r, ev);
+	return 1;
+}
+
+void report_release(struct report *r)
+{
+	int i;
+
+	for (i = 0; i < r->nr_files; i++) {
+		if (r->files[i].filter)
+			tep_filter_free(r->files[i].filter);
+		free(r->files[i].allowed);
+		free(r->files[i].per_event);
+		tracedat_close(r->files[i].td);
+	}
+	tracedat_merge_free(r->merge);
+	free(r->files);
+	free(r->sources);
+	free(r->cpus);
+	memset(r, 0, sizeof(*r));
+}
+
+void report_loss_init(struct report_loss *l, const char *cpustats)
+{
+	memset(l, 0, sizeof(*l));
+	l->next = cpustats;
+	l->cpu = -1;
+}
+
+/*
+ * The CPUSTAT text holds, per CPU, a "CPU: N" line (after a "Buffer:
+ * NAME" line in an instance's) and what per_cpu/cpuN/stats said
+ * (tracing_stats_read() in kernel/trace/trace.c).
+ */
+int report_loss_next(struct report_loss *l)
+{
+	while (l->next && *l->next) {
+		const char *p = l->next, *nl = strchr(p, '\n');
+		long long v;
+		int found = 1;
+
+		l->next = nl ? nl + 1 : NULL;
+		if (sscanf(p, "Buffer: %255s", l->buffer) == 1 ||
+		    sscanf(p, "CPU: %d", &l->cpu) == 1)
+			continue;
+		if (sscanf(p, "overrun: %lld", &v) == 1 && v)
+			l->kind = REPORT_LOSS_OVERRUN;
+		else if (sscanf(p, "commit overrun: %lld", &v) == 1 && v)
+			l->kind = REPORT_LOSS_COMMIT_OVERRUN;
+		else if (sscanf(p, "dropped events: %lld", &v) == 1 && v)
+			l->kind = REPORT_LOSS_DROPPED;
+		else
+			found = 0;
+		if (found) {
+			l->count = v;
+			return 1;
+		}
+	}
+	return 0;
+}
