@@ -93,7 +93,8 @@ static int make_trace(const char *dir, const char *prog)
 		fprintf(stderr, "no tk_probe_target in %s\n", prog);
 		goto out;
 	}
-	strbuf_addf(&line, "p:%s/target %s:0x%llx s=+0(%%di):string a=+0(%%si):s32[4] n=%%dx:s64 h=%%dx:x16",
+	strbuf_addf(&line, "p:%s/target %s:0x%llx s=+0(%%di):string a=+0(%%si):s32[4] n=%%dx:s64 h=%%dx:x16 "
+		    "b=+0(%%si):u8[8] x=+4(%%si):x8[4] c=+8(%%si):s8[2]",
 		    GROUP, prog, (unsigned long long)off);
 	lines[0] = line.buf;
 	if (probe_defs_add(PROBE_UPROBE, lines, 1, 1, &err)) {
@@ -230,7 +231,12 @@ int test__report_tracecmd(void)
 	strbuf_addf(&p, "%s/v7.json", dir);
 	if (!file_has(p.buf, "\"a\":[1,-2,3,-2147483648]") || !file_has(p.buf, "\"n\":-12345") ||
 	    !file_has(p.buf, "\"event\":\"target\",\"fields\":{\"__probe_ip\":") ||
-	    !file_has(p.buf, "\"ret\":-2"))
+	    !file_has(p.buf, "\"ret\":-2") ||
+	    /* Byte arrays with zeros in them are numbers, not C strings. */
+	    !file_has(p.buf, "\"b\":[1,0,0,0,254,255,255,255]") ||
+	    !file_has(p.buf, "\"x\":[254,255,255,255]") ||
+	    !file_has(p.buf, "\"c\":[3,0]") ||
+	    !file_has(p.buf, "\"prev_comm\":\""))
 		goto out;
 	if (test_run("jq -e . %s/v7.json > /dev/null", dir))
 		goto out;

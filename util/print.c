@@ -522,7 +522,12 @@ static void json_field(struct strbuf *out, struct tep_handle *tep,
 		strbuf_addstr(out, "null");
 		return;
 	}
-	if (f->flags & TEP_FIELD_IS_STRING) {
+	/*
+	 * libtraceevent flags u8 and s8 arrays as strings too (a MAC, an
+	 * IPv4 address, a probe's x8[6]), which would end at the first zero
+	 * byte: only what the format declares as char is a string.
+	 */
+	if ((f->flags & TEP_FIELD_IS_STRING) && strstr(f->type, "char")) {
 		json_add_string(out, data + off, len);
 		return;
 	}

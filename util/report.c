@@ -88,6 +88,12 @@ static int setup_file(struct report *r, struct report_file *f, const char *path,
 	f->base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	tep = tracedat_tep(f->td);
 	n = tep_get_events_count(tep);
+	for (i = 0; i < 2; i++) {
+		struct tep_event *ev = tep_find_event_by_name(tep, "ftrace",
+							      i ? "user_stack" : "kernel_stack");
+
+		f->stack_ids[i] = ev ? ev->id : -1;
+	}
 	if (o->nr_events) {
 		int any = 0;
 
@@ -171,36 +177,38 @@ int report_next(struct report *r, struct tracedat_event *ev,
 	return tracedat_merge_next(r->merge, ev, err);
 }
 
-static int wanted(const struct report *r, const struct report_file *f,
-		  struct tep_record *rec)
+/* -e, --pid, --comm */
+static int selected(const struct report *r, const struct report_file *f,
+		    struct tep_record *rec)
 {
 	const struct report_opts *o = r->o;
 	struct tep_handle *tep = tracedat_tep(f->td);
-	int i, id, pid;
+	int i, id, pid, hit = 0;
 
 	if (f->allowed) {
 		id = tep_data_type(tep, rec);
 		if (id < 0 || id >= TRACEDAT_MAX_EVENT_ID || !f->allowed[id])
 			return 0;
 	}
-	if (o->nr_pids || o->nr_comms) {
-		int hit = 0;
+	if (!o->nr_pids && !o->nr_comms)
+		return 1;
+	pid = tep_data_pid(tep, rec);
+	for (i = 0; i < o->nr_pids && !hit; i++)
+		hit = o->pids[i] == pid;
+	for (i = 0; i < o->nr_comms && !hit; i++)
+		hit = !strcmp(o->comms[i], tep_data_comm_from_pid(tep, pid));
+	return hit;
+}
 
-		pid = tep_data_pid(tep, rec);
-		for (i = 0; i < o->nr_pids && !hit; i++)
-			hit = o->pids[i] == pid;
-		for (i = 0; i < o->nr_comms && !hit; i++)
-			hit = !strcmp(o->comms[i], tep_data_comm_from_pid(tep, pid));
-		if (!hit)
-			return 0;
-	}
-	if (f->filter) {
-		int ret = tep_filter_match(f->filter, rec);
+/* -F */
+static int filter_passes(const struct report_file *f, struct tep_record *rec)
+{
+	int ret;
 
-		if (ret != FILTER_MATCH && ret != FILTER_NONE)
-			return 0;
-	}
-	return 1;
+	if (!f->filter)
+		return 1;
+	ret = tep_filter_match(f->filter, rec);
+	return ret == FILTER_MATCH || ret == FILTER_NONE;
 }
 
 static void count_event(struct report *r, const struct tracedat_event *ev)
@@ -224,9 +232,38 @@ static void count_event(struct report *r, const struct tracedat_event *ev)
 		f->per_event[id]++;
 }
 
+static int is_stack_trace(const struct report_file *f, struct tep_record *rec)
+{
+	int id = tep_data_type(tracedat_tep(f->td), rec);
+
+	return id >= 0 && (id == f->stack_ids[0] || id == f->stack_ids[1]);
+}
+
 int report_keep(struct report *r, const struct tracedat_event *ev)
 {
-	if (!wanted(r, r->sources[ev->source].file, ev->rec))
+	struct report_source *s = &r->sources[ev->source];
+	struct report_file *f = s->file;
+	int keep;
+
+	/*
+	 * The kernel writes an event's stack trace (-T) as an event of its
+	 * own right after it on the same CPU.  Selected with -e, --pid or
+	 * --comm, it goes where its event goes.  -F follows trace-cmd report
+	 * (libtracecmd's tracecmd_filter_match()): once an event on the CPU
+	 * has passed the filter, every later stack trace there passes too,
+	 * those of the events it filters out included.
+	 */
+	if (is_stack_trace(f, ev->rec)) {
+		keep = (s->last_selected || selected(r, f, ev->rec)) &&
+		       (s->filter_passed || filter_passes(f, ev->rec));
+	} else {
+		s->last_selected = selected(r, f, ev->rec);
+		keep = filter_passes(f, ev->rec);
+		if (keep)
+			s->filter_passed = 1;
+		keep = keep && s->last_selected;
+	}
+	if (!keep)
 		return 0;
 	if (r->o->stat)
 		count_event(r, ev);

@@ -37,6 +37,7 @@ struct report_file {
 	unsigned char *allowed;		/* by event id, NULL = all (-e) */
 	struct tep_event_filter *filter;	/* -F */
 	unsigned long long *per_event;	/* with stat: counts by event id */
+	int stack_ids[2];		/* ftrace:kernel_stack, user_stack; -1 */
 };
 
 /* A merged stream: one CPU of one buffer of one file. */
@@ -45,6 +46,9 @@ struct report_source {
 	int buffer, cpu;
 	unsigned long long events, missed;	/* with stat */
 	int missed_unknown;		/* pages that lost an unknown number */
+	int last_selected;		/* by -e/--pid/--comm: the last event
+					 * that is no stack trace */
+	int filter_passed;		/* by -F: any event so far */
 };
 
 struct report {

@@ -38,6 +38,23 @@ diff -u "$TK_TMP/tc.txt" "$TK_TMP/tk.txt" || fail "report of the -T file differs
 trace-cmd report -N -i "$TK_TMP/t.dat" >"$TK_TMP/tcN.txt" 2>/dev/null
 "$TRACEKIT" report -N "$TK_TMP/t.dat" >"$TK_TMP/tkN.txt" || fail "report -N of -T file failed"
 diff -u "$TK_TMP/tcN.txt" "$TK_TMP/tkN.txt" || fail "report -N of the -T file differs from trace-cmd's"
+# -F keeps stack traces as trace-cmd report -F does (from the first event
+# that passes on a CPU, every later one there); -e keeps exactly those of
+# the events it keeps.
+trace-cmd report -F sched_switch -i "$TK_TMP/t.dat" >"$TK_TMP/tcF.txt" 2>/dev/null
+"$TRACEKIT" report -F sched_switch "$TK_TMP/t.dat" >"$TK_TMP/tkF.txt" || fail "report -F of -T file failed"
+diff -u "$TK_TMP/tcF.txt" "$TK_TMP/tkF.txt" || fail "report -F of the -T file differs from trace-cmd's"
+"$TRACEKIT" report -e sched:sched_switch "$TK_TMP/t.dat" >"$TK_TMP/tke.txt" || fail "report -e of -T file failed"
+if ! grep -q 'stack traces unavailable' "$TK_TMP/log"; then
+	grep -q ' sched_wakeup: ' "$TK_TMP/tke.txt" && fail "report -e sched_switch kept a sched_wakeup"
+	# Each stack trace right after its sched_switch, one per switch.
+	awk '/ kernel_stack: / { if (prev !~ / sched_switch: /) bad = 1; stacks++ }
+	     / sched_switch: / { switches++ }
+	     !/^[[:space:]]*=>/ { prev = $0 }
+	     END { exit bad || !switches || stacks != switches }' "$TK_TMP/tke.txt" ||
+		fail "report -e sched_switch: stack traces not one per sched_switch"
+	assert_grep '^[[:space:]]*=> __schedule ' "$TK_TMP/tke.txt"
+fi
 assert_eq "summary vs report" "$(summary_events "$TK_TMP/log")" "$(wc -l <"$TK_TMP/lines")"
 trace-cmd dump --options -i "$TK_TMP/t.dat" >"$TK_TMP/opts" 2>&1
 assert_grep '^"mono" \[clock\]' "$TK_TMP/opts"
@@ -69,6 +86,10 @@ assert_grep '^tracekit record: --cpus 0-999: not a list of CPUs' "$TK_TMP/out"
 expect_fail "$TRACEKIT" record -e sched -C no-such-clock -o "$TK_TMP/x.dat" --duration 1
 assert_grep '^tracekit record: -C no-such-clock: clock refused' "$TK_TMP/out"
 [ ! -e "$TK_TMP/x.dat" ] || fail "a failed record left x.dat"
+# sysfs has no O_TMPFILE, so the named temporary is tried and refused:
+# the error names the file the user gave, not our temporary.
+expect_fail "$TRACEKIT" record -e sched -o /sys/tk-x.dat --duration 1
+assert_grep '^tracekit record: /sys/tk-x.dat: cannot create: ' "$TK_TMP/out"
 
 # --duration longer than a second, with no status line (-q, or stderr not
 # a terminal): it once never ended, as the loop waited on the status
