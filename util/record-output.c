@@ -57,7 +57,8 @@ int record_open_output(struct record *rec)
 	rec->out_fd = mkostemp(name.buf, O_CLOEXEC);
 	if (rec->out_fd < 0) {
 		ret = -errno;
-		record_error(rec, "%s: cannot create: %s", name.buf, strerror(-ret));
+		/* The user named the output, not our temporary beside it. */
+		record_error(rec, "%s: cannot create: %s", rec->output, strerror(-ret));
 		strbuf_release(&name);
 		return ret;
 	}

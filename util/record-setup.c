@@ -37,8 +37,19 @@ static int read_first_word(struct record *rec, const char *file, struct strbuf *
 
 static int make_instance(struct record *rec)
 {
+	struct strbuf stale = STRBUF_INIT;
+	const char *p, *nl;
 	int ret;
 
+	/*
+	 * A recorder killed by SIGKILL leaves its instance, events enabled
+	 * (and any uprobe in it busy): the next one clears it.
+	 */
+	if (tk_instance_remove_stale("tracekit-", &stale) > 0)
+		for (p = stale.buf; (nl = strchr(p, '\n')); p = nl + 1)
+			record_warn(rec, "removed instance %.*s: its recorder is gone",
+				    (int)(nl - p), p);
+	strbuf_release(&stale);
 	snprintf(rec->inst_name, sizeof(rec->inst_name), "tracekit-%d", (int)getpid());
 	ret = tk_instance_create(rec->inst_name);
 	if (ret) {

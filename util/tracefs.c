@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -354,6 +355,54 @@ int tk_instance_create(const char *name)
 out:
 	strbuf_release(&path);
 	return ret;
+}
+
+struct stale_walk {
+	const char *prefix;
+	struct strbuf *removed;
+	int nr, err;
+};
+
+static int remove_if_stale(const char *name, void *data)
+{
+	struct stale_walk *w = data;
+	size_t n = strlen(w->prefix);
+	struct tracefs_instance *inst;
+	char *end;
+	long pid;
+
+	if (strncmp(name, w->prefix, n))
+		return 0;
+	errno = 0;
+	pid = strtol(name + n, &end, 10);
+	if (errno || end == name + n || *end || pid <= 0 || pid > INT_MAX)
+		return 0;
+	/* EPERM: alive, someone else's. */
+	if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+		return 0;
+	inst = tracefs_instance_alloc(NULL, name);
+	if (!inst)
+		return 0;
+	if (tracefs_instance_destroy(inst)) {
+		if (!w->err)
+			w->err = neg_errno();
+	} else {
+		strbuf_addf(w->removed, "%s\n", name);
+		w->nr++;
+	}
+	tracefs_instance_free(inst);
+	return 0;
+}
+
+int tk_instance_remove_stale(const char *prefix, struct strbuf *removed)
+{
+	struct stale_walk w = { .prefix = prefix, .removed = removed };
+
+	if (!tk_tracefs_dir())
+		return -ENODEV;
+	if (tracefs_instances_walk(remove_if_stale, &w) < 0 && !w.err)
+		w.err = neg_errno();
+	return w.nr ? w.nr : w.err;
 }
 
 int tk_dynevent_write(const char *file, const char *line, struct strbuf *err)

@@ -102,6 +102,13 @@ int tk_event_set(const char *instance, const char *sys, const char *event,
  */
 int tk_instance_create(const char *name);
 
+/*
+ * Removes the instances named PREFIX<pid> whose process is gone (what a
+ * SIGKILLed owner leaves: no undo ran), appending each name removed and a
+ * newline to removed.  Returns how many, or -errno.
+ */
+int tk_instance_remove_stale(const char *prefix, struct strbuf *removed);
+
 /* Undo registry.  Paths are absolute. */
 int tk_restore_push_write(const char *path, const char *value, int append);
 int tk_restore_push_rmdir(const char *path);

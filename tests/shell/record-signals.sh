@@ -51,11 +51,17 @@ done
 "$TRACEKIT" record -q -e sched -o "$TK_TMP/k.dat" >/dev/null 2>&1 &
 rec=$!
 on_exit "rmdir $TRACEFS/instances/tracekit-$rec"
-sleep 0.7
+wait_tracing $rec 120
 kill -9 $rec
 wait $rec
 [ ! -e "$TK_TMP/k.dat" ] || fail "SIGKILL left k.dat looking complete"
 ls "$TK_TMP" | grep -q '^k.dat' && fail "SIGKILL left a k.dat file"
-# What a SIGKILL leaves in tracefs is the instance; remove it now.
-rmdir "$TRACEFS/instances/tracekit-$rec" 2>/dev/null
+# What a SIGKILL leaves in tracefs is the instance, its events enabled:
+# the next record removes it, and says so.
+[ -d "$TRACEFS/instances/tracekit-$rec" ] || fail "SIGKILL left no instance: nothing to clear"
+"$TRACEKIT" record -q -e sched:sched_switch -o "$TK_TMP/n.dat" -- true >"$TK_TMP/log" 2>&1 ||
+	{ cat "$TK_TMP/log"; fail "record after a SIGKILLed one failed"; }
+cat "$TK_TMP/log"
+assert_grep "removed instance tracekit-$rec: its recorder is gone" "$TK_TMP/log"
+[ ! -d "$TRACEFS/instances/tracekit-$rec" ] || fail "the stale instance tracekit-$rec is still there"
 exit 0
