@@ -53,7 +53,7 @@ if ! grep -q 'stack traces unavailable' "$TK_TMP/log"; then
 	     !/^[[:space:]]*=>/ { prev = $0 }
 	     END { exit bad || !switches || stacks != switches }' "$TK_TMP/tke.txt" ||
 		fail "report -e sched_switch: stack traces not one per sched_switch"
-	assert_grep '^[[:space:]]*=> __schedule ' "$TK_TMP/tke.txt"
+	assert_grep '^[[:space:]]*=> __schedule( \(|$)' "$TK_TMP/tke.txt"
 fi
 assert_eq "summary vs report" "$(summary_events "$TK_TMP/log")" "$(wc -l <"$TK_TMP/lines")"
 trace-cmd dump --options -i "$TK_TMP/t.dat" >"$TK_TMP/opts" 2>&1
