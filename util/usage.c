@@ -18,16 +18,21 @@ const char *cmd_name(void)
 	return the_cmd;
 }
 
+static void put_line(const char *kind, const char *msg, int len)
+{
+	if (the_cmd)
+		fprintf(stderr, "tracekit %s: %s%.*s\n", the_cmd, kind, len, msg);
+	else
+		fprintf(stderr, "tracekit: %s%.*s\n", kind, len, msg);
+}
+
 static void report(const char *kind, const char *fmt, va_list ap)
 {
 	char msg[4096];
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	fflush(stdout);
-	if (the_cmd)
-		fprintf(stderr, "tracekit %s: %s%s\n", the_cmd, kind, msg);
-	else
-		fprintf(stderr, "tracekit: %s%s\n", kind, msg);
+	put_line(kind, msg, (int)strlen(msg));
 }
 
 void die_code(int code, const char *fmt, ...)
@@ -109,24 +114,19 @@ static void report_lines(const char *kind, const char *text)
 {
 	const char *nl;
 
+	fflush(stdout);
 	for (; text && *text; text = *nl ? nl + 1 : nl) {
 		nl = strchrnul(text, '\n');
-		if (the_cmd)
-			fprintf(stderr, "tracekit %s: %s%.*s\n", the_cmd, kind,
-				(int)(nl - text), text);
-		else
-			fprintf(stderr, "tracekit: %s%.*s\n", kind, (int)(nl - text), text);
+		put_line(kind, text, (int)(nl - text));
 	}
 }
 
 void error_lines(const char *text)
 {
-	fflush(stdout);
 	report_lines("", text);
 }
 
 void warning_lines(const char *text)
 {
-	fflush(stdout);
 	report_lines("warning: ", text);
 }
