@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,10 +87,46 @@ static void show_warning(const char *msg, void *data)
 	warning("%s", msg);
 }
 
+/* -M: trace-cmd's hex CPU mask, as the CPU list --cpus takes. */
+static int opt_cpumask(const struct option *opt, const char *arg, int unset)
+{
+	struct strbuf *list = opt->value;
+	const char *p = arg + (!strncmp(arg, "0x", 2) ? 2 : 0), *end = p + strlen(p);
+	int cpu = 0;
+
+	if (p == end)
+		return error("-M '%s': not a hex CPU mask", arg);
+	strbuf_reset(list);
+	/* Commas group the digits in 32-bit words, as tracing_cpumask prints. */
+	while (end-- > p) {
+		int digit, bit;
+
+		if (*end == ',')
+			continue;
+		if (!isxdigit((unsigned char)*end))
+			return error("-M '%s': not a hex CPU mask", arg);
+		digit = isdigit((unsigned char)*end) ? *end - '0' : tolower(*end) - 'a' + 10;
+		for (bit = 0; bit < 4; bit++, cpu++)
+			if (digit & (1 << bit))
+				strbuf_addf(list, "%s%d", list->len ? "," : "", cpu);
+	}
+	if (!list->len)
+		return error("-M '%s': selects no CPU", arg);
+	return 0;
+}
+
+static void take_list(struct record_strings *dst, const struct opt_string_list *src)
+{
+	dst->nr = src->nr;
+	dst->v = src->items;
+}
+
 static const char *const record_usage[] = {
-	"tracekit record [-e EVENT [-f FILTER]]... [-o FILE] [-b KB] [-C CLOCK] [-p PID]\n"
-	"                [--cpus LIST] [-z LEVEL | --no-compress] [-T] [--duration S]\n"
-	"                [--top] [-- COMMAND [ARGS...]]",
+	"tracekit record [-e EVENT [-f FILTER]]... [-p TRACER [-l FUNC]... [-n FUNC]...\n"
+	"                [-g FUNC]... [--max-graph-depth N] [--func-stack]] [-O OPTION]...\n"
+	"                [-o FILE] [-b KB] [-C CLOCK] [-P PID [-c]] [--cpus LIST | -M MASK]\n"
+	"                [-z LEVEL | --no-compress] [-T] [--duration S] [--top]\n"
+	"                [-- COMMAND [ARGS...]]",
 	NULL
 };
 
@@ -103,7 +140,8 @@ int cmd_record(int argc, const char **argv)
 	const char *output = "trace.dat";
 	int no_compress = 0, quiet = 0, ret;
 	unsigned long buffer_kb = 0;
-	struct strbuf version = STRBUF_INIT;
+	struct strbuf version = STRBUF_INIT, cpumask = STRBUF_INIT;
+	struct opt_string_list filter = { 0 }, notrace = { 0 }, graph = { 0 }, topts = { 0 };
 	char size[32];
 	const struct option options[] = {
 		OPT_GROUP("What to record"),
@@ -112,9 +150,29 @@ int cmd_record(int argc, const char **argv)
 			     opt_event),
 		OPT_CALLBACK('f', "filter", &ev, "FILTER",
 			     "event filter (tracefs syntax) for the preceding -e", opt_filter),
-		OPT_INTEGER('p', "pid", &o.pid, "PID",
-			    "only events of PID and the children it forks; stop when it exits"),
+		OPT_GROUP("Tracer"),
+		OPT_STRING('p', "tracer", &o.tracer, "TRACER",
+			   "a tracer of available_tracers (function, function_graph)"),
+		OPT_STRING_LIST('l', "ftrace-filter", &filter, "FUNC",
+				"trace only FUNC (a glob; set_ftrace_filter); repeatable"),
+		OPT_STRING_LIST('n', "ftrace-notrace", &notrace, "FUNC",
+				"do not trace FUNC (set_ftrace_notrace); repeatable"),
+		OPT_STRING_LIST('g', "graph-function", &graph, "FUNC",
+				"function_graph: graph only FUNC and what it calls; repeatable"),
+		OPT_INTEGER(0, "max-graph-depth", &o.max_graph_depth, "N",
+			    "function_graph: N levels of calls at most"),
+		OPT_BOOL(0, "func-stack", &o.func_stack,
+			 "function: a stack trace with every function traced (needs -l)"),
+		OPT_STRING_LIST('O', "option", &topts, "OPTION",
+				"set trace option OPTION (options/OPTION), noOPTION clears it"),
+		OPT_GROUP("Which tasks and CPUs"),
+		OPT_INTEGER('P', "pid", &o.pid, "PID",
+			    "only events of PID; stop when it exits"),
+		OPT_BOOL('c', "children", &o.children,
+			 "with -P: the children PID forks too"),
 		OPT_STRING(0, "cpus", &o.cpus, "LIST", "only these CPUs (0-3,6)"),
+		OPT_CALLBACK('M', "cpumask", &cpumask, "MASK",
+			     "only the CPUs of hex MASK (as tracing_cpumask)", opt_cpumask),
 		OPT_BOOL('T', "stacktrace", &o.stacktrace,
 			 "a kernel stack trace with every event, where permitted"),
 		OPT_GROUP("How"),
@@ -134,18 +192,37 @@ int cmd_record(int argc, const char **argv)
 
 	argc = parse_options(argc, argv, options, record_usage,
 			     PARSE_OPT_STOP_AT_NON_OPTION);
-	if (!ev.nr) {
-		error("no events to record: give -e EVENT");
+	if (!ev.nr && !o.tracer) {
+		error("nothing to record: give -e EVENT or -p TRACER");
 		usage_with_options(record_usage, options);
 	}
+	if (!o.tracer && (filter.nr || notrace.nr || graph.nr || o.max_graph_depth ||
+			  o.func_stack))
+		die_code(TK_EXIT_USAGE, "-l, -n, -g, --max-graph-depth and --func-stack "
+			 "configure a tracer: give -p TRACER");
+	if (o.func_stack && !filter.nr)
+		die_code(TK_EXIT_USAGE, "--func-stack needs -l: a stack trace of every "
+			 "function call can live-lock the machine");
+	if (o.max_graph_depth < 0)
+		die_code(TK_EXIT_USAGE, "--max-graph-depth %d: not a depth", o.max_graph_depth);
+	if (cpumask.len && o.cpus)
+		die_code(TK_EXIT_USAGE, "--cpus and -M exclude each other");
+	if (cpumask.len)
+		o.cpus = cpumask.buf;
+	if (o.children && !o.pid)
+		die_code(TK_EXIT_USAGE, "-c follows the children of -P PID: give -P");
 	if (o.zlevel < 1 || o.zlevel > 22)
 		die_code(TK_EXIT_USAGE, "-z %d: zstd levels are 1 to 22", o.zlevel);
 	if (o.pid < 0)
-		die_code(TK_EXIT_USAGE, "-p %d: not a process id", o.pid);
+		die_code(TK_EXIT_USAGE, "-P %d: not a process id", o.pid);
 	if (o.pid && argc)
-		die_code(TK_EXIT_USAGE, "-p and a COMMAND exclude each other");
+		die_code(TK_EXIT_USAGE, "-P and a COMMAND exclude each other");
 	if (no_compress)
 		o.zlevel = -1;
+	take_list(&o.ftrace_filter, &filter);
+	take_list(&o.ftrace_notrace, &notrace);
+	take_list(&o.graph_funcs, &graph);
+	take_list(&o.trace_options, &topts);
 	o.events = ev.v;
 	o.nr_events = ev.nr;
 	o.output = output;
@@ -163,6 +240,12 @@ int cmd_record(int argc, const char **argv)
 	strbuf_release(&err);
 	free(ev.v);
 	strbuf_release(&version);
+	strbuf_release(&cpumask);
+	opt_string_list_clear(&filter);
+	opt_string_list_clear(&notrace);
+	opt_string_list_clear(&graph);
+	opt_string_list_clear(&topts);
+	/* A tracer the kernel refuses is a failure (1), not a missing tracefs. */
 	if (ret == -ENODEV || ret == -EACCES || ret == -EPERM)
 		return TK_EXIT_ENV;
 	if (ret)

@@ -43,13 +43,13 @@ report_events() {
 	trace-cmd report -i "$1" 2>/dev/null | grep -c -E '^ *.*-[0-9]+ +\[[0-9]+\] '
 }
 
-# --- ours: record -p the workload's pid, which waits on a fifo first ---
+# --- ours: record -P the workload's pid, which waits on a fifo first ---
 mkfifo "$TMP/go"
 ( read -r _ <"$TMP/go"; exec taskset -c 1 dd if=/dev/zero of=/dev/null bs=1 count="$BYTES" 2>/dev/null ) &
 wpid=$!
 ( sleep 1; echo go >"$TMP/go" ) &
 ours_cpu=$(cpu_of "$TMP/ours" "$TRACEKIT" record -q -b "$BUF_KB" -e sched -e raw_syscalls \
-	-p "$wpid" -o "$TMP/ours.dat" 2>"$TMP/ours.log")
+	-P "$wpid" -o "$TMP/ours.dat" 2>"$TMP/ours.log")
 wait
 ours_events=$(report_events "$TMP/ours.dat")
 ours_lost=$(sed -nE 's/^tracekit record: [0-9]+ events \(([0-9]+) lost\).*/\1/p' "$TMP/ours.log")

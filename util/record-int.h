@@ -99,7 +99,7 @@ void record_warn(struct record *rec, const char *fmt, ...)
 
 /* record-setup.c */
 int record_setup_tracefs(struct record *rec);
-int record_set_pid_filter(struct record *rec, pid_t pid);
+int record_set_pid_filter(struct record *rec, pid_t pid, int children);
 unsigned int record_subbuf_size(struct record *rec);
 int record_read_stats(struct record *rec, int cpu, struct cpu_stats *st, struct strbuf *text);
 uint64_t record_stats_lost(const struct cpu_stats *now, const struct cpu_stats *base);

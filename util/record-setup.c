@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* record: the tracefs side, set up before and read during the recording. */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
@@ -298,6 +299,131 @@ static int setup_cpus(struct record *rec)
 	return ret;
 }
 
+/* ---- the tracer (-p) and what configures it ---- */
+
+static int listed(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p = list;
+
+	while ((p = strstr(p, word))) {
+		if ((p == list || isspace((unsigned char)p[-1])) &&
+		    (!p[n] || isspace((unsigned char)p[n])))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
+/*
+ * An instance offers only the tracers that allow instances (6.1: function
+ * and nop; function_graph only from 6.12's fgraph rework, not in 6.1): the
+ * others run in the top-level buffer, as with --top.
+ */
+static int choose_buffer(struct record *rec)
+{
+	struct strbuf avail = STRBUF_INIT, top = STRBUF_INIT;
+	const char *tracer = rec->o->tracer;
+	int ret = 0;
+
+	if (tk_tracefs_read(NULL, "available_tracers", &top) < 0 || !listed(top.buf, tracer)) {
+		strbuf_rtrim(&top);
+		record_error(rec, "-p %s: not a tracer of this kernel (available_tracers: %s)",
+			     tracer, top.len ? top.buf : "none");
+		ret = -EOPNOTSUPP;
+	} else if (rec->inst && (tk_tracefs_read(rec->inst, "available_tracers", &avail) < 0 ||
+				 !listed(avail.buf, tracer))) {
+		ret = tk_instance_remove(rec->inst);
+		if (ret)
+			record_error(rec, "cannot remove instance %s: %s", rec->inst,
+				     strerror(-ret));
+		rec->inst = NULL;
+	}
+	strbuf_release(&avail);
+	strbuf_release(&top);
+	return ret;
+}
+
+static int set_list(struct record *rec, const char *opt, const char *file,
+		    const struct record_strings *l)
+{
+	int failed = 0, ret;
+
+	if (!l->nr)
+		return 0;
+	ret = tk_tracefs_set_lines(rec->inst, file, l->v, l->nr, &failed);
+	if (ret == -ENOENT)
+		record_error(rec, "%s %s: this kernel has no %s%s", opt, l->v[0], file,
+			     rec->inst ? " in instances" : "");
+	else if (ret == -EINVAL)
+		record_error(rec, "%s %s: no such function (%s refused it)", opt,
+			     l->v[failed], file);
+	else if (ret)
+		record_error(rec, "%s %s: the kernel refused %s: %s", opt, l->v[failed], file,
+			     strerror(-ret));
+	return ret;
+}
+
+/* -O NAME sets options/NAME; -O noNAME clears it, as trace_options takes. */
+static int set_trace_option(struct record *rec, const char *arg, const char *what)
+{
+	struct strbuf file = STRBUF_INIT;
+	const char *val = "1";
+	int ret;
+
+	strbuf_addf(&file, "options/%s", arg);
+	ret = tk_tracefs_set(rec->inst, file.buf, val, NULL);
+	if (ret == -ENOENT && !strncmp(arg, "no", 2) && arg[2]) {
+		strbuf_reset(&file);
+		strbuf_addf(&file, "options/%s", arg + 2);
+		val = "0";
+		ret = tk_tracefs_set(rec->inst, file.buf, val, NULL);
+	}
+	if (ret == -ENOENT)
+		record_error(rec, "%s %s: no such trace option (options/%s)", what, arg, arg);
+	else if (ret)
+		record_error(rec, "%s %s: %s: cannot write '%s': %s", what, arg, file.buf, val,
+			     strerror(-ret));
+	strbuf_release(&file);
+	return ret ? -EOPNOTSUPP : 0;
+}
+
+/*
+ * Every refusal here is the kernel's answer about the tracer (EPERM from a
+ * lockdown, EINVAL for a function it does not know), not a tracefs we cannot
+ * reach: -EOPNOTSUPP, whatever the errno the message names.
+ */
+static int setup_tracer(struct record *rec)
+{
+	const struct record_opts *o = rec->o;
+	int ret;
+
+	ret = set_list(rec, "-l", "set_ftrace_filter", &o->ftrace_filter);
+	if (!ret)
+		ret = set_list(rec, "-n", "set_ftrace_notrace", &o->ftrace_notrace);
+	if (!ret)
+		ret = set_list(rec, "-g", "set_graph_function", &o->graph_funcs);
+	if (!ret && o->max_graph_depth) {
+		char val[32];
+
+		snprintf(val, sizeof(val), "%d", o->max_graph_depth);
+		ret = tk_tracefs_set(rec->inst, "max_graph_depth", val, NULL);
+		if (ret)
+			record_error(rec, "--max-graph-depth %d: max_graph_depth: %s",
+				     o->max_graph_depth, strerror(-ret));
+	}
+	if (ret)
+		return -EOPNOTSUPP;
+	ret = tk_tracefs_set(rec->inst, "current_tracer", o->tracer, NULL);
+	if (ret) {
+		record_error(rec, "-p %s: the kernel refused current_tracer: %s", o->tracer,
+			     strerror(-ret));
+		return -EOPNOTSUPP;
+	}
+	/* The tracer's own options appear in options/ once it is current. */
+	return o->func_stack ? set_trace_option(rec, "func_stack_trace", "--func-stack") : 0;
+}
+
 int record_setup_tracefs(struct record *rec)
 {
 	const struct record_opts *o = rec->o;
@@ -306,6 +432,11 @@ int record_setup_tracefs(struct record *rec)
 
 	if (!o->top) {
 		ret = make_instance(rec);
+		if (ret)
+			return ret;
+	}
+	if (o->tracer) {
+		ret = choose_buffer(rec);
 		if (ret)
 			return ret;
 	}
@@ -347,6 +478,16 @@ int record_setup_tracefs(struct record *rec)
 		if (ret)
 			goto out;
 	}
+	if (o->tracer) {
+		ret = setup_tracer(rec);
+		if (ret)
+			goto out;
+	}
+	for (i = 0; i < o->trace_options.nr; i++) {
+		ret = set_trace_option(rec, o->trace_options.v[i], "-O");
+		if (ret)
+			goto out;
+	}
 	/*
 	 * Wake the readers when a tenth of the buffer is full instead of half
 	 * (the default): on a busy machine they may wait long for a CPU.
@@ -365,16 +506,25 @@ out:
 	return ret;
 }
 
-int record_set_pid_filter(struct record *rec, pid_t pid)
+int record_set_pid_filter(struct record *rec, pid_t pid, int children)
 {
+	int tracer = rec->o->tracer != NULL;
 	char val[32];
-	int ret;
+	int ret = 0;
 
 	snprintf(val, sizeof(val), "%d", (int)pid);
-	/* event-fork adds the children of the filtered tasks to the filter. */
-	ret = set_file(rec, "options/event-fork", "1", NULL);
+	/*
+	 * event-fork and function-fork add the children of the filtered
+	 * tasks to the filters.
+	 */
+	if (children)
+		ret = set_file(rec, "options/event-fork", "1", NULL);
+	if (!ret && children && tracer)
+		ret = set_file(rec, "options/function-fork", "1", NULL);
 	if (!ret)
 		ret = set_file(rec, "set_event_pid", val, NULL);
+	if (!ret && tracer)
+		ret = set_file(rec, "set_ftrace_pid", val, NULL);
 	return ret;
 }
 

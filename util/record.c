@@ -226,13 +226,13 @@ int record_run(const struct record_opts *o, const struct record_hooks *hooks,
 		ret = -ENODEV;
 		goto out;
 	}
-	if (!o->nr_events) {
-		record_error(&rec, "no events to record: give -e SYSTEM:EVENT");
+	if (!o->nr_events && !o->tracer) {
+		record_error(&rec, "nothing to record: give -e EVENT or -p TRACER");
 		ret = -EINVAL;
 		goto out;
 	}
 	if (o->pid > 0 && kill(o->pid, 0) < 0 && errno == ESRCH) {
-		record_error(&rec, "-p %d: no such process", o->pid);
+		record_error(&rec, "-P %d: no such process", o->pid);
 		ret = -ESRCH;
 		goto out;
 	}
@@ -286,9 +286,9 @@ int record_run(const struct record_opts *o, const struct record_hooks *hooks,
 		if (ret)
 			record_error(&rec, "%s", err.buf);
 		else
-			ret = record_set_pid_filter(&rec, rec.cmd.pid);
+			ret = record_set_pid_filter(&rec, rec.cmd.pid, 1);
 	} else if (o->pid > 0) {
-		ret = record_set_pid_filter(&rec, o->pid);
+		ret = record_set_pid_filter(&rec, o->pid, o->children);
 		pidfd = open_pidfd(o->pid);
 	}
 	if (ret)

@@ -19,13 +19,27 @@ struct record_event {
 	const char *filter;	/* -f for this spec, or NULL */
 };
 
+/* A list of arguments, in the order given (-l FUNC, -O OPTION, ...). */
+struct record_strings {
+	int nr;
+	const char **v;
+};
+
 struct record_opts {
 	const struct record_event *events;
 	int nr_events;
 	const char *output;
 	unsigned long buffer_kb;	/* 0: keep the instance's size */
 	const char *clock;		/* NULL: keep */
-	int pid;			/* -p, 0: none */
+	int pid;			/* -P, 0: none */
+	int children;			/* -c: -P follows the children it forks */
+	const char *tracer;		/* -p: current_tracer, NULL: none */
+	struct record_strings ftrace_filter;	/* -l: set_ftrace_filter */
+	struct record_strings ftrace_notrace;	/* -n: set_ftrace_notrace */
+	struct record_strings graph_funcs;	/* -g: set_graph_function */
+	int max_graph_depth;		/* max_graph_depth, 0: keep */
+	int func_stack;			/* options/func_stack_trace */
+	struct record_strings trace_options;	/* -O: options/NAME, noNAME */
 	const char *cpus;		/* CPU list, NULL: all */
 	int zlevel;			/* zstd level, < 0: uncompressed */
 	int stacktrace;

@@ -299,6 +299,54 @@ int tk_tracefs_set(const char *instance, const char *file, const char *val,
 	return ret;
 }
 
+int tk_tracefs_set_lines(const char *instance, const char *file,
+			 const char *const *lines, int n, int *failed)
+{
+	struct strbuf path = STRBUF_INIT, old = STRBUF_INIT;
+	int first = nr_undos, ret = 0, i;
+	long len = tk_tracefs_read(instance, file, &old);
+
+	if (len < 0) {
+		ret = (int)len;
+		goto out;
+	}
+	tk_tracefs_path(&path, instance, file);
+	/*
+	 * Undos run newest first: the old lines are pushed last to first,
+	 * then the truncation that must run before them.
+	 */
+	strbuf_rtrim(&old);
+	while (old.len && !ret) {
+		char *line = strrchr(old.buf, '\n');
+
+		line = line ? line + 1 : old.buf;
+		if (*line != '#')
+			ret = push_undo(UNDO_APPEND, path.buf, line);
+		strbuf_setlen(&old, line > old.buf ? (size_t)(line - old.buf - 1) : 0);
+	}
+	if (!ret)
+		ret = push_undo(UNDO_WRITE, path.buf, "");
+	for (i = 0; i < n && !ret; i++) {
+		ret = write_path(path.buf, lines[i], i > 0);
+		if (ret && failed)
+			*failed = i;
+	}
+	if (ret) {
+		/* Put the old lines back now, and only those undos. */
+		for (i = nr_undos - 1; i >= first; i--) {
+			struct undo *u = &undos[i];
+
+			if (!u->done)
+				write_path(u->path, u->value, u->kind == UNDO_APPEND);
+			u->done = 1;
+		}
+	}
+out:
+	strbuf_release(&old);
+	strbuf_release(&path);
+	return ret;
+}
+
 struct event_change {
 	struct tracefs_instance *inst;
 	const char *sys, *event, *file, *val;
@@ -353,6 +401,20 @@ int tk_instance_create(const char *name)
 		tk_restore_forget(path.buf, NULL);
 	tracefs_instance_free(inst);
 out:
+	strbuf_release(&path);
+	return ret;
+}
+
+int tk_instance_remove(const char *name)
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret = 0;
+
+	tk_tracefs_path(&path, name, NULL);
+	if (rmdir(path.buf) < 0)
+		ret = -errno;
+	else
+		tk_restore_forget(path.buf, NULL);
 	strbuf_release(&path);
 	return ret;
 }

@@ -92,6 +92,17 @@ int tk_tracefs_append(const char *instance, const char *file, const char *val);
 int tk_tracefs_set(const char *instance, const char *file, const char *val,
 		   const char *restore);
 
+/*
+ * Replaces the lines of a list file (set_ftrace_filter, set_graph_function
+ * ...) with the n given, after registering undos that put back the lines
+ * it held (its "#" comment lines aside: they are the kernel's notes, as
+ * "#### all functions enabled ####").  0 or -errno; on failure the file
+ * is restored at once, and *failed (when given) is the index of the
+ * line the kernel refused.
+ */
+int tk_tracefs_set_lines(const char *instance, const char *file,
+			 const char *const *lines, int n, int *failed);
+
 /* Same for events/SYS/EVENT/FILE ("enable", "filter"); restore is given. */
 int tk_event_set(const char *instance, const char *sys, const char *event,
 		 const char *file, const char *val, const char *restore);
@@ -101,6 +112,9 @@ int tk_event_set(const char *instance, const char *sys, const char *event,
  * when it exists already: it is someone else's then).
  */
 int tk_instance_create(const char *name);
+
+/* Removes instance NAME that tk_instance_create() made, and its undo. */
+int tk_instance_remove(const char *name);
 
 /*
  * Removes the instances named PREFIX<pid> whose process is gone (what a

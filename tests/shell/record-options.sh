@@ -1,5 +1,5 @@
 #!/bin/bash
-# description: record: -f filter, -T stack traces, --cpus, -C clock, -b, bad arguments
+# description: record: -f filter, -T stack traces, --cpus, -M, -P and -c, -C clock, -b, bad arguments
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/record.sh"
 need_tracefs
@@ -111,4 +111,45 @@ for q in -q ""; do
 	wait $rec || { cat "$TK_TMP/log"; fail "record $q --duration 2.5 failed"; }
 	[ -s "$TK_TMP/d.dat" ] || fail "--duration 2.5: no output"
 done
+
+# -P PID records PID alone; -c adds the children it forks.  The shell
+# waits for the recorder (a fifo), forks two children that exec, and
+# exits, which ends the recording.
+for c in "" -c; do
+	mkfifo "$TK_TMP/go$c"
+	bash -c 'read -r _ <"$1"; /bin/true; /bin/true; :' _ "$TK_TMP/go$c" &
+	sh_pid=$!
+	"$TRACEKIT" record -q -P $sh_pid $c -e sched:sched_process_exec -e sched:sched_process_fork \
+		-o "$TK_TMP/p$c.dat" >"$TK_TMP/log" 2>&1 &
+	rec=$!
+	# The pid filter is in place once the instance's set_event_pid names it.
+	left=100
+	until grep -qx "$sh_pid" "$TRACEFS/instances/tracekit-$rec/set_event_pid" 2>/dev/null ||
+		[ $left = 0 ]; do
+		sleep 0.1
+		left=$((left - 1))
+	done
+	echo go >"$TK_TMP/go$c"
+	wait_bounded $rec 30 || { cat "$TK_TMP/log"; fail "record -P $sh_pid $c failed"; }
+	report_lines "$TK_TMP/p$c.dat" >"$TK_TMP/lines"
+	cat "$TK_TMP/lines"
+	forks=$(grep -c " $sh_pid sched_process_fork: comm=[^ ]* pid=$sh_pid " "$TK_TMP/lines")
+	execs=$(grep ' sched_process_exec: filename=/bin/true ' "$TK_TMP/lines" | grep -vc " old_pid=$sh_pid$")
+	[ "$forks" = 2 ] || fail "-P $sh_pid $c: $forks forks of the shell recorded, want 2"
+	if [ -n "$c" ]; then
+		[ "$execs" = 2 ] || fail "-P -c: $execs execs of the children, want 2"
+	else
+		[ "$execs" = 0 ] || fail "-P without -c: $execs execs of the children recorded"
+	fi
+done
+expect_fail "$TRACEKIT" record -e sched -c -o "$TK_TMP/x.dat" --duration 1
+assert_grep '^tracekit record: -c follows the children of -P PID' "$TK_TMP/out"
+
+# -M MASK: trace-cmd's hex CPU mask, CPU 1 alone as --cpus 1 above.
+"$TRACEKIT" record -q -M 2 -e sched:sched_switch -o "$TK_TMP/m.dat" --duration 0.5 \
+	>"$TK_TMP/log" 2>&1 || { cat "$TK_TMP/log"; fail "record -M 2"; }
+report_lines "$TK_TMP/m.dat" | cut -d' ' -f1 | sort -u >"$TK_TMP/cpus"
+assert_eq "-M 2: the CPUs recorded" "$(cat "$TK_TMP/cpus")" "001"
+expect_fail "$TRACEKIT" record -e sched -M 0x0 -o "$TK_TMP/x.dat" --duration 1
+assert_grep "^tracekit record: -M '0x0': selects no CPU" "$TK_TMP/out"
 exit 0
