@@ -124,8 +124,9 @@ static void take_list(struct record_strings *dst, const struct opt_string_list *
 static const char *const record_usage[] = {
 	"tracekit record [-e EVENT [-f FILTER]]... [-p TRACER [-l FUNC]... [-n FUNC]...\n"
 	"                [-g FUNC]... [--max-graph-depth N] [--func-stack]] [-O OPTION]...\n"
-	"                [-o FILE] [-b KB] [-C CLOCK] [-P PID [-c]] [--cpus LIST | -M MASK]\n"
-	"                [-z LEVEL | --no-compress] [-T] [--duration S] [--top]\n"
+	"                [-o FILE] [-b KB] [-C CLOCK] [-P PID [-c]] [--proc-map]\n"
+	"                [--cpus LIST | -M MASK] [-z LEVEL | --no-compress] [-T]\n"
+	"                [--duration S] [--top]\n"
 	"                [-- COMMAND [ARGS...]]",
 	NULL
 };
@@ -170,6 +171,8 @@ int cmd_record(int argc, const char **argv)
 			    "only events of PID; stop when it exits"),
 		OPT_BOOL('c', "children", &o.children,
 			 "with -P: the children PID forks too"),
+		OPT_BOOL(0, "proc-map", &o.proc_map,
+			 "store the address maps of -P PID or COMMAND (and children) at their exit"),
 		OPT_STRING(0, "cpus", &o.cpus, "LIST", "only these CPUs (0-3,6)"),
 		OPT_CALLBACK('M', "cpumask", &cpumask, "MASK",
 			     "only the CPUs of hex MASK (as tracing_cpumask)", opt_cpumask),
@@ -209,6 +212,8 @@ int cmd_record(int argc, const char **argv)
 		die_code(TK_EXIT_USAGE, "--cpus and -M exclude each other");
 	if (cpumask.len)
 		o.cpus = cpumask.buf;
+	if (o.proc_map && !o.pid && !argc)
+		die_code(TK_EXIT_USAGE, "--proc-map stores the maps of -P PID or a COMMAND: give one");
 	if (o.children && !o.pid)
 		die_code(TK_EXIT_USAGE, "-c follows the children of -P PID: give -P");
 	if (o.zlevel < 1 || o.zlevel > 22)

@@ -79,6 +79,9 @@ struct record {
 	char *out_tmp;		/* named temporary, when O_TMPFILE is not there */
 	struct tracedat_writer *w;
 	struct child_process cmd;
+	int cmd_status;		/* COMMAND's, when --proc-map reaped it */
+	struct procmap *procmaps;
+	int nr_procmaps, alloc_procmaps;
 
 	const struct record_hooks *hooks;
 	pthread_mutex_t msg_lock;	/* msgs is written by the threads too */
@@ -110,6 +113,19 @@ int record_open_scratch(struct record *rec, const char *base);
 int record_write_metadata(struct record *rec);
 int record_write_trailer(struct record *rec, struct record_result *res);
 int record_publish_output(struct record *rec);
+
+/*
+ * record-procmap.c: --proc-map.  attach traces pid (and with follow the
+ * children it forks) until its exit, reading its maps then (and at once
+ * with read_now); reap handles the stops SIGCHLD announced, returning 1
+ * when COMMAND has exited (its status in *cmd_status); finish reads and
+ * detaches the processes still running; write adds the PROCMAPS options.
+ */
+int record_procmap_attach(struct record *rec, pid_t pid, int follow, int read_now);
+int record_procmap_reap(struct record *rec, int *cmd_status);
+void record_procmap_finish(struct record *rec);
+void record_procmap_write(struct record *rec);
+void record_procmap_release(struct record *rec);
 
 /* record-readers.c */
 int record_open_readers(struct record *rec);

@@ -299,6 +299,7 @@ int record_write_trailer(struct record *rec, struct record_result *res)
 	strbuf_reset(&sb);
 	tracedat_write_put_u64(&sb, id);
 	tracedat_write_option(rec->w, TRACEDAT_OPT_TRACEID, sb.buf, sb.len);
+	record_procmap_write(rec);
 	res->lost = 0;
 	res->events = 0;
 	for (i = 0; i < rec->nr_cpus; i++) {

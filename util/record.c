@@ -141,7 +141,8 @@ static int wait_for_end(struct record *rec, int sfd, int pidfd,
 				sig = si.ssi_signo;
 				break;
 			}
-			if (command_exited(&rec->cmd, &status)) {
+			if (o->proc_map ? record_procmap_reap(rec, &status) :
+					  command_exited(&rec->cmd, &status)) {
 				res->child_status = status;
 				break;
 			}
@@ -181,6 +182,7 @@ static void release(struct record *rec)
 		free(rec->events[i].name);
 	}
 	free(rec->events);
+	record_procmap_release(rec);
 	if (rec->out_fd >= 0)
 		close(rec->out_fd);
 	if (rec->out_tmp)
@@ -205,7 +207,8 @@ int record_run(const struct record_opts *o, const struct record_hooks *hooks,
 	static const struct record_hooks no_hooks;
 	struct record rec = {
 		.o = o, .out_fd = -1, .stop_fd = -1, .fail_fd = -1,
-		.cmd = CHILD_PROCESS_INIT, .hooks = hooks ? hooks : &no_hooks,
+		.cmd = CHILD_PROCESS_INIT, .cmd_status = -1,
+		.hooks = hooks ? hooks : &no_hooks,
 		.msgs = errbuf,
 	};
 	struct strbuf err = STRBUF_INIT;
@@ -287,9 +290,13 @@ int record_run(const struct record_opts *o, const struct record_hooks *hooks,
 			record_error(&rec, "%s", err.buf);
 		else
 			ret = record_set_pid_filter(&rec, rec.cmd.pid, 1);
+		if (!ret && o->proc_map)
+			ret = record_procmap_attach(&rec, rec.cmd.pid, 1, 0);
 	} else if (o->pid > 0) {
 		ret = record_set_pid_filter(&rec, o->pid, o->children);
 		pidfd = open_pidfd(o->pid);
+		if (!ret && o->proc_map)
+			ret = record_procmap_attach(&rec, o->pid, o->children, 1);
 	}
 	if (ret)
 		goto out;
@@ -314,6 +321,8 @@ int record_run(const struct record_opts *o, const struct record_hooks *hooks,
 
 	res->signal = wait_for_end(&rec, sfd, pidfd, res);
 	tk_tracefs_write(rec.inst, "tracing_on", "0");
+	if (o->proc_map)
+		record_procmap_finish(&rec);
 	tracing = 0;
 	record_stop_threads(&rec);
 	if (rec.err) {
@@ -335,6 +344,10 @@ out:
 	if (tracing)
 		tk_tracefs_write(rec.inst, "tracing_on", "0");
 	record_stop_threads(&rec);
+	if (o->proc_map)
+		record_procmap_finish(&rec);
+	if (!rec.cmd.pid && rec.cmd_status != -1)
+		res->child_status = rec.cmd_status;
 	if (rec.cmd.pid > 0) {
 		/* Stopped by a signal or an error: the command goes too. */
 		kill(rec.cmd.pid, res->signal ? res->signal : SIGTERM);

@@ -33,6 +33,7 @@ struct record_opts {
 	const char *clock;		/* NULL: keep */
 	int pid;			/* -P, 0: none */
 	int children;			/* -c: -P follows the children it forks */
+	int proc_map;			/* store the maps of -P PID or COMMAND */
 	const char *tracer;		/* -p: current_tracer, NULL: none */
 	struct record_strings ftrace_filter;	/* -l: set_ftrace_filter */
 	struct record_strings ftrace_notrace;	/* -n: set_ftrace_notrace */
