@@ -211,6 +211,10 @@ static int run(struct report_cmd *c)
 		}
 		if (!report_keep(r, &ev) || c->stat)
 			continue;
+		if (c->fmt == FMT_TEXT && !c->raw && report_fold_graph(r, &ev, &c->err) < 0) {
+			ret = -1;
+			break;
+		}
 		if (c->fmt == FMT_JSON)
 			print_json(&pc, &c->out, &ev, tracedat_buffer_name(ev.td, ev.buffer),
 				   r->nr_files > 1 ? r->sources[ev.source].file->base : NULL);

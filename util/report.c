@@ -127,6 +127,9 @@ static int setup_file(struct report *r, struct report_file *f, const char *path,
 	}
 	if (o->stat)
 		f->per_event = xcalloc(TRACEDAT_MAX_EVENT_ID, sizeof(*f->per_event));
+	/* trace-cmd report -N leaves out its own handlers with the plugins. */
+	if (!o->no_plugins)
+		ftrace_print_register(&f->ftrace, tep);
 	return 0;
 }
 
@@ -174,7 +177,45 @@ int report_start(struct report *r, struct strbuf *err)
 int report_next(struct report *r, struct tracedat_event *ev,
 		struct strbuf *err)
 {
+	if (r->has_pending) {
+		r->has_pending = 0;
+		*ev = r->pending;
+		return 1;
+	}
 	return tracedat_merge_next(r->merge, ev, err);
+}
+
+int report_fold_graph(struct report *r, struct tracedat_event *ev, struct strbuf *err)
+{
+	struct ftrace_print *fp = &r->sources[ev->source].file->ftrace;
+	struct tep_handle *tep = tracedat_tep(ev->td);
+	struct tracedat_event next;
+	int ret;
+
+	fp->leaf_entry = fp->leaf_exit = NULL;
+	if (!ftrace_print_is_entry(fp, tep, ev->rec))
+		return 0;
+	/* Reading on may reuse the stream's buffer under the entry. */
+	if ((size_t)ev->rec->size > r->entry_alloc) {
+		r->entry_alloc = ev->rec->size;
+		r->entry_data = xrealloc(r->entry_data, r->entry_alloc);
+	}
+	memcpy(r->entry_data, ev->rec->data, ev->rec->size);
+	r->entry = *ev->rec;
+	r->entry.data = r->entry_data;
+	ev->rec = &r->entry;
+	ret = tracedat_merge_next(r->merge, &next, err);
+	if (ret <= 0)
+		return ret;
+	if (next.td == ev->td && next.buffer == ev->buffer &&
+	    ftrace_print_is_leaf(fp, tep, ev->rec, next.rec)) {
+		fp->leaf_entry = ev->rec;
+		fp->leaf_exit = next.rec;
+		return 1;
+	}
+	r->pending = next;
+	r->has_pending = 1;
+	return 0;
 }
 
 /* -e, --pid, --comm */
@@ -282,6 +323,7 @@ void report_release(struct report *r)
 		tracedat_close(r->files[i].td);
 	}
 	tracedat_merge_free(r->merge);
+	free(r->entry_data);
 	free(r->files);
 	free(r->sources);
 	free(r->cpus);

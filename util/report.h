@@ -2,6 +2,7 @@
 #ifndef TK_REPORT_H
 #define TK_REPORT_H
 
+#include "util/ftrace-print.h"
 #include "util/strbuf.h"
 #include "util/tracedat-merge.h"
 #include "util/tracedat-read.h"
@@ -38,6 +39,7 @@ struct report_file {
 	struct tep_event_filter *filter;	/* -F */
 	unsigned long long *per_event;	/* with stat: counts by event id */
 	int stack_ids[2];		/* ftrace:kernel_stack, user_stack; -1 */
+	struct ftrace_print ftrace;	/* the tracers' handlers, unless no_plugins */
 };
 
 /* A merged stream: one CPU of one buffer of one file. */
@@ -61,6 +63,12 @@ struct report {
 	struct tracedat_merge *merge;
 	/* With stat: events kept, and the first and last timestamp. */
 	unsigned long long total, first_ts, last_ts;
+	/* report_fold_graph(): the entry it copied, the event read after it. */
+	struct tep_record entry;
+	unsigned char *entry_data;
+	size_t entry_alloc;
+	struct tracedat_event pending;
+	int has_pending;
 };
 
 /*
@@ -90,6 +98,16 @@ int report_start(struct report *r, struct strbuf *err);
  */
 int report_next(struct report *r, struct tracedat_event *ev,
 		struct strbuf *err);
+
+/*
+ * For text output: when ev is a funcgraph_entry, reads the event after
+ * it to tell a leaf from a nest (util/ftrace-print.h), with ev->rec
+ * then a copy of the entry.  1 when the next event is the entry's exit,
+ * consumed and handed to the entry's printing until the next call; 0
+ * when it is not (report_next() returns it next) or ev is no entry; -1
+ * on a corrupt file (error in err).
+ */
+int report_fold_graph(struct report *r, struct tracedat_event *ev, struct strbuf *err);
 
 /*
  * 1 when ev passes -e, --pid, --comm and -F (and is then counted, with
