@@ -10,9 +10,11 @@ procmaps() {
 	trace-cmd dump --options "$1" 2>/dev/null |
 		sed -n '/\[Option PROCMAPS, /,/^$/{/\[Option PROCMAPS, /d;/^$/d;p}'
 }
-# named MAPS: "START END NAME" of /proc/PID/maps lines with a name.
+# named MAPS: "START END NAME" of /proc/PID/maps lines with a name, the
+# addresses without the zero padding of maps (trace-cmd writes "%llx").
 named() {
-	awk 'NF >= 6 { split($1, r, "-"); print r[1], r[2], $6 }' "$1"
+	awk 'NF >= 6 { split($1, r, "-"); sub(/^0+/, "", r[1]); sub(/^0+/, "", r[2])
+		print r[1], r[2], $6 }' "$1"
 }
 
 # COMMAND: cat prints its own maps, then exits; what is stored at its exit
@@ -30,7 +32,6 @@ named "$TK_TMP/cat.maps" >"$TK_TMP/want"
 tail -n +2 "$TK_TMP/stored" >"$TK_TMP/got"
 assert_eq "PROCMAPS count" "$((16#$hnr))" "$(wc -l <"$TK_TMP/want")"
 diff -u "$TK_TMP/want" "$TK_TMP/got" || fail "stored maps differ from cat's own"
-grep -q 'libc.so.6$' "$TK_TMP/got" || fail "no libc in the stored maps"
 
 # trace-cmd's own --proc-map file has the same shape (header, then ranges).
 # trace-cmd record needs the function tracer ("Can't enable ftrace"
