@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,6 +80,69 @@ static int format_base(const struct fetch_arg *fa, const struct fetch_ctx *ctx,
 	return 0;
 }
 
+/* u8..u64, s8..s64, x8..x64 */
+static int basic_type(const char *t, size_t len)
+{
+	static const char *const bits[] = { "8", "16", "32", "64" };
+	size_t i;
+
+	if (len < 2 || !strchr("usx", t[0]))
+		return 0;
+	for (i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
+		if (len - 1 == strlen(bits[i]) && !strncmp(t + 1, bits[i], len - 1))
+			return 1;
+	return 0;
+}
+
+/* "bW@O/S": W bits at bit O of an S-bit container (S 8..64, W+O <= S). */
+static int bitfield_type(const char *t)
+{
+	unsigned int w, o, c;
+	int n = 0;
+
+	if (sscanf(t, "b%u@%u/%u%n", &w, &o, &c, &n) != 3 || t[n])
+		return 0;
+	return (c == 8 || c == 16 || c == 32 || c == 64) && w >= 1 && o + w <= c;
+}
+
+/*
+ * The types of kernel/trace/trace_probe.c (probe_fetch_types, parse_probe_arg
+ * arrays and bitfields) that tracekit writes or a user may name, checked
+ * here so that a bad one is refused before anything reaches tracefs:
+ * the kernel only says "Invalid argument" to the whole line.
+ */
+static int type_check(const struct fetch_arg *fa, const struct fetch_ctx *ctx,
+		      struct strbuf *err)
+{
+	const char *t = fa->type, *br = strchr(t, '[');
+	size_t len = br ? (size_t)(br - t) : strlen(t);
+
+	if (br) {
+		char *end;
+		long n = strtol(br + 1, &end, 10);
+
+		if (end == br + 1 || strcmp(end, "]") || n < 1 || n > FETCH_MAX_ARRAY_LEN) {
+			strbuf_addf(err, "'%s': array type '%s': the kernel takes 1 to %d elements",
+				    fa->name, t, FETCH_MAX_ARRAY_LEN);
+			return -EINVAL;
+		}
+	}
+	if (basic_type(t, len) || (!br && bitfield_type(t)) ||
+	    (len == 6 && !strncmp(t, "string", 6)) || (len == 7 && !strncmp(t, "ustring", 7)))
+		return 0;
+	if ((len == 6 && !strncmp(t, "symbol", 6)) || (len == 6 && !strncmp(t, "symstr", 6))) {
+		if (ctx->kind == PROBE_UPROBE) {
+			strbuf_addf(err, "'%s': type '%.*s' names kernel symbols: kprobes only",
+				    fa->name, (int)len, t);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	strbuf_addf(err, "'%s': unknown type '%s' (want u8..u64, s8..s64, x8..x64, string, ustring, "
+		    "symbol, bW@O/S or TYPE[N])", fa->name, t);
+	return -EINVAL;
+}
+
 int fetch_arg_format(const struct fetch_arg *fa, const struct fetch_ctx *ctx,
 		     struct strbuf *out, struct strbuf *err)
 {
@@ -89,6 +153,18 @@ int fetch_arg_format(const struct fetch_arg *fa, const struct fetch_ctx *ctx,
 		strbuf_addf(err, "'%s': invalid argument name", fa->name);
 		return -EINVAL;
 	}
+	if (ctx->kind == PROBE_UPROBE && fa->base == FETCH_RAW && strstr(fa->raw, "$arg")) {
+		strbuf_addf(err, "'%s': '%s': $argN is for kprobes at function entry; uprobes take registers",
+			    fa->name, fa->raw);
+		return -EINVAL;
+	}
+	if (fa->base == FETCH_ARGN && ctx->kind == PROBE_UPROBE) {
+		strbuf_addf(err, "'%s': $arg%d is for kprobes at function entry; uprobes take registers",
+			    fa->name, fa->argn);
+		return -EINVAL;
+	}
+	if (fa->type && (ret = type_check(fa, ctx, err)))
+		return ret;
 	ret = format_base(fa, ctx, &inner, err);
 	if (ret)
 		goto out;

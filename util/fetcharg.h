@@ -29,6 +29,10 @@ enum fetch_base {
 /* MAX_ARGSTR_LEN in kernel/trace/trace_probe.h: "BODY[:TYPE]" after NAME=. */
 #define FETCH_MAX_ARGSTR_LEN 63
 
+/* MAX_ARRAY_LEN and MAX_TRACE_ARGS in kernel/trace/trace_probe.h. */
+#define FETCH_MAX_ARRAY_LEN 64
+#define FETCH_MAX_ARGS 128
+
 /* MAX_ARG_NAME_LEN in kernel/trace/trace_probe.h, including the NUL. */
 #define FETCH_MAX_ARG_NAME_LEN 32
 

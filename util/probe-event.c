@@ -110,6 +110,11 @@ static int format_line(const struct probe_target *t, const struct probe_spec *sp
 	struct strbuf line = STRBUF_INIT, where = STRBUF_INIT;
 	int i, ret = 0;
 
+	if (pp->nr_args > FETCH_MAX_ARGS) {
+		strbuf_addf(err, "%s: %d arguments, the kernel takes at most %d", event,
+			    pp->nr_args, FETCH_MAX_ARGS);
+		return -E2BIG;
+	}
 	strbuf_addf(&line, "%c:%s/%s ", pp->retprobe ? 'r' : 'p', group, event);
 	format_place(t, pp, &line);
 	for (i = 0; i < pp->nr_args && !ret; i++)

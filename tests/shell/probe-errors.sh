@@ -73,9 +73,42 @@ bad "long arg name" "argument name must be a C identifier" "$bin" \
 	$mode 'ip_rcv a234567890123456789012345678901234=flags'
 bad "raw fetcharg" "not a variable and not a valid fetcharg" "$bin" $mode 'ip_rcv x=%di>y'
 bad "bad type" "invalid type" "$bin" $mode 'ip_rcv flags:s32>x'
+# Types and arguments the kernel refuses for uprobes, refused first.
+bad "type s99" "'x': unknown type 's99'" "$bin" $mode 'ip_rcv x=%di:s99'
+bad "type badtype" "'flags': unknown type 'badtype'" "$bin" $mode 'ip_rcv flags:badtype'
+bad "bitfield past its container" "unknown type 'b40@0/32'" "$bin" $mode 'ip_rcv x=%di:b40@0/32'
+bad "array of 100000" "array type 's32\[100000\]': the kernel takes 1 to 64" "$bin" \
+	$mode 'ip_rcv x=%di:s32[100000]'
+bad "array of 65" "the kernel takes 1 to 64 elements" "$bin" $mode 'ip_rcv x=+0(%di):s32[65]'
+bad "symbol on a uprobe" "type 'symbol' names kernel symbols: kprobes only" "$bin" \
+	$mode 'ip_rcv x=%di:symbol'
+bad "\$arg1 on a uprobe" "\\\$argN is for kprobes" "$bin" $mode 'ip_rcv a=$arg1'
+many=ip_rcv
+for i in $(seq 130); do many+=" a$i=%di"; done
+bad "130 arguments" "130 arguments, the kernel takes at most 128" "$bin" $mode "$many"
 
 snapshot >"$TK_TMP/after"
 cmp -s "$TK_TMP/before" "$TK_TMP/after" || fail "tracefs changed by refused specs"
+
+# The kernel is the judge of those refusals: written directly, it refuses
+# each such line and takes the limits tracekit lets through.
+if [ "$mode" = -a ]; then
+	place=$("$TRACEKIT" probe -x "$bin" -D ip_rcv | awk '{print $2}')
+	kernel_takes() {
+		local r=0
+		echo "p:tkerr_oracle/e $place x=$1" >>"$TRACEFS/uprobe_events" 2>/dev/null || r=1
+		[ $r = 1 ] || echo "-:tkerr_oracle/e" >>"$TRACEFS/uprobe_events"
+		return $r
+	}
+	for t in %di:s99 %di:badtype %di:b40@0/32 '%di:s32[100000]' '+0(%di):s32[65]' \
+		 %di:symbol '$arg1'; do
+		kernel_takes "$t" && fail "the kernel takes x=$t, which tracekit refuses"
+	done
+	for t in '+0(%di):s32[64]' %di:b3@2/32 %di:x8 '+0(%di):ustring'; do
+		kernel_takes "$t" || fail "the kernel refuses x=$t, which tracekit lets through"
+	done
+	echo "the kernel agrees on 7 refused and 4 accepted fetchargs"
+fi
 
 # Usage errors exit 2.
 set +e
