@@ -37,10 +37,13 @@ diff -u "$TK_TMP/want" "$TK_TMP/got" || fail "stored maps differ from cat's own"
 # trace-cmd record needs the function tracer ("Can't enable ftrace"
 # where the kernel refuses it, as on a locked-down host): the VM has it.
 if [ "$(cap function_tracer)" = 1 ]; then
+clock=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/tracing/trace_clock)
 trace-cmd record -q --proc-map -e sched:sched_process_exit -o "$TK_TMP/tc.dat" \
 	-- cat /proc/self/maps >"$TK_TMP/tc.maps" 2>"$TK_TMP/log" ||
 	{ cat "$TK_TMP/log"; fail "trace-cmd record --proc-map"; }
+# trace-cmd resets what it set rather than restoring it.
 trace-cmd reset >/dev/null 2>&1
+echo "$clock" >/sys/kernel/tracing/trace_clock
 procmaps "$TK_TMP/tc.dat" | tail -n +2 >"$TK_TMP/tc.got"
 named "$TK_TMP/tc.maps" | diff -u - "$TK_TMP/tc.got" ||
 	fail "trace-cmd stores maps unlike the rule this test assumes"

@@ -73,7 +73,7 @@ both() {
 }
 
 both -p function -l 'vfs_*'
-assert_grep ' function: \+vfs_read <-- ' "$TK_TMP/tk0.dat.tc.txt"
+assert_grep ' function: +vfs_open <-- path_openat$' "$TK_TMP/tk0.dat.tc.txt"
 grep -v 'cpus=' "$TK_TMP/tk0.dat.tc.txt" | grep -q -v ' function: \+vfs_' &&
 	fail "-l 'vfs_*': functions outside the filter"
 
@@ -85,15 +85,16 @@ both -p function -l do_sys_openat2 --func-stack
 assert_grep 'kernel_stack:' "$TK_TMP/tk2.dat.tc.txt"
 
 both -p function_graph -g do_sys_openat2
-assert_grep 'do_sys_openat2() {' "$TK_TMP/tk3.dat.tc.txt"
+assert_grep 'do_sys_openat2\(\) \{$' "$TK_TMP/tk3.dat.tc.txt"
 
 both -p function_graph -g do_sys_openat2 --max-graph-depth 2
 # depth 2: do_sys_openat2 and what it calls directly, nothing deeper
-assert_grep 'do_sys_openat2() {' "$TK_TMP/tk4.dat.tc.txt"
+assert_grep 'do_sys_openat2\(\) \{$' "$TK_TMP/tk4.dat.tc.txt"
+grep -E '\| {6}' "$TK_TMP/tk4.dat.tc.txt" && fail "--max-graph-depth 2: a call at depth 2"
 
 both -p function_graph -g do_sys_openat2 -e sched:sched_process_exec
 assert_grep 'sched_process_exec:' "$TK_TMP/tk5.dat.tc.txt"
-assert_grep 'do_sys_openat2() {' "$TK_TMP/tk5.dat.tc.txt"
+assert_grep 'do_sys_openat2\(\) \{$' "$TK_TMP/tk5.dat.tc.txt"
 
 # -O sets a trace option for the recording only.
 "$TRACEKIT" record -q -p function -l vfs_read -O sym-offset -o "$TK_TMP/o.dat" -- cat /proc/version \
