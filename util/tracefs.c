@@ -302,7 +302,7 @@ int tk_tracefs_set(const char *instance, const char *file, const char *val,
 int tk_tracefs_set_lines(const char *instance, const char *file,
 			 const char *const *lines, int n, int *failed)
 {
-	struct strbuf path = STRBUF_INIT, old = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT, old = STRBUF_INIT, buf = STRBUF_INIT;
 	int first = nr_undos, ret = 0, i;
 	long len = tk_tracefs_read(instance, file, &old);
 
@@ -326,8 +326,15 @@ int tk_tracefs_set_lines(const char *instance, const char *file,
 	}
 	if (!ret)
 		ret = push_undo(UNDO_WRITE, path.buf, "");
+	/*
+	 * The newline makes the kernel parse the line inside write(): without
+	 * one, set_ftrace_filter's parser waits for close(), which drops a
+	 * "no function matched" silently.
+	 */
 	for (i = 0; i < n && !ret; i++) {
-		ret = write_path(path.buf, lines[i], i > 0);
+		strbuf_reset(&buf);
+		strbuf_addf(&buf, "%s\n", lines[i]);
+		ret = write_path(path.buf, buf.buf, i > 0);
 		if (ret && failed)
 			*failed = i;
 	}
@@ -342,6 +349,7 @@ int tk_tracefs_set_lines(const char *instance, const char *file,
 		}
 	}
 out:
+	strbuf_release(&buf);
 	strbuf_release(&old);
 	strbuf_release(&path);
 	return ret;
