@@ -734,21 +734,13 @@ static int run_command(const char *const *argv, struct stack_measure *m,
 		       struct strbuf *err)
 {
 	struct child_process cmd = CHILD_PROCESS_INIT;
-	struct sigaction ign, old_int, old_quit;
 	int status, exec_err, ret;
 
 	cmd.argv = (char *const *)argv;
 	ret = start_command(&cmd, err);
 	if (ret)
 		return ret;
-	memset(&ign, 0, sizeof(ign));
-	ign.sa_handler = SIG_IGN;
-	sigaction(SIGINT, &ign, &old_int);
-	sigaction(SIGQUIT, &ign, &old_quit);
-	exec_err = release_command(&cmd);
-	ret = finish_command(&cmd, &status);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGQUIT, &old_quit, NULL);
+	ret = wait_command_foreground(&cmd, &exec_err, &status);
 	child_process_clear(&cmd);
 	if (ret) {
 		strbuf_addf(err, "waitpid: %s", strerror(-ret));
