@@ -161,15 +161,20 @@ doc: $(MANPAGES)
 
 bindir := $(PREFIX)/bin
 man1dir := $(PREFIX)/share/man/man1
+# Where bash-completion loads a command's completion from on first use.
+bashcompdir := $(PREFIX)/share/bash-completion/completions
+COMPLETION := contrib/completion/tracekit-completion.bash
 
 # uninstall removes exactly what install put in place, nothing else: the
 # directories may hold other packages' files.
-INSTALLED := $(bindir)/tracekit $(patsubst build/doc/%,$(man1dir)/%,$(MANPAGES))
+INSTALLED := $(bindir)/tracekit $(patsubst build/doc/%,$(man1dir)/%,$(MANPAGES)) \
+	$(bashcompdir)/tracekit
 
 install: $(TRACEKIT) doc
-	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(man1dir)
+	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(man1dir) $(DESTDIR)$(bashcompdir)
 	install -m 755 $(TRACEKIT) $(DESTDIR)$(bindir)/tracekit
 	install -m 644 $(MANPAGES) $(DESTDIR)$(man1dir)
+	install -m 644 $(COMPLETION) $(DESTDIR)$(bashcompdir)/tracekit
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
