@@ -8,7 +8,8 @@
 # fixture, the functions of a program compiled here.
 . "$(dirname "$0")/lib/common.sh"
 
-need_cmd trace-cmd gcc
+need_cmd trace-cmd
+need_host_cmd gcc
 src=$TRACEKIT_SRCDIR
 script=$src/contrib/completion/tracekit-completion.bash
 [ -f "$script" ] || fail "no $script"

@@ -7,7 +7,7 @@
 # MANPATH (into a pipe: no pager, no terminal needed).
 . "$(dirname "$0")/lib/common.sh"
 
-need_cmd make man asciidoctor
+need_host_cmd make man asciidoctor
 src=$TK_TMP/src
 dest=$TK_TMP/dest
 mkdir "$src" "$dest"
