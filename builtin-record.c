@@ -207,8 +207,7 @@ int cmd_record(int argc, const char **argv)
 			 "use the top-level buffer instead of a private instance"),
 		OPT_BOOL('q', "quiet", &quiet, "no live status line"),
 		/* What -e takes, for the completion script. */
-		OPT_ENTRY_(OPTION_BOOL, 0, "list-events", &list_events, NULL,
-			   "print available_events", PARSE_OPT_HIDDEN, NULL, 0),
+		OPT_HIDDEN_BOOL(0, "list-events", &list_events, "print available_events"),
 		OPT_END()
 	};
 

@@ -274,8 +274,8 @@ int cmd_report(int argc, const char **argv)
 		OPT_BOOL('N', "no-plugins", &c.no_plugins,
 			 "print formats only: no libtraceevent plugins (trace-cmd -N)"),
 		/* What -e can select, for the completion script. */
-		OPT_ENTRY_(OPTION_BOOL, 0, "list-events", &c.list_events, NULL,
-			   "print the events of the files", PARSE_OPT_HIDDEN, NULL, 0),
+		OPT_HIDDEN_BOOL(0, "list-events", &c.list_events,
+				"print the events of the files"),
 		OPT_END()
 	};
 

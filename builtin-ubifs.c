@@ -360,17 +360,17 @@ int cmd_ubifs(int argc, const char **argv)
 	size_t i;
 	const struct option options[] = {
 		/* The completion script's list of verbs. */
-		OPT_ENTRY_(OPTION_BOOL, 0, "list-cmds", &list_cmds, NULL,
-			   "list the subcommands", PARSE_OPT_HIDDEN, NULL, 0),
+		OPT_HIDDEN_BOOL(0, "list-cmds", &list_cmds, "list the subcommands"),
 		OPT_END()
 	};
 
 	argc = parse_options(argc, argv, options, ubifs_usage,
 			     PARSE_OPT_STOP_AT_NON_OPTION);
-	for (i = 0; list_cmds && i < sizeof(verbs) / sizeof(verbs[0]); i++)
-		printf("%s\n", verbs[i].name);
-	if (list_cmds)
+	if (list_cmds) {
+		for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
+			printf("%s\n", verbs[i].name);
 		return TK_EXIT_OK;
+	}
 	if (argc < 1)
 		usage_with_options(ubifs_usage, options);
 	for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)

@@ -70,8 +70,7 @@ static int test_list(void)
 		OPT_BOOL(0, "flag", &flag, "a flag"),
 		OPT_ENTRY_(OPTION_CALLBACK, 'F', "funcs", NULL, "GLOB", "optional arg",
 			   PARSE_OPT_OPTARG, count_cb, 0),
-		OPT_ENTRY_(OPTION_BOOL, 0, "secret", &flag, NULL, "hidden",
-			   PARSE_OPT_HIDDEN, NULL, 0),
+		OPT_HIDDEN_BOOL(0, "secret", &flag, "hidden"),
 		OPT_STRING('e', NULL, &str, NULL, "no argh"),
 		OPT_END()
 	};

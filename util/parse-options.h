@@ -68,6 +68,9 @@ struct opt_string_list {
 #define OPT_GROUP(h)	{ .type = OPTION_GROUP, .help = (h) }
 #define OPT_BOOL(s, l, v, h) \
 	OPT_ENTRY_(OPTION_BOOL, s, l, v, NULL, h, 0, NULL, 0)
+/* Not shown by -h nor offered by --list-opts: what only scripts ask. */
+#define OPT_HIDDEN_BOOL(s, l, v, h) \
+	OPT_ENTRY_(OPTION_BOOL, s, l, v, NULL, h, PARSE_OPT_HIDDEN, NULL, 0)
 #define OPT_INCR(s, l, v, h) \
 	OPT_ENTRY_(OPTION_INCR, s, l, v, NULL, h, PARSE_OPT_NONEG, NULL, 0)
 #define OPT_SET_INT(s, l, v, h, i) \
