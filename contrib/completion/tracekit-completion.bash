@@ -179,7 +179,7 @@ _tracekit()
 		__tracekit_scan
 		argh=$(__tracekit_argh "${words[cword - 1]}")
 		if [[ " ${words[*]:first:cword - first} " == *" -- "* ]] ||
-		   [[ $cmd == record || $cmd == stack ]] && ((__tk_before)); then
+		   { [[ $cmd == record || $cmd == stack ]] && ((__tk_before)); }; then
 			__tracekit_positional
 		elif [[ $cur == --*=* ]]; then
 			argh=$(__tracekit_argh "${cur%%=*}")

@@ -123,9 +123,12 @@ expect "probe -x PATH" "$want" tracekit probe -x "$TK_TMP/one"
 expect "ubifs verify IMAGE" "$want" tracekit ubifs verify "$TK_TMP/one"
 expect "ubifs sign --cert CERT.pem" "$want" tracekit ubifs sign --cert "$TK_TMP/one"
 expect "record -- COMMAND ARG" "$want" tracekit record -e sched -- ls "$TK_TMP/one"
-# A COMMAND is a command name, not a file.
+# A COMMAND is a command name, not a file; its options are its own.
 comp tracekit record -e sched -- tracek >"$TK_TMP/got"
 assert_grep '^tracekit$' "$TK_TMP/got"
+comp tracekit record -- "" >"$TK_TMP/got"
+assert_grep '^tracekit$' "$TK_TMP/got"
+expect "record COMMAND -OPTION" /dev/null tracekit record -e sched ls --ev
 comp tracekit stack bas >"$TK_TMP/got"
 assert_grep '^bash$' "$TK_TMP/got"
 # An option's argument that is no file is not completed as one.
