@@ -138,9 +138,9 @@ bench: $(TRACEKIT)
 
 # The manuals: Documentation/tracekit-CMD.txt, AsciiDoc of the manpage
 # doctype, to build/doc/tracekit-CMD.1.  Asciidoctor reports a broken
-# reference only when verbose, and does not check that the title names
-# the page the file is installed as: both fail the build here, as does
-# any warning, so that the pages never rot.
+# reference only when verbose, and as INFO, and does not check that the
+# title names the page the file is installed as: both fail the build
+# here, as does any warning, so that the pages never rot.
 DOCS := $(wildcard Documentation/*.txt)
 MANPAGES := $(patsubst Documentation/%.txt,build/doc/%.1,$(DOCS))
 ASCIIDOCTOR ?= asciidoctor
@@ -152,7 +152,7 @@ build/doc/%.1: Documentation/%.txt
 		{ echo "tracekit: $(ASCIIDOCTOR) not found (scripts/deps.sh installs it)" >&2; exit 1; }
 	$(Q)[ "$$(head -n 1 $<)" = "$*(1)" ] || \
 		{ echo "$<:1: the title must be $*(1)" >&2; exit 1; }
-	$(Q)$(ASCIIDOCTOR) -v --failure-level WARN -b manpage -d manpage \
+	$(Q)$(ASCIIDOCTOR) -v --failure-level INFO -b manpage -d manpage \
 		-a mansource=tracekit -a manversion=$(VERSION) \
 		-a manmanual='Tracekit Manual' -o $@.tmp $<
 	$(Q)mv $@.tmp $@
