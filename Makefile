@@ -1,6 +1,7 @@
 # tracekit: plain GNU make.  `make`, `make check`, `make check SANITIZE=1`,
-# `make vmcheck`, `make demo`, `make deps`, `make bench`, `make install`;
-# `make DEVELOPER=1` before sending a change.
+# `make vmcheck`, `make demo`, `make deps`, `make bench`, `make doc`,
+# `make install`, `make uninstall`; `make DEVELOPER=1` before sending a
+# change.
 
 # Each of these has callers; libunwind comes in with the offline unwinder
 # of user call stacks that needs it, not before.
@@ -117,9 +118,12 @@ mount-tracefs:
 	fi; true
 
 # The test packages (trace-cmd, perf, qemu...) are checked on every run:
-# build/config.mk only proves the build packages were there once.
+# build/config.mk only proves the build packages were there once.  The
+# manuals are built after them (asciidoctor is one), so that a page that
+# no longer builds fails the check.
 check: $(TRACEKIT) mount-tracefs
 	$(Q)scripts/deps.sh
+	$(Q)$(MAKE) --no-print-directory doc
 	./$(TRACEKIT) test $(TESTFLAGS)
 
 vmcheck: $(TRACEKIT)
@@ -132,11 +136,50 @@ demo: $(TRACEKIT) mount-tracefs
 bench: $(TRACEKIT)
 	@for b in bench/*.sh; do echo "== $$b"; bash $$b ./$(TRACEKIT) || exit 1; done
 
-install: $(TRACEKIT)
-	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 755 $(TRACEKIT) $(DESTDIR)$(PREFIX)/bin/tracekit
+# The manuals: Documentation/tracekit-CMD.txt, AsciiDoc of the manpage
+# doctype, to build/doc/tracekit-CMD.1.  Asciidoctor reports a broken
+# reference only when verbose, and as INFO, and does not check that the
+# title names the page the file is installed as: both fail the build
+# here, as does any warning, so that the pages never rot.
+DOCS := $(wildcard Documentation/*.txt)
+MANPAGES := $(patsubst Documentation/%.txt,build/doc/%.1,$(DOCS))
+ASCIIDOCTOR ?= asciidoctor
+
+build/doc/%.1: Documentation/%.txt
+	@mkdir -p $(dir $@)
+	@echo "  DOC     $@"
+	$(Q)command -v $(ASCIIDOCTOR) >/dev/null || \
+		{ echo "tracekit: $(ASCIIDOCTOR) not found (scripts/deps.sh installs it)" >&2; exit 1; }
+	$(Q)[ "$$(head -n 1 $<)" = "$*(1)" ] || \
+		{ echo "$<:1: the title must be $*(1)" >&2; exit 1; }
+	$(Q)$(ASCIIDOCTOR) -v --failure-level INFO -b manpage -d manpage \
+		-a mansource=tracekit -a manversion=$(VERSION) \
+		-a manmanual='Tracekit Manual' -o $@.tmp $<
+	$(Q)mv $@.tmp $@
+
+doc: $(MANPAGES)
+
+bindir := $(PREFIX)/bin
+man1dir := $(PREFIX)/share/man/man1
+# Where bash-completion loads a command's completion from on first use.
+bashcompdir := $(PREFIX)/share/bash-completion/completions
+COMPLETION := contrib/completion/tracekit-completion.bash
+
+# uninstall removes exactly what install put in place, nothing else: the
+# directories may hold other packages' files.
+INSTALLED := $(bindir)/tracekit $(patsubst build/doc/%,$(man1dir)/%,$(MANPAGES)) \
+	$(bashcompdir)/tracekit
+
+install: $(TRACEKIT) doc
+	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(man1dir) $(DESTDIR)$(bashcompdir)
+	install -m 755 $(TRACEKIT) $(DESTDIR)$(bindir)/tracekit
+	install -m 644 $(MANPAGES) $(DESTDIR)$(man1dir)
+	install -m 644 $(COMPLETION) $(DESTDIR)$(bashcompdir)/tracekit
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 
 clean:
-	rm -rf build/obj build/asan build/config.mk tracekit
+	rm -rf build/obj build/asan build/doc build/config.mk tracekit
 
-.PHONY: all deps check vmcheck demo bench install clean mount-tracefs FORCE
+.PHONY: all deps check vmcheck demo bench doc install uninstall clean mount-tracefs FORCE

@@ -10,6 +10,7 @@
 #include "util/parse-options.h"
 #include "util/record.h"
 #include "util/strbuf.h"
+#include "util/tracefs.h"
 #include "util/usage.h"
 
 struct event_args {
@@ -121,6 +122,21 @@ static void take_list(struct record_strings *dst, const struct opt_string_list *
 	dst->v = src->items;
 }
 
+static int print_available_events(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	long ret = tk_tracefs_read(NULL, "available_events", &sb);
+
+	if (ret < 0) {
+		error("available_events: %s", strerror(-ret));
+		strbuf_release(&sb);
+		return TK_EXIT_ENV;
+	}
+	fputs(sb.buf, stdout);
+	strbuf_release(&sb);
+	return TK_EXIT_OK;
+}
+
 static const char *const record_usage[] = {
 	"tracekit record [-e EVENT [-f FILTER]]... [-p TRACER [-l FUNC]... [-n FUNC]...\n"
 	"                [-g FUNC]... [--max-graph-depth N] [--func-stack]] [-O OPTION]...\n"
@@ -139,7 +155,7 @@ int cmd_record(int argc, const char **argv)
 	struct record_hooks hooks = { 0 };
 	struct strbuf err = STRBUF_INIT;
 	const char *output = "trace.dat";
-	int no_compress = 0, quiet = 0, ret;
+	int no_compress = 0, quiet = 0, list_events = 0, ret;
 	unsigned long buffer_kb = 0;
 	struct strbuf version = STRBUF_INIT, cpumask = STRBUF_INIT;
 	struct opt_string_list filter = { 0 }, notrace = { 0 }, graph = { 0 }, topts = { 0 };
@@ -190,11 +206,15 @@ int cmd_record(int argc, const char **argv)
 		OPT_BOOL(0, "top", &o.top,
 			 "use the top-level buffer instead of a private instance"),
 		OPT_BOOL('q', "quiet", &quiet, "no live status line"),
+		/* What -e takes, for the completion script. */
+		OPT_HIDDEN_BOOL(0, "list-events", &list_events, "print available_events"),
 		OPT_END()
 	};
 
 	argc = parse_options(argc, argv, options, record_usage,
 			     PARSE_OPT_STOP_AT_NON_OPTION);
+	if (list_events)
+		return print_available_events();
 	if (!ev.nr && !o.tracer) {
 		error("nothing to record: give -e EVENT or -p TRACER");
 		usage_with_options(record_usage, options);

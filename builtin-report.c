@@ -24,7 +24,7 @@ enum report_format { FMT_TEXT, FMT_JSON };
 struct report_cmd {
 	struct opt_string_list inputs, events, filters, comms, pids;
 	const char *cpu_list, *format;
-	int stat, raw, latency, no_plugins;
+	int stat, raw, latency, no_plugins, list_events;
 	enum report_format fmt;
 	int *pid_list;			/* --pid, parsed */
 	struct report session;
@@ -184,6 +184,20 @@ static void print_stat(const struct report *r, struct strbuf *o)
 	strbuf_addch(o, '\n');
 }
 
+/* Every event whose format a file holds, as SYSTEM:EVENT. */
+static void print_events(const struct report *r)
+{
+	int i, j;
+
+	for (i = 0; i < r->nr_files; i++) {
+		struct tep_event **evs = tep_list_events(tracedat_tep(r->files[i].td),
+							 TEP_EVENT_SORT_SYSTEM);
+
+		for (j = 0; evs && evs[j]; j++)
+			printf("%s:%s\n", evs[j]->system, evs[j]->name);
+	}
+}
+
 static void warn(const char *msg)
 {
 	warning("%s", msg);
@@ -259,6 +273,9 @@ int cmd_report(int argc, const char **argv)
 			 "latency format: irqs-off, need-resched, preempt columns"),
 		OPT_BOOL('N', "no-plugins", &c.no_plugins,
 			 "print formats only: no libtraceevent plugins (trace-cmd -N)"),
+		/* What -e can select, for the completion script. */
+		OPT_HIDDEN_BOOL(0, "list-events", &c.list_events,
+				"print the events of the files"),
 		OPT_END()
 	};
 
@@ -297,6 +314,8 @@ int cmd_report(int argc, const char **argv)
 	ret = report_open(&c.session, &c.err);
 	if (ret)
 		error("%s", c.err.buf);
+	else if (c.list_events)
+		print_events(&c.session);
 	else
 		ret = run(&c);
 	ret = ret ? TK_EXIT_FAIL : TK_EXIT_OK;

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "builtin.h"
-#include "util/json.h"
 #include "util/parse-options.h"
 #include "util/stack-tracer.h"
 #include "util/strbuf.h"
@@ -93,44 +92,8 @@ static void print_text(const struct stack_report *r)
 static void print_json(const struct stack_report *r, const int *exit_status)
 {
 	struct strbuf sb = STRBUF_INIT;
-	struct json_writer jw = JSON_WRITER_INIT(&sb);
-	char addr[32];
-	int i;
 
-	jw_object_begin(&jw, NULL);
-	jw_int(&jw, "enabled", r->enabled);
-	jw_array_begin(&jw, "filter");
-	for (i = 0; i < r->filter.nr; i++)
-		jw_string(&jw, NULL, r->filter.v[i]);
-	jw_end(&jw);
-	jw_uint(&jw, "max_stack_size", r->max);
-	jw_uint(&jw, "thread_size", r->thread_size);
-	jw_string(&jw, "thread_size_source", r->thread_size_source);
-	if (r->thread_size)
-		jw_double(&jw, "percent", 2, 100.0 * r->max / r->thread_size);
-	if (exit_status)
-		jw_int(&jw, "exit_status", *exit_status);
-	jw_array_begin(&jw, "entries");
-	for (i = 0; r->max && i < r->trace.nr; i++) {
-		const struct stack_entry *e = &r->trace.v[i];
-
-		jw_object_begin(&jw, NULL);
-		jw_uint(&jw, "index", e->index);
-		jw_uint(&jw, "depth", e->depth);
-		jw_uint(&jw, "size", e->size);
-		jw_string(&jw, "symbol", e->symbol);
-		jw_uint(&jw, "offset", e->offset);
-		jw_uint(&jw, "length", e->length);
-		jw_string(&jw, "module", e->module);
-		if (!e->symbol) {
-			snprintf(addr, sizeof(addr), "0x%llx", e->address);
-			jw_string(&jw, "address", addr);
-		}
-		jw_string(&jw, "location", e->location);
-		jw_end(&jw);
-	}
-	jw_end(&jw);
-	jw_end(&jw);
+	stack_report_json(r, exit_status, &sb);
 	puts(sb.buf);
 	strbuf_release(&sb);
 }

@@ -344,20 +344,38 @@ static int cmd_sign(int argc, const char **argv)
 	return TK_EXIT_OK;
 }
 
+static const struct {
+	const char *name;
+	int (*fn)(int argc, const char **argv);
+} verbs[] = {
+	{ "info", cmd_info },
+	{ "verify", cmd_verify },
+	{ "sign", cmd_sign },
+	{ "extract", cmd_verify },
+};
+
 int cmd_ubifs(int argc, const char **argv)
 {
-	const struct option options[] = { OPT_END() };
+	int list_cmds = 0;
+	size_t i;
+	const struct option options[] = {
+		/* The completion script's list of verbs. */
+		OPT_HIDDEN_BOOL(0, "list-cmds", &list_cmds, "list the subcommands"),
+		OPT_END()
+	};
 
 	argc = parse_options(argc, argv, options, ubifs_usage,
 			     PARSE_OPT_STOP_AT_NON_OPTION);
+	if (list_cmds) {
+		for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
+			printf("%s\n", verbs[i].name);
+		return TK_EXIT_OK;
+	}
 	if (argc < 1)
 		usage_with_options(ubifs_usage, options);
-	if (!strcmp(argv[0], "info"))
-		return cmd_info(argc, argv);
-	if (!strcmp(argv[0], "verify") || !strcmp(argv[0], "extract"))
-		return cmd_verify(argc, argv);
-	if (!strcmp(argv[0], "sign"))
-		return cmd_sign(argc, argv);
+	for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
+		if (!strcmp(argv[0], verbs[i].name))
+			return verbs[i].fn(argc, argv);
 	error("unknown subcommand '%s'", argv[0]);
 	usage_with_options(ubifs_usage, options);
 }

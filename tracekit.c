@@ -119,10 +119,21 @@ static int run_command(const struct cmd_struct *cmd, int argc, const char **argv
 	return ret;
 }
 
+/* The completion script's list of what may follow "tracekit". */
+static void list_cmds(void)
+{
+	size_t i;
+
+	for (i = 0; i < NR_COMMANDS; i++)
+		printf("%s\n", commands[i].name);
+	printf("help\n");
+}
+
+/* "help CMD" is "CMD --help": the manual where man finds it, else -h. */
 static int cmd_help(int argc, const char **argv)
 {
 	const struct cmd_struct *cmd;
-	const char *help_argv[] = { NULL, "-h", NULL };
+	const char *help_argv[] = { NULL, "--help", NULL };
 
 	if (argc < 2) {
 		list_commands(stdout);
@@ -149,6 +160,10 @@ int main(int argc, const char **argv)
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
 		printf("tracekit version %s\n", tracekit_version_string);
+		return TK_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--list-cmds")) {
+		list_cmds();
 		return TK_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tests/tests.h"
@@ -53,6 +55,36 @@ static int parse(struct vals *v, int flags, const char **argv, int argc,
 #define ARGC(...) ((int)(sizeof((const char *[]){ "cmd", __VA_ARGS__ }) / sizeof(char *)))
 #define PARSE(v, flags, ...) \
 	parse(v, flags, ARGV(__VA_ARGS__), ARGC(__VA_ARGS__), &err)
+
+/* What the completion script reads: one spelling a line, =ARGH where the
+ * next word is the argument. */
+static int test_list(void)
+{
+	static const char want[] =
+		"-o=FILE\n--output=FILE\n--flag\n-F\n--funcs\n-e=...\n-h\n--help\n";
+	const char *str = NULL;
+	int flag = 0;
+	const struct option opts[] = {
+		OPT_GROUP("a group"),
+		OPT_STRING('o', "output", &str, "FILE", "a file"),
+		OPT_BOOL(0, "flag", &flag, "a flag"),
+		OPT_ENTRY_(OPTION_CALLBACK, 'F', "funcs", NULL, "GLOB", "optional arg",
+			   PARSE_OPT_OPTARG, count_cb, 0),
+		OPT_HIDDEN_BOOL(0, "secret", &flag, "hidden"),
+		OPT_STRING('e', NULL, &str, NULL, "no argh"),
+		OPT_END()
+	};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	TEST_ASSERT_VAL("open_memstream", fp);
+	parse_options_list(fp, opts);
+	fclose(fp);
+	TEST_ASSERT_STR("--list-opts", buf, want);
+	free(buf);
+	return TEST_OK;
+}
 
 int test__parse_options(void)
 {
@@ -111,6 +143,7 @@ int test__parse_options(void)
 	TEST_ASSERT_EQUAL("no negation for incr", PARSE(&v, 0, "--no-verbose"), -1);
 	TEST_ASSERT_EQUAL("-h is help", PARSE(&v, 0, "-h"), -2);
 	TEST_ASSERT_EQUAL("--help is help", PARSE(&v, 0, "--help"), -2);
+	TEST_ASSERT_EQUAL("--list-opts is help", PARSE(&v, 0, "--list-opts"), -2);
 	strbuf_release(&err);
-	return TEST_OK;
+	return test_list();
 }

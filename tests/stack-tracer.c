@@ -2,7 +2,8 @@
 /*
  * The stack_trace table parser, fed tables the Debian 6.1 kernel printed
  * in the VM (tests/data/stack_trace-6.1-*.txt, captured with cat), and
- * malformed variants of them; and THREAD_SIZE as found on this kernel.
+ * malformed variants of them; THREAD_SIZE as found on this kernel; and
+ * the members of stack --json, against its manual.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -194,6 +195,142 @@ static int malformed(void)
 	return TEST_OK;
 }
 
+/*
+ * The members tracekit-stack(1) lists under JSON OUTPUT: "`name`::" at
+ * the top level (depth 1), "`name`:::" in each entry (depth 2), in order,
+ * as "1 name\n" lines.
+ */
+static int doc_members(struct strbuf *doc)
+{
+	struct strbuf text = STRBUF_INIT;
+	char *path = test_source_path("Documentation/tracekit-stack.txt");
+	const char *p;
+	long ret = strbuf_read_file(&text, path, 0);
+	int in = 0;
+
+	if (ret < 0)
+		fprintf(stderr, "cannot read %s: %s\n", path, strerror(-ret));
+	for (p = ret < 0 ? "" : text.buf; *p; p += strcspn(p, "\n") + !!p[strcspn(p, "\n")]) {
+		size_t n = strcspn(p, "\n"), k;
+
+		while (n && (*p == '\t' || *p == ' '))
+			p++, n--;
+		if (n == 11 && !strncmp(p, "JSON OUTPUT", 11))
+			in = 1;
+		else if (in && n == 8 && !strncmp(p, "EXAMPLES", 8))
+			break;
+		if (!in || *p != '`')
+			continue;
+		k = strcspn(p + 1, "`");
+		if (n == k + 4 && !strncmp(p + k + 2, "::", 2))
+			strbuf_addf(doc, "1 %.*s\n", (int)k, p + 1);
+		else if (n == k + 5 && !strncmp(p + k + 2, ":::", 3))
+			strbuf_addf(doc, "2 %.*s\n", (int)k, p + 1);
+	}
+	free(path);
+	strbuf_release(&text);
+	return ret < 0 ? -1 : 0;
+}
+
+/* The members of json by object depth, as doc_members() has them. */
+static void json_members(const char *json, struct strbuf *out)
+{
+	const char *p = json, *end;
+	int depth = 0;
+
+	for (; *p; p++) {
+		if (*p == '{')
+			depth++;
+		else if (*p == '}')
+			depth--;
+		if (*p != '"')
+			continue;
+		for (end = p + 1; *end && *end != '"'; end++)
+			if (*end == '\\' && end[1])
+				end++;
+		if (*end && end[1] == ':')
+			strbuf_addf(out, "%d %.*s\n", depth, (int)(end - p - 1), p + 1);
+		p = *end ? end : end - 1;
+	}
+}
+
+/*
+ * Each member of got, in its order, is one of want, after the one before
+ * it, the first member of its depth starting an object again; and each
+ * of want is somewhere in got.
+ */
+static int same_members(const char *want, const char *got)
+{
+	const char *g, *w, *last = want;
+	char line[64], depth[3] = "? ";
+	size_t n;
+
+	for (g = got; *g; g += n + 1) {
+		n = strcspn(g, "\n");
+		snprintf(line, sizeof(line), "%.*s\n", (int)n, g);
+		depth[0] = *g;
+		w = strstr(want, line);
+		if (w && w == strstr(want, depth))
+			last = w;
+		if (!w || w < last) {
+			fprintf(stderr, "member %.*s: %s\n", (int)n, g,
+				w ? "out of the manual's order" : "not in the manual");
+			return -1;
+		}
+		last = w;
+	}
+	for (w = want; *w; w += n + 1) {
+		n = strcspn(w, "\n");
+		snprintf(line, sizeof(line), "%.*s\n", (int)n, w);
+		if (!strstr(got, line)) {
+			fprintf(stderr, "member %.*s: in the manual, not in the output\n", (int)n, w);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * stack --json, of a table the kernel printed with module frames and of
+ * a frame the kernel printed as an address, with and without a COMMAND's
+ * exit status: every member the manual lists turns up, and no other.
+ */
+static int json_output(void)
+{
+	struct strbuf doc = STRBUF_INIT, json = STRBUF_INIT, got = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT;
+	char *filter[] = { "vfs_write" };
+	struct stack_report r = {
+		.enabled = 1, .filter = { .v = filter, .nr = 1 },
+		.thread_size = 16384, .thread_size_source = "test",
+	};
+	struct stack_report none = { .thread_size_source = "test" };
+	int status = 7, ret;
+
+	TEST_ASSERT_EQUAL("the manual's members", doc_members(&doc), 0);
+	TEST_ASSERT_VAL("the manual lists members", doc.len);
+	TEST_ASSERT_EQUAL("parse", parse_fixture("stack_trace-6.1-tktest.txt", &r.trace), 0);
+	r.max = r.trace.v[0].depth;
+	stack_report_json(&r, &status, &json);
+	stack_trace_release(&r.trace);
+	TEST_ASSERT_EQUAL("bare address",
+			  parse_one("  0)      176     176   0xffffffffc0a01234", &r.trace, &err), 0);
+	r.max = 176;
+	stack_report_json(&r, NULL, &json);
+	stack_trace_release(&r.trace);
+	stack_report_json(&none, NULL, &json);
+	json_members(json.buf, &got);
+	ret = same_members(doc.buf, got.buf);
+	if (ret)
+		fprintf(stderr, "%s", json.buf);
+	strbuf_release(&doc);
+	strbuf_release(&json);
+	strbuf_release(&got);
+	strbuf_release(&err);
+	TEST_ASSERT_EQUAL("members as the manual lists them", ret, 0);
+	return TEST_OK;
+}
+
 /* x86-64: 16 KiB, 32 KiB with KASAN; from BTF whenever the kernel has it. */
 static int thread_size(void)
 {
@@ -218,7 +355,8 @@ int test__stack_tracer(void)
 {
 	if (full_stack() != TEST_OK || module_frames() != TEST_OK ||
 	    after_reset() != TEST_OK || other_locations() != TEST_OK ||
-	    malformed() != TEST_OK || thread_size() != TEST_OK)
+	    malformed() != TEST_OK || thread_size() != TEST_OK ||
+	    json_output() != TEST_OK)
 		return TEST_FAIL;
 	return TEST_OK;
 }

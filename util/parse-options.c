@@ -5,12 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/help.h"
 #include "util/parse-options.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 
 #define PARSE_ERR	(-1)
-#define PARSE_HELP	(-2)
+#define PARSE_HELP	(-2)	/* -h: the usage */
+#define PARSE_MAN	(-3)	/* --help: the manual, else the usage */
+#define PARSE_LIST_OPTS	(-4)	/* --list-opts: for the completion script */
 
 struct parse_ctx {
 	int argc;
@@ -149,7 +152,9 @@ static int parse_long(struct parse_ctx *c, const struct option *opts)
 	int abbrev_unset = 0, ambiguous = 0;
 
 	if (len == 4 && !strncmp(body, "help", 4))
-		return PARSE_HELP;
+		return PARSE_MAN;
+	if (len == 9 && !strncmp(body, "list-opts", 9))
+		return PARSE_LIST_OPTS;
 	for (o = opts; o->type != OPTION_END; o++) {
 		const char *ln = o->long_name;
 		int unset = 0;
@@ -252,7 +257,52 @@ static int parse_core(int argc, const char **argv, const struct option *opts,
 int parse_options_noexit(int argc, const char **argv, const struct option *opts,
 			 int flags, struct strbuf *err)
 {
-	return parse_core(argc, argv, opts, flags, err);
+	int ret = parse_core(argc, argv, opts, flags, err);
+
+	return ret == PARSE_MAN || ret == PARSE_LIST_OPTS ? PARSE_HELP : ret;
+}
+
+void parse_options_list(FILE *fp, const struct option *opts)
+{
+	const struct option *o;
+	int own_h = 0;
+
+	for (o = opts; o->type != OPTION_END; o++) {
+		const char *arg = takes_arg(o) && !(o->flags & PARSE_OPT_OPTARG) ?
+				  (o->argh ? o->argh : "...") : NULL;
+
+		own_h |= o->short_name == 'h';
+		if (o->type == OPTION_GROUP || (o->flags & PARSE_OPT_HIDDEN))
+			continue;
+		if (o->short_name)
+			fprintf(fp, "-%c%s%s\n", o->short_name, arg ? "=" : "", arg ? arg : "");
+		if (o->long_name)
+			fprintf(fp, "--%s%s%s\n", o->long_name, arg ? "=" : "", arg ? arg : "");
+	}
+	if (!own_h)
+		fputs("-h\n", fp);
+	fputs("--help\n", fp);
+}
+
+/* --help: tracekit-CMD(1) where man finds it, else what -h prints. */
+static void __attribute__((noreturn)) show_manual(const char *const *usagestr,
+						  const struct option *opts)
+{
+	struct strbuf page = STRBUF_INIT, err = STRBUF_INIT;
+	int ret;
+
+	strbuf_addf(&page, "tracekit-%s", cmd_name() ? cmd_name() : "");
+	ret = cmd_name() ? help_show_man_page(page.buf, &err) : -ENOENT;
+	if (ret == -ENOENT) {
+		usage_with_options_to(stdout, usagestr, opts);
+		ret = TK_EXIT_OK;
+	} else if (ret < 0) {
+		error("%s", err.buf);
+		ret = TK_EXIT_FAIL;
+	}
+	strbuf_release(&page);
+	strbuf_release(&err);
+	exit(ret);
 }
 
 int parse_options(int argc, const char **argv, const struct option *opts,
@@ -266,6 +316,12 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 	strbuf_release(&err);
 	if (ret == PARSE_HELP) {
 		usage_with_options_to(stdout, usagestr, opts);
+		exit(TK_EXIT_OK);
+	}
+	if (ret == PARSE_MAN)
+		show_manual(usagestr, opts);
+	if (ret == PARSE_LIST_OPTS) {
+		parse_options_list(stdout, opts);
 		exit(TK_EXIT_OK);
 	}
 	if (ret == PARSE_ERR) {

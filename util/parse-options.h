@@ -68,6 +68,9 @@ struct opt_string_list {
 #define OPT_GROUP(h)	{ .type = OPTION_GROUP, .help = (h) }
 #define OPT_BOOL(s, l, v, h) \
 	OPT_ENTRY_(OPTION_BOOL, s, l, v, NULL, h, 0, NULL, 0)
+/* Not shown by -h nor offered by --list-opts: what only scripts ask. */
+#define OPT_HIDDEN_BOOL(s, l, v, h) \
+	OPT_ENTRY_(OPTION_BOOL, s, l, v, NULL, h, PARSE_OPT_HIDDEN, NULL, 0)
 #define OPT_INCR(s, l, v, h) \
 	OPT_ENTRY_(OPTION_INCR, s, l, v, NULL, h, PARSE_OPT_NONEG, NULL, 0)
 #define OPT_SET_INT(s, l, v, h, i) \
@@ -87,20 +90,32 @@ struct opt_string_list {
 
 /*
  * Parses argv in place and returns the new argc: argv[0..ret) are the
- * non-option arguments in their original order.  "-h"/"--help" prints the
- * usage to stdout and exits 0; an error prints the problem and the usage to
- * stderr and exits 2.  Callbacks return 0, or -1 after reporting with
- * error() to make parsing fail the same way.
+ * non-option arguments in their original order.  "-h" prints the usage
+ * to stdout and exits 0; "--help" shows the manual tracekit-CMD(1), CMD
+ * being cmd_name(), where man finds it, else does what -h does; the
+ * hidden "--list-opts" prints parse_options_list() and exits 0.  An
+ * error prints the problem and the usage to stderr and exits 2.
+ * Callbacks return 0, or -1 after reporting with error() to make parsing
+ * fail the same way.
  */
 int parse_options(int argc, const char **argv, const struct option *opts,
 		  const char *const *usagestr, int flags);
 
 /* Same, but returns -1 with the problem added to err, and -2 for -h,
- * instead of exiting, printing nothing: for tests and callers that want
- * their own reporting. */
+ * --help or --list-opts, instead of exiting, printing nothing: for tests
+ * and callers that want their own reporting. */
 int parse_options_noexit(int argc, const char **argv,
 			 const struct option *opts, int flags,
 			 struct strbuf *err);
+
+/*
+ * The options the completion script offers, one spelling a line: "-e"
+ * and "--event", followed by "=ARGH" ("-e=EVENT", "--event=EVENT") when
+ * the next word is the option's argument.  Hidden options are left out;
+ * -h and --help, which every command takes, are in.  As git's
+ * --git-completion-helper: the table is the one list of options.
+ */
+void parse_options_list(FILE *fp, const struct option *opts);
 
 void usage_with_options_to(FILE *fp, const char *const *usagestr,
 			   const struct option *opts);

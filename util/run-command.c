@@ -54,6 +54,13 @@ static void child_exec(const struct child_process *cmd, int gate, int err)
 		sigprocmask(SIG_SETMASK, cmd->sigmask, NULL);
 	if (gate >= 0 && read(gate, &b, 1) != 1)
 		_exit(127);
+	if (cmd->quiet) {
+		int null = open("/dev/null", O_WRONLY);
+
+		if (null < 0 || dup2(null, STDOUT_FILENO) < 0 || dup2(null, STDERR_FILENO) < 0)
+			_exit(127);
+		close(null);
+	}
 	execvp(cmd->argv[0], cmd->argv);
 	e = errno;
 	while (write(err, &e, sizeof(e)) < 0 && errno == EINTR)
@@ -121,6 +128,22 @@ int finish_command(struct child_process *cmd, int *status)
 			return -errno;
 	cmd->pid = 0;
 	return 0;
+}
+
+int wait_command_foreground(struct child_process *cmd, int *exec_err, int *status)
+{
+	struct sigaction ign, old_int, old_quit;
+	int ret;
+
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGINT, &ign, &old_int);
+	sigaction(SIGQUIT, &ign, &old_quit);
+	*exec_err = release_command(cmd);
+	ret = finish_command(cmd, status);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
+	return ret;
 }
 
 int command_exited(struct child_process *cmd, int *status)

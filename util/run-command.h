@@ -24,6 +24,9 @@ struct child_process {
 	 * is the first thing the trace holds.
 	 */
 	int gated;
+	/* The child's stdout and stderr go to /dev/null: a probe's answer
+	 * is its exit status (man -w). */
+	int quiet;
 
 	pid_t pid;		/* > 0 from start_command() until reaped */
 	int gate_fd;		/* write end of the gate, while gated */
@@ -57,6 +60,15 @@ int release_command(struct child_process *cmd);
 
 /* Waits for the child; its wait status in *status.  0 or -errno. */
 int finish_command(struct child_process *cmd, int *status);
+
+/*
+ * release_command() then finish_command(), with SIGINT and SIGQUIT
+ * ignored meanwhile, as system(3) does: ^C and ^\ from the terminal stop
+ * the command (or a pager ignores them), and tracekit, still running,
+ * sees the end.  The release's result (0, or -errno of the exec) in
+ * *exec_err; returns finish_command()'s.
+ */
+int wait_command_foreground(struct child_process *cmd, int *exec_err, int *status);
 
 /* finish_command() without waiting: 1 when reaped, 0 when still running. */
 int command_exited(struct child_process *cmd, int *status);

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "util/json.h"
 #include "util/run-command.h"
 #include "util/stack-tracer.h"
 #include "util/tracefs.h"
@@ -718,6 +719,48 @@ void stack_report_release(struct stack_report *r)
 	stack_trace_release(&r->trace);
 }
 
+void stack_report_json(const struct stack_report *r, const int *exit_status, struct strbuf *out)
+{
+	struct json_writer jw = JSON_WRITER_INIT(out);
+	char addr[32];
+	int i;
+
+	jw_object_begin(&jw, NULL);
+	jw_int(&jw, "enabled", r->enabled);
+	jw_array_begin(&jw, "filter");
+	for (i = 0; i < r->filter.nr; i++)
+		jw_string(&jw, NULL, r->filter.v[i]);
+	jw_end(&jw);
+	jw_uint(&jw, "max_stack_size", r->max);
+	jw_uint(&jw, "thread_size", r->thread_size);
+	jw_string(&jw, "thread_size_source", r->thread_size_source);
+	if (r->thread_size)
+		jw_double(&jw, "percent", 2, 100.0 * r->max / r->thread_size);
+	if (exit_status)
+		jw_int(&jw, "exit_status", *exit_status);
+	jw_array_begin(&jw, "entries");
+	for (i = 0; r->max && i < r->trace.nr; i++) {
+		const struct stack_entry *e = &r->trace.v[i];
+
+		jw_object_begin(&jw, NULL);
+		jw_uint(&jw, "index", e->index);
+		jw_uint(&jw, "depth", e->depth);
+		jw_uint(&jw, "size", e->size);
+		jw_string(&jw, "symbol", e->symbol);
+		jw_uint(&jw, "offset", e->offset);
+		jw_uint(&jw, "length", e->length);
+		jw_string(&jw, "module", e->module);
+		if (!e->symbol) {
+			snprintf(addr, sizeof(addr), "0x%llx", e->address);
+			jw_string(&jw, "address", addr);
+		}
+		jw_string(&jw, "location", e->location);
+		jw_end(&jw);
+	}
+	jw_end(&jw);
+	jw_end(&jw);
+}
+
 static int cannot_run(struct stack_measure *m, int ret, const char *cmd,
 		      const char *why, struct strbuf *err)
 {
@@ -734,21 +777,13 @@ static int run_command(const char *const *argv, struct stack_measure *m,
 		       struct strbuf *err)
 {
 	struct child_process cmd = CHILD_PROCESS_INIT;
-	struct sigaction ign, old_int, old_quit;
 	int status, exec_err, ret;
 
 	cmd.argv = (char *const *)argv;
 	ret = start_command(&cmd, err);
 	if (ret)
 		return ret;
-	memset(&ign, 0, sizeof(ign));
-	ign.sa_handler = SIG_IGN;
-	sigaction(SIGINT, &ign, &old_int);
-	sigaction(SIGQUIT, &ign, &old_quit);
-	exec_err = release_command(&cmd);
-	ret = finish_command(&cmd, &status);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGQUIT, &old_quit, NULL);
+	ret = wait_command_foreground(&cmd, &exec_err, &status);
 	child_process_clear(&cmd);
 	if (ret) {
 		strbuf_addf(err, "waitpid: %s", strerror(-ret));

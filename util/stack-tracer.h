@@ -117,6 +117,14 @@ struct stack_report {
 int stack_report_read(struct stack_report *r, struct strbuf *err);
 void stack_report_release(struct stack_report *r);
 
+/*
+ * r as the one JSON object of `stack --json`, appended to out, the
+ * members tracekit-stack(1) lists under JSON OUTPUT; exit_status (a
+ * COMMAND's) is left out when NULL.
+ */
+void stack_report_json(const struct stack_report *r, const int *exit_status,
+		       struct strbuf *out);
+
 /* `tracekit stack -- COMMAND`: the deepest stack the command reached. */
 struct stack_measure {
 	struct stack_report report;

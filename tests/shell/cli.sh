@@ -10,12 +10,34 @@ for c in probe record report stack ubifs test; do
 	assert_grep "^   $c " "$TK_TMP/help"
 done
 
-# help CMD and CMD -h print the same table-generated usage, exit 0.
+# Where man finds no tracekit-test page (an empty MANPATH, whatever is
+# installed on the host), help CMD and CMD --help print what CMD -h
+# prints, the table-generated usage, and exit 0.
+mkdir -p "$TK_TMP/man/man1"
+export MANPATH=$TK_TMP/man MANPAGER=cat PAGER=cat
 "$TRACEKIT" help test >"$TK_TMP/h1" || fail "help test failed"
 "$TRACEKIT" test -h >"$TK_TMP/h2" || fail "test -h failed"
+"$TRACEKIT" test --help >"$TK_TMP/h3" || fail "test --help failed"
 cmp -s "$TK_TMP/h1" "$TK_TMP/h2" || fail "help test differs from test -h"
+cmp -s "$TK_TMP/h3" "$TK_TMP/h2" || fail "test --help differs from test -h"
 assert_grep '^usage: tracekit test ' "$TK_TMP/h1"
 assert_grep '^    -v, --verbose ' "$TK_TMP/h1"
+
+# Where it finds one, help CMD and CMD --help show the page as man
+# renders it (into a pipe: no pager), and -h stays the usage.
+cat >"$TK_TMP/man/man1/tracekit-test.1" <<'EOF'
+.TH TRACEKIT-TEST 1
+.SH NAME
+tracekit-test \- a page only this test has
+EOF
+"$TRACEKIT" help test >"$TK_TMP/m1" || fail "help test with a page failed"
+"$TRACEKIT" test --help >"$TK_TMP/m2" || fail "test --help with a page failed"
+assert_grep '^TRACEKIT-TEST\(1\)' "$TK_TMP/m1"
+assert_grep 'tracekit-test - a page only this test has' "$TK_TMP/m1"
+cmp -s "$TK_TMP/m1" "$TK_TMP/m2" || fail "test --help differs from help test"
+"$TRACEKIT" test -h >"$TK_TMP/h4" || fail "test -h failed"
+cmp -s "$TK_TMP/h4" "$TK_TMP/h2" || fail "test -h shows more than the usage"
+unset MANPATH
 
 set +e
 "$TRACEKIT" recrod >"$TK_TMP/out" 2>&1
