@@ -25,6 +25,10 @@ struct probe_btf {
 	/* The split BTF of the last module a function was found in. */
 	struct btf *mod;
 	char *mod_name;
+	/* /proc/kallsyms, and its text symbols sorted by name */
+	struct strbuf kallsyms;
+	struct kallsym *syms;
+	size_t nr_syms;
 };
 
 /* libbpf prints its warnings to stderr by default; util/ never prints. */
@@ -57,6 +61,7 @@ struct probe_btf *probe_btf_open(struct strbuf *err)
 		return NULL;
 	b = xcalloc(1, sizeof(*b));
 	b->vmlinux = btf;
+	strbuf_init(&b->kallsyms, 0);
 	return b;
 }
 
@@ -67,6 +72,8 @@ void probe_btf_close(struct probe_btf *b)
 	btf__free(b->mod);
 	btf__free(b->vmlinux);
 	free(b->mod_name);
+	strbuf_release(&b->kallsyms);
+	free(b->syms);
 	free(b);
 }
 
@@ -96,10 +103,16 @@ unsigned long probe_btf_struct_size(const char *name)
 
 /* ---- kallsyms and the blacklist ---- */
 
+struct kallsym {
+	const char *name;
+	const char *mod;	/* NULL for vmlinux */
+};
+
+/* What kallsyms says of one function name. */
 struct ksym {
-	int nr;			/* text symbols named func */
-	char *module;		/* [MOD] of the first, or NULL for vmlinux */
-	char *clone;		/* func.isra.N, func.constprop.N, func.part.N */
+	int nr;			/* text symbols of that name */
+	const char *module;	/* the first one's [MOD], or NULL for vmlinux */
+	const char *clone;	/* FUNC.isra.N, FUNC.constprop.N, FUNC.part.N */
 };
 
 /* The clone suffix GCC gives a specialised copy (".isra.0"...) in sym, or NULL. */
@@ -116,49 +129,103 @@ static const char *clone_suffix(const char *sym)
 	return NULL;
 }
 
-static int is_clone_of(const char *sym, const char *func)
+static int kallsym_cmp(const void *a, const void *b)
 {
-	size_t n = strlen(func);
-
-	return !strncmp(sym, func, n) && clone_suffix(sym) == sym + n;
+	return strcmp(((const struct kallsym *)a)->name, ((const struct kallsym *)b)->name);
 }
 
-/* kallsyms lines: "ADDR TYPE NAME" and, for modules, "\t[MOD]". */
-static int kallsyms_find(const char *func, struct ksym *ks, struct strbuf *err)
+/* One kallsyms line, "ADDR TYPE NAME" and for modules "\t[MOD]", cut in place. */
+static int kallsym_parse(char *line, struct kallsym *ks)
 {
-	FILE *f = fopen(KALLSYMS, "re");
-	char *line = NULL;
-	size_t cap = 0;
+	char *p = strchr(line, ' '), *tab, *end;
 
-	memset(ks, 0, sizeof(*ks));
-	if (!f) {
-		int ret = -errno;
-
-		strbuf_addf(err, "%s: %s", KALLSYMS, strerror(-ret));
-		return ret;
-	}
-	while (getline(&line, &cap, f) > 0) {
-		char type, name[256], mod[64] = "";
-
-		if (sscanf(line, "%*s %c %255s [%63[^]]", &type, name, mod) < 2 ||
-		    (type != 't' && type != 'T'))
-			continue;
-		if (!strcmp(name, func)) {
-			if (!ks->nr++ && mod[0])
-				ks->module = xstrdup(mod);
-		} else if (!ks->clone && is_clone_of(name, func)) {
-			ks->clone = xstrdup(name);
+	if (!p || (p[1] != 't' && p[1] != 'T') || p[2] != ' ')
+		return 0;
+	ks->name = p + 3;
+	ks->mod = NULL;
+	tab = strchr(p + 3, '\t');
+	if (tab) {
+		*tab = '\0';
+		end = strchr(tab + 1, ']');
+		if (tab[1] == '[' && end) {
+			*end = '\0';
+			ks->mod = tab + 2;
 		}
 	}
-	free(line);
-	fclose(f);
+	return 1;
+}
+
+/*
+ * The text symbols of kallsyms, read once and sorted by name: a batch of
+ * specs would otherwise read its 200,000 lines once per spec.
+ */
+static int kallsyms_load(struct probe_btf *b, struct strbuf *err)
+{
+	char *line, *nl;
+	size_t alloc = 0;
+	long ret;
+
+	if (b->syms)
+		return 0;
+	ret = strbuf_read_file(&b->kallsyms, KALLSYMS, 1 << 22);
+	if (ret < 0) {
+		strbuf_addf(err, "%s: %s", KALLSYMS, strerror((int)-ret));
+		return (int)ret;
+	}
+	for (line = b->kallsyms.buf; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (!nl)
+			break;
+		*nl = '\0';
+		if (b->nr_syms == alloc) {
+			alloc = alloc ? 2 * alloc : 1 << 16;
+			b->syms = xrealloc(b->syms, alloc * sizeof(*b->syms));
+		}
+		b->nr_syms += kallsym_parse(line, &b->syms[b->nr_syms]);
+	}
+	if (!b->syms)
+		b->syms = xcalloc(1, sizeof(*b->syms));
+	qsort(b->syms, b->nr_syms, sizeof(*b->syms), kallsym_cmp);
 	return 0;
 }
 
-static void ksym_release(struct ksym *ks)
+/* The index of the first symbol not below name. */
+static size_t kallsyms_lower(const struct probe_btf *b, const char *name)
 {
-	free(ks->module);
-	free(ks->clone);
+	size_t lo = 0, hi = b->nr_syms;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(b->syms[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int kallsyms_find(struct probe_btf *b, const char *func, struct ksym *ks,
+			 struct strbuf *err)
+{
+	struct strbuf dot = STRBUF_INIT;
+	size_t i, n = strlen(func);
+	int ret = kallsyms_load(b, err);
+
+	memset(ks, 0, sizeof(*ks));
+	if (ret)
+		return ret;
+	for (i = kallsyms_lower(b, func); i < b->nr_syms && !strcmp(b->syms[i].name, func); i++)
+		if (!ks->nr++)
+			ks->module = b->syms[i].mod;
+	/* The clones sort right after "FUNC.". */
+	strbuf_addf(&dot, "%s.", func);
+	for (i = kallsyms_lower(b, dot.buf);
+	     i < b->nr_syms && !strncmp(b->syms[i].name, dot.buf, n + 1) && !ks->clone; i++)
+		if (clone_suffix(b->syms[i].name) == b->syms[i].name + n)
+			ks->clone = b->syms[i].name;
+	strbuf_release(&dot);
+	return 0;
 }
 
 /* debugfs kprobes/blacklist lines: "0xSTART-0xEND\tNAME[\t[MOD]]". */
@@ -182,9 +249,10 @@ static int blacklisted(const char *func)
 }
 
 /* What the kernel would refuse to probe, refused first; -errno with err. */
-static int probeable(const char *func, struct ksym *ks, struct strbuf *err)
+static int probeable(struct probe_btf *b, const char *func, struct ksym *ks,
+		     struct strbuf *err)
 {
-	int ret = kallsyms_find(func, ks, err);
+	int ret = kallsyms_find(b, func, ks, err);
 
 	if (ret)
 		return ret;
@@ -824,15 +892,13 @@ int probe_btf_resolve(struct probe_btf *b, const struct probe_spec *spec,
 	ret = spec_needs_dwarf(spec, err);
 	if (ret)
 		return ret;
-	ret = probeable(spec->func, &ks, err);
+	ret = probeable(b, spec->func, &ks, err);
 	if (ret)
-		goto out;
+		return ret;
 	bc.btf = btf_for(b, ks.module, err);
 	bc.proto = bc.btf ? func_proto(bc.btf, spec->func, ks.module, err) : NULL;
-	if (!bc.proto) {
-		ret = -ENOENT;
-		goto out;
-	}
+	if (!bc.proto)
+		return -ENOENT;
 	pp = xcalloc(1, sizeof(*pp));
 	pp->func = xstrdup(spec->func);
 	pp->sym = xstrdup(spec->func);
@@ -841,13 +907,11 @@ int probe_btf_resolve(struct probe_btf *b, const struct probe_spec *spec,
 	ret = probe_point_args(pp, spec, &btf_arg_ops, &bc, err);
 	if (ret) {
 		probe_points_release(pp, 1);
-		goto out;
+		return ret;
 	}
 	*pps = pp;
 	*nr = 1;
-out:
-	ksym_release(&ks);
-	return ret;
+	return 0;
 }
 
 /* ---- listings ---- */
@@ -863,15 +927,13 @@ int probe_btf_list_vars(struct probe_btf *b, const struct probe_spec *spec,
 
 	if (ret)
 		return ret;
-	ret = probeable(spec->func, &ks, err);
+	ret = probeable(b, spec->func, &ks, err);
 	if (ret)
-		goto out;
+		return ret;
 	btf = btf_for(b, ks.module, err);
 	proto = btf ? func_proto(btf, spec->func, ks.module, err) : NULL;
-	if (!proto) {
-		ret = -ENOENT;
-		goto out;
-	}
+	if (!proto)
+		return -ENOENT;
 	strbuf_addf(out, "Available variables at %s\n        @<%s+0>\n", spec->func, spec->func);
 	p = btf_params(proto);
 	for (i = 0; i < btf_vlen(proto); i++) {
@@ -881,9 +943,7 @@ int probe_btf_list_vars(struct probe_btf *b, const struct probe_spec *spec,
 		type_name(btf, p[i].type, out);
 		strbuf_addf(out, "\t%s\n", param_name(btf, &p[i]));
 	}
-out:
-	ksym_release(&ks);
-	return ret;
+	return 0;
 }
 
 static int cmp_str(const void *a, const void *b)
