@@ -314,7 +314,7 @@ static int do_listing(struct probe_opts *po)
 	if (open_target(&t, po))
 		return TK_EXIT_FAIL;
 	if (po->funcs && t.btf) {
-		ret = probe_btf_list_funcs(t.btf, po->funcs_glob, &out);
+		ret = probe_btf_list_funcs(t.btf, po->funcs_glob, &out, &err);
 	} else if (po->funcs) {
 		ret = probe_dwarf_list_funcs(t.dbg, po->funcs_glob, &out, &err);
 	} else if (po->lines && t.btf) {

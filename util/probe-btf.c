@@ -951,12 +951,15 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-int probe_btf_list_funcs(struct probe_btf *b, const char *glob, struct strbuf *out)
+int probe_btf_list_funcs(struct probe_btf *b, const char *glob, struct strbuf *out,
+			 struct strbuf *err)
 {
 	__u32 id, n = btf__type_cnt(b->vmlinux);
 	const char **names = NULL;
-	int nr = 0, alloc = 0, i;
+	int nr = 0, alloc = 0, i, ret = kallsyms_load(b, err);
 
+	if (ret)
+		return ret;
 	for (id = 1; id < n; id++) {
 		const struct btf_type *t = btf__type_by_id(b->vmlinux, id);
 		const char *name;
@@ -965,6 +968,10 @@ int probe_btf_list_funcs(struct probe_btf *b, const char *glob, struct strbuf *o
 			continue;
 		name = btf__name_by_offset(b->vmlinux, t->name_off);
 		if (glob && fnmatch(glob, name, 0))
+			continue;
+		/* What has no code of its own (inlined everywhere) cannot be probed. */
+		i = (int)kallsyms_lower(b, name);
+		if ((size_t)i == b->nr_syms || strcmp(b->syms[i].name, name))
 			continue;
 		if (nr == alloc) {
 			alloc = alloc ? 2 * alloc : 256;

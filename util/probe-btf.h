@@ -36,8 +36,12 @@ int probe_btf_resolve(struct probe_btf *b, const struct probe_spec *spec,
 /* -V: the parameters of spec's function, with their types. */
 int probe_btf_list_vars(struct probe_btf *b, const struct probe_spec *spec,
 			struct strbuf *out, struct strbuf *err);
-/* -F: the functions vmlinux's BTF describes matching glob (NULL: all), sorted. */
-int probe_btf_list_funcs(struct probe_btf *b, const char *glob, struct strbuf *out);
+/*
+ * -F: the functions vmlinux's BTF describes and kallsyms has, matching
+ * glob (NULL: all), sorted.
+ */
+int probe_btf_list_funcs(struct probe_btf *b, const char *glob, struct strbuf *out,
+			 struct strbuf *err);
 
 /* -EOPNOTSUPP with err = "WHAT: needs DWARF debuginfo (only BTF found: ...)". */
 int probe_btf_needs_dwarf(const char *what, struct strbuf *err);
