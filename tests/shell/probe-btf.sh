@@ -27,10 +27,11 @@ off() {
 		head -n 1
 }
 
-# bitfield STRUCT MEMBER: "BYTE BIT WIDTH" of a one-byte bitfield, as pahole prints it.
+# bitfield STRUCT MEMBER: "BYTE BIT WIDTH SIZE" of a bitfield, as pahole
+# prints it: its container's offset and size, its bit in the container.
 bitfield() {
 	pahole -C "$1" "$BTF" 2>/dev/null |
-		sed -n -E "s/^[[:space:]]+__u8[[:space:]]+$2:([0-9]+);[[:space:]]+\/\*[[:space:]]+([0-9]+):[[:space:]]*([0-9]+)[[:space:]]+1 \*\/.*/\2 \3 \1/p" |
+		sed -n -E "s/^[[:space:]]+[^;]*[[:space:]]$2:([0-9]+);[[:space:]]+\/\*[[:space:]]+([0-9]+):[[:space:]]*([0-9]+)[[:space:]]+([0-9]+) \*\/.*/\2 \3 \1 \4/p" |
 		head -n 1
 }
 
@@ -99,13 +100,21 @@ o1=$(off sk_buff dev)
 assert_eq "skb->dev->perm_addr[1]" "$(def 'ip_rcv mac1=skb->dev->perm_addr[1]')" \
 	"p:probe/ip_rcv ip_rcv mac1=+$(($(off net_device perm_addr) + 1))(+$o1(\$arg1)):u8"
 
-# Bitfields (in anonymous structs of sk_buff) from pahole's byte and bit.
-for m in pkt_type cloned; do
-	read -r byte bit width <<<"$(bitfield sk_buff $m)"
-	[ -n "$width" ] || fail "pahole: no one-byte bitfield $m in struct sk_buff"
-	assert_eq "bitfield $m" "$(def "ip_rcv skb->$m")" \
-		"p:probe/ip_rcv ip_rcv $m=+$byte(\$arg1):b$width@$bit/8"
+# Bitfields from pahole's byte and bit: __u8 ones in anonymous structs of
+# sk_buff, and an enum one in a 4-byte container of net_device.
+for sm in sk_buff:skb:1:pkt_type sk_buff:skb:1:cloned net_device:dev:2:pcpu_stat_type; do
+	IFS=: read -r st var k m <<<"$sm"
+	read -r byte bit width size <<<"$(bitfield "$st" "$m")"
+	[ -n "$size" ] || fail "pahole: no bitfield $m in struct $st"
+	assert_eq "bitfield $m" "$(def "ip_rcv $var->$m")" \
+		"p:probe/ip_rcv ip_rcv $m=+$byte(\$arg$k):b$width@$bit/$((size * 8))"
 done
+
+# An enum without negative values (bpftool) is unsigned.
+grep -A 20 "ENUM 'netdev_ml_priv_type'" "$TK_TMP/btf" | sed '/^\[/{1!q}' | grep -q "val=-" &&
+	fail "bpftool: netdev_ml_priv_type has a negative value"
+assert_eq "unsigned enum" "$(def 'ip_rcv dev->ml_priv_type')" \
+	"p:probe/ip_rcv ip_rcv ml_priv_type=+$(off net_device ml_priv_type)(\$arg2):u32"
 
 # An enum with a negative value (bpftool) is signed.
 grep -A 20 "ENUM 'perf_event_state'" "$TK_TMP/btf" | grep -q "val=-" ||
