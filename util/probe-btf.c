@@ -369,13 +369,22 @@ static int is_char(const struct btf_type *t)
 	return t && btf_is_int(t) && t->size == 1 && !(btf_int_encoding(t) & BTF_INT_BOOL);
 }
 
-/* As in DWARF, arrays of (signed) char are strings, of unsigned char bytes. */
+/*
+ * As in DWARF, arrays of (signed) char are strings, of unsigned char
+ * bytes; plain char too, which the kernel builds unsigned since 6.2
+ * (-funsigned-char) and which holds text all the same.
+ */
 static int is_text_char(const struct btf *btf, const struct btf_type *t)
 {
 	return is_char(t) && ((btf_int_encoding(t) & BTF_INT_SIGNED) ||
 			      !strcmp(btf__name_by_offset(btf, t->name_off), "char"));
 }
 
+/*
+ * An ENUM's values are stored as s32 whatever its kflag says (pahole
+ * before 1.24 sets none), so a negative one reads negative; an ENUM64's
+ * are u64, negative only when kflag marks the enum signed.
+ */
 static int enum_negative(const struct btf_type *t)
 {
 	int i;
@@ -383,7 +392,8 @@ static int enum_negative(const struct btf_type *t)
 	for (i = 0; i < btf_vlen(t); i++) {
 		if (btf_is_enum(t) && btf_enum(t)[i].val < 0)
 			return 1;
-		if (btf_is_enum64(t) && btf_kflag(t) && (long long)btf_enum64_value(btf_enum64(t) + i) < 0)
+		if (btf_is_enum64(t) && btf_kflag(t) &&
+		    (long long)btf_enum64_value(btf_enum64(t) + i) < 0)
 			return 1;
 	}
 	return 0;

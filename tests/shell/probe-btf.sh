@@ -1,5 +1,5 @@
 #!/bin/bash
-# description: probe: kernel probes from BTF alone, offsets and types as pahole and bpftool read them
+# description: probe: BTF-only kernel probes match pahole's offsets and bpftool's prototypes
 # tracefs: untouched
 # With no vmlinux with DWARF in the usual places, `tracekit probe -D` on
 # the running kernel takes its types from /sys/kernel/btf/vmlinux.  The
