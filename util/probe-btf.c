@@ -283,7 +283,8 @@ static int probeable(struct probe_btf *b, const char *func, struct ksym *ks,
 }
 
 /* The BTF of the module holding a function (split on vmlinux), or vmlinux's. */
-static struct btf *btf_for(struct probe_btf *b, const char *module, struct strbuf *err)
+static struct btf *btf_for(struct probe_btf *b, const char *func, const char *module,
+			   struct strbuf *err)
 {
 	if (!module)
 		return b->vmlinux;
@@ -294,7 +295,8 @@ static struct btf *btf_for(struct probe_btf *b, const char *module, struct strbu
 	b->mod_name = xstrdup(module);
 	b->mod = btf__load_module_btf(module, b->vmlinux);
 	if (!b->mod)
-		strbuf_addf(err, "/sys/kernel/btf/%s: %s", module, strerror(errno));
+		strbuf_addf(err, "%s: in module %s, whose BTF cannot be read (/sys/kernel/btf/%s: %s)",
+			    func, module, module, strerror(errno));
 	return b->mod;
 }
 
@@ -905,7 +907,7 @@ int probe_btf_resolve(struct probe_btf *b, const struct probe_spec *spec,
 	ret = probeable(b, spec->func, &ks, err);
 	if (ret)
 		return ret;
-	bc.btf = btf_for(b, ks.module, err);
+	bc.btf = btf_for(b, spec->func, ks.module, err);
 	bc.proto = bc.btf ? func_proto(bc.btf, spec->func, ks.module, err) : NULL;
 	if (!bc.proto)
 		return -ENOENT;
@@ -940,7 +942,7 @@ int probe_btf_list_vars(struct probe_btf *b, const struct probe_spec *spec,
 	ret = probeable(b, spec->func, &ks, err);
 	if (ret)
 		return ret;
-	btf = btf_for(b, ks.module, err);
+	btf = btf_for(b, spec->func, ks.module, err);
 	proto = btf ? func_proto(btf, spec->func, ks.module, err) : NULL;
 	if (!proto)
 		return -ENOENT;

@@ -207,6 +207,17 @@ for m in /sys/kernel/btf/*; do
 	break
 done
 
+# A function in a module without BTF (this host's kallsyms has
+# [__builtin__ftrace]) is refused with the file that is missing.
+read -r f mod <<<"$(awk '($2 == "t" || $2 == "T") && $4 ~ /^\[/ { print $3, substr($4, 2, length($4) - 2) }' \
+	/proc/kallsyms | while read -r fn m; do
+		[ -e "/sys/kernel/btf/$m" ] || { echo "$fn $m"; break; }
+	done)"
+if [ -n "$f" ] && [ "$(grep -c " $f\([[:space:]]\|$\)" /proc/kallsyms)" = 1 ]; then
+	refused "$f in $mod without BTF" \
+		"$f: in module $mod, whose BTF cannot be read \(/sys/kernel/btf/$mod: No such file" -D "$f"
+fi
+
 # Refused, with the reason: what needs DWARF, and what the kernel cannot probe.
 refused "line probe" "ip_rcv:3: a line probe: needs DWARF debuginfo \(only BTF found: $BTF\)" \
 	-D 'ip_rcv:3'
