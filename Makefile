@@ -5,7 +5,7 @@
 
 # Each of these has callers; libunwind comes in with the offline unwinder
 # of user call stacks that needs it, not before.
-PKGS := libelf libdw libtraceevent libtracefs libzstd libcrypto lzo2 zlib
+PKGS := libelf libdw libtraceevent libtracefs libzstd libcrypto lzo2 zlib libbpf
 
 # CC is make's default, cc, unless the user names another (CC=clang).
 PREFIX ?= /usr/local

@@ -33,6 +33,7 @@ struct probe_opts {
 	const char *funcs_glob;
 	int force_regs;
 	int sdt;
+	int verbose;
 };
 
 static const char *const probe_usage[] = {
@@ -214,6 +215,8 @@ static int open_target(struct probe_target *t, const struct probe_opts *po)
 
 	if (ret)
 		error("%s", err.buf);
+	else if (po->verbose)
+		fprintf(stderr, "types and locations from %s\n", t->source);
 	strbuf_release(&err);
 	return ret;
 }
@@ -310,12 +313,17 @@ static int do_listing(struct probe_opts *po)
 
 	if (open_target(&t, po))
 		return TK_EXIT_FAIL;
-	if (po->funcs) {
+	if (po->funcs && t.btf) {
+		ret = probe_btf_list_funcs(t.btf, po->funcs_glob, &out, &err);
+	} else if (po->funcs) {
 		ret = probe_dwarf_list_funcs(t.dbg, po->funcs_glob, &out, &err);
+	} else if (po->lines && t.btf) {
+		ret = probe_btf_needs_dwarf("-L: the lines of a function", &err);
 	} else {
 		ret = probe_spec_parse(what, &spec, &err);
 		if (!ret) {
-			ret = po->vars ? probe_dwarf_list_vars(t.dbg, &spec, &out, &err) :
+			ret = t.btf ? probe_btf_list_vars(t.btf, &spec, &out, &err) :
+			      po->vars ? probe_dwarf_list_vars(t.dbg, &spec, &out, &err) :
 			      probe_dwarf_list_lines(t.dbg, &spec, &out, &err);
 			probe_spec_release(&spec);
 		}
@@ -343,7 +351,8 @@ int cmd_probe(int argc, const char **argv)
 		OPT_STRING('m', "module", &po.module, "MODULE",
 			   "kernel module (.ko path or name) with debug info: kprobes"),
 		OPT_STRING('k', "vmlinux", &po.vmlinux, "VMLINUX",
-			   "kernel image with debug info (default: search the usual places)"),
+			   "kernel image with debug info (default: search the usual places, "
+			   "else the kernel's BTF)"),
 		OPT_GROUP("Actions"),
 		OPT_STRING_LIST('a', "add", &po.add, "SPEC",
 				"translate SPEC and add it to tracefs (the default)"),
@@ -368,6 +377,8 @@ int cmd_probe(int argc, const char **argv)
 		OPT_GROUP("Translation"),
 		OPT_BOOL(0, "regs", &po.force_regs,
 			 "kprobes: spell arguments as registers, not $argN"),
+		OPT_BOOL('v', "verbose", &po.verbose,
+			 "say where the types and locations come from (DWARF or BTF)"),
 		OPT_END(),
 	};
 	int ret, i, actions;

@@ -10,6 +10,7 @@
 
 #include "tests/runner.h"
 #include "tests/tests.h"
+#include "util/probe-btf.h"
 #include "util/strbuf.h"
 #include "util/tracefs.h"
 #include "util/usage.h"
@@ -266,6 +267,8 @@ void test_caps_text(struct strbuf *sb)
 	for (ft = tk_feature_table; ft->name; ft++)
 		if (ft->cap)
 			strbuf_addf(sb, "%s=%d\n", ft->cap, ft->get(f));
+	/* Not tracefs: the kernel's own types, CONFIG_DEBUG_INFO_BTF. */
+	strbuf_addf(sb, "btf=%d\n", access(PROBE_BTF_VMLINUX, R_OK) == 0);
 	strbuf_addf(sb, "in_vm=%d\n", getenv("TRACEKIT_IN_VM") != NULL);
 	/* A capability no machine has, for the framework's self-test. */
 	if (getenv("TRACEKIT_TEST_FIXTURES"))

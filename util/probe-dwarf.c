@@ -615,6 +615,7 @@ struct var_ctx {
 	Dwarf_Addr entry;	/* of func */
 	Dwarf_Die *scopes;	/* nested scopes at pc, innermost first */
 	int nr_scopes;
+	const char *sym;	/* the ELF symbol holding pc */
 };
 
 static int op_reg(const Dwarf_Op *op, int *reg, Dwarf_Sword *off, int *is_breg)
@@ -1233,9 +1234,10 @@ static char *default_arg_name(const struct probe_arg *arg)
 	return xstrdup(arg->var);
 }
 
-static int resolve_var(struct var_ctx *vc, const struct probe_arg *arg, const char *sym,
-		       struct fetch_arg *fa, struct strbuf *err)
+static int resolve_var(void *ctx, const struct probe_arg *arg, struct fetch_arg *fa,
+		       struct strbuf *err)
 {
+	struct var_ctx *vc = ctx;
 	struct strbuf path = STRBUF_INIT;
 	Dwarf_Die var, type;
 	char *bf = NULL;
@@ -1253,7 +1255,7 @@ static int resolve_var(struct var_ctx *vc, const struct probe_arg *arg, const ch
 		ret = -EINVAL;
 		goto out;
 	}
-	use_argn(vc, &var, sym, fa);
+	use_argn(vc, &var, vc->sym, fa);
 	global_symbol(vc, fa);
 	if (fa->base == FETCH_IMM && arg->nr_fields) {
 		strbuf_addf(err, "'%s' is a constant here: it has no fields", path.buf);
@@ -1270,16 +1272,11 @@ out:
 	return ret;
 }
 
-static int resolve_retval(struct var_ctx *vc, const struct probe_arg *arg,
-			  struct fetch_arg *fa, struct strbuf *err)
+static int resolve_retval(void *ctx, struct fetch_arg *fa, struct strbuf *err)
 {
+	struct var_ctx *vc = ctx;
 	Dwarf_Die type;
 
-	fa->base = FETCH_RETVAL;
-	if (arg->type) {
-		fa->type = xstrdup(arg->type);
-		return 0;
-	}
 	if (real_type(vc->target, &type)) {
 		strbuf_addf(err, "%s returns void: no $retval", dwarf_diename(vc->target));
 		return -EINVAL;
@@ -1326,38 +1323,59 @@ static void unique_name(const struct probe_point *pp, struct fetch_arg *fa)
 	fa->name = xstrdup(buf);
 }
 
-static int resolve_params(struct var_ctx *vc, const char *sym, struct probe_point *pp,
-			  int *alloc, struct strbuf *err)
+static int dwarf_params(void *ctx, const char ***names, int *nr)
 {
+	struct var_ctx *vc = ctx;
 	Dwarf_Die c;
 
+	*names = NULL;
+	*nr = 0;
 	if (dwarf_child(vc->target, &c))
 		return 0;
 	do {
-		struct probe_arg a = { .kind = PROBE_ARG_VAR };
-		struct fetch_arg fa = { 0 };
-		struct strbuf ignore = STRBUF_INIT;
 		const char *n = dwarf_diename(&c);
 
 		if (dwarf_tag(&c) != DW_TAG_formal_parameter || !n)
 			continue;
-		a.var = (char *)n;
-		/* Like perf: parameters that cannot be fetched here are left out. */
-		if (resolve_var(vc, &a, sym, &fa, &ignore)) {
-			fetch_arg_release(&fa);
-			strbuf_release(&ignore);
-			continue;
-		}
-		strbuf_release(&ignore);
-		fa.name = xstrdup(n);
-		unique_name(pp, &fa);
-		push_fetch(pp, alloc, &fa);
+		*names = xrealloc(*names, (*nr + 1) * sizeof(**names));
+		(*names)[(*nr)++] = n;
 	} while (dwarf_siblingof(&c, &c) == 0);
 	return 0;
 }
 
-static int resolve_args(struct var_ctx *vc, const struct probe_spec *spec,
-			struct probe_point *pp, struct strbuf *err)
+static const struct probe_arg_ops dwarf_arg_ops = {
+	.var = resolve_var,
+	.retval = resolve_retval,
+	.params = dwarf_params,
+};
+
+static int resolve_params(const struct probe_arg_ops *ops, void *ctx,
+			  struct probe_point *pp, int *alloc)
+{
+	const char **names;
+	int i, nr, ret = ops->params(ctx, &names, &nr);
+
+	for (i = 0; i < nr && !ret; i++) {
+		struct probe_arg a = { .kind = PROBE_ARG_VAR, .var = (char *)names[i] };
+		struct fetch_arg fa = { 0 };
+		struct strbuf ignore = STRBUF_INIT;
+
+		/* Like perf: parameters that cannot be fetched here are left out. */
+		if (ops->var(ctx, &a, &fa, &ignore)) {
+			fetch_arg_release(&fa);
+		} else {
+			fa.name = xstrdup(names[i]);
+			unique_name(pp, &fa);
+			push_fetch(pp, alloc, &fa);
+		}
+		strbuf_release(&ignore);
+	}
+	free(names);
+	return ret;
+}
+
+int probe_point_args(struct probe_point *pp, const struct probe_spec *spec,
+		     const struct probe_arg_ops *ops, void *ctx, struct strbuf *err)
 {
 	int i, alloc = 0, ret = 0;
 
@@ -1367,7 +1385,7 @@ static int resolve_args(struct var_ctx *vc, const struct probe_spec *spec,
 
 		switch (a->kind) {
 		case PROBE_ARG_PARAMS:
-			ret = resolve_params(vc, pp->sym, pp, &alloc, err);
+			ret = resolve_params(ops, ctx, pp, &alloc);
 			continue;
 		case PROBE_ARG_RETVAL:
 			if (!spec->retprobe) {
@@ -1375,7 +1393,11 @@ static int resolve_args(struct var_ctx *vc, const struct probe_spec *spec,
 				ret = -EINVAL;
 				continue;
 			}
-			ret = resolve_retval(vc, a, &fa, err);
+			fa.base = FETCH_RETVAL;
+			if (a->type)
+				fa.type = xstrdup(a->type);
+			else
+				ret = ops->retval(ctx, &fa, err);
 			fa.name = xstrdup(a->name ? a->name : "ret");
 			break;
 		case PROBE_ARG_RAW:
@@ -1394,7 +1416,7 @@ static int resolve_args(struct var_ctx *vc, const struct probe_spec *spec,
 				ret = -EINVAL;
 				continue;
 			}
-			ret = resolve_var(vc, a, pp->sym, &fa, err);
+			ret = ops->var(ctx, a, &fa, err);
 			fa.name = a->name ? xstrdup(a->name) : default_arg_name(a);
 			break;
 		}
@@ -1455,7 +1477,8 @@ static int resolve_site(struct probe_debuginfo *dbg, const struct probe_spec *sp
 			goto fail;
 		}
 	}
-	ret = resolve_args(&vc, spec, pp, err);
+	vc.sym = pp->sym;
+	ret = probe_point_args(pp, spec, &dwarf_arg_ops, &vc, err);
 	free(vc.scopes);
 	if (ret)
 		goto fail;
@@ -1507,6 +1530,7 @@ void probe_point_release(struct probe_point *pp)
 	release_array(pp->args, pp->nr_args, fetch_arg_release);
 	free(pp->func);
 	free(pp->sym);
+	free(pp->module);
 	memset(pp, 0, sizeof(*pp));
 }
 

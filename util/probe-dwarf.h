@@ -33,6 +33,7 @@ struct probe_dwarf_opts {
 struct probe_point {
 	char *func;		/* the function as the spec named it */
 	char *sym;		/* the ELF symbol holding addr (clones: foo.isra.0) */
+	char *module;		/* kprobes: the module holding sym (MOD:SYM), or NULL */
 	uint64_t sym_off;	/* addr - symbol */
 	uint64_t addr;		/* link-time address of the probe */
 	uint64_t file_off;	/* uprobes: file offset of addr */
@@ -56,6 +57,29 @@ int probe_dwarf_resolve(struct probe_debuginfo *dbg, const struct probe_spec *sp
 			const struct probe_dwarf_opts *opts, struct probe_point **pps,
 			int *nr, struct strbuf *err);
 void probe_point_release(struct probe_point *pp);
+
+/*
+ * What a source of types (DWARF, BTF) says about the arguments of one
+ * probe point; ctx is the source's own.  Each returns 0 or -errno with
+ * err set.
+ */
+struct probe_arg_ops {
+	/* A variable and its member chain: fa's base, derefs and type. */
+	int (*var)(void *ctx, const struct probe_arg *arg, struct fetch_arg *fa,
+		   struct strbuf *err);
+	/* The type of $retval (fa->base is FETCH_RETVAL). */
+	int (*retval)(void *ctx, struct fetch_arg *fa, struct strbuf *err);
+	/* $params: the parameter names in order, in an array the caller frees. */
+	int (*params)(void *ctx, const char ***names, int *nr);
+};
+
+/*
+ * The fetch args of spec at pp, from ops: named (NAME=, the last member,
+ * or argN) and made unique as the kernel needs; $params leaves out what
+ * ops cannot fetch, as perf does.
+ */
+int probe_point_args(struct probe_point *pp, const struct probe_spec *spec,
+		     const struct probe_arg_ops *ops, void *ctx, struct strbuf *err);
 void probe_points_release(struct probe_point *pps, int nr);
 
 /* -V: variables (with types) available at the spec's probe point. */

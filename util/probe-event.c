@@ -7,6 +7,7 @@
 
 #include "util/array.h"
 #include "util/fetcharg.h"
+#include "util/probe-btf.h"
 #include "util/probe-event.h"
 #include "util/probe-spec.h"
 #include "util/tracefs.h"
@@ -96,9 +97,13 @@ static void format_place(const struct probe_target *t, const struct probe_point 
 		strbuf_addf(sb, "%s:0x%llx", t->path, (unsigned long long)pp->file_off);
 		return;
 	}
-	if (t->modname)
-		strbuf_addf(sb, "%s:", t->modname);
-	strbuf_addf(sb, "%s+%llu", pp->sym, (unsigned long long)pp->sym_off);
+	if (pp->module || t->modname)
+		strbuf_addf(sb, "%s:", pp->module ? pp->module : t->modname);
+	/* BTF knows no addresses: the kernel finds the symbol's entry itself. */
+	if (t->btf)
+		strbuf_addstr(sb, pp->sym);
+	else
+		strbuf_addf(sb, "%s+%llu", pp->sym, (unsigned long long)pp->sym_off);
 }
 
 /* One definition line for probe point pp of spec, appended to evs. */
@@ -124,6 +129,8 @@ static int format_line(const struct probe_target *t, const struct probe_spec *sp
 		return ret;
 	}
 	strbuf_addf(&where, "%s%s in %s", spec->func, spec->retprobe ? "%return" : "", t->path);
+	if (pp->module)
+		strbuf_addf(&where, " [%s]", pp->module);
 	event_push(evs, t->kind, pp->retprobe ? 'r' : 'p', group, event,
 		   strbuf_detach(&line, NULL), strbuf_detach(&where, NULL));
 	return 0;
@@ -141,7 +148,8 @@ static int translate(const struct probe_target *t, const char *text,
 	ret = probe_spec_parse(text, &spec, err);
 	if (ret)
 		return ret;
-	ret = probe_dwarf_resolve(t->dbg, &spec, dopts, &pps, &nr, err);
+	ret = t->btf ? probe_btf_resolve(t->btf, &spec, dopts, &pps, &nr, err) :
+	      probe_dwarf_resolve(t->dbg, &spec, dopts, &pps, &nr, err);
 	if (ret) {
 		probe_spec_release(&spec);
 		return ret;

@@ -74,7 +74,22 @@ static char *module_name(const char *path)
 	return name;
 }
 
-static char *default_vmlinux(void)
+/* For -v: "KIND in PATH", and why where the usual choice was not taken. */
+static char *source_text(const char *kind, const char *path, const char *why)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s in %s", kind, path);
+	if (why)
+		strbuf_addf(&sb, " (%s)", why);
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * The running kernel's vmlinux with DWARF, from the places perf looks in
+ * first, opened into t; else its BTF.  0, or -errno with err set.
+ */
+static int open_running_kernel(struct probe_target *t, struct strbuf *err)
 {
 	static const char *const fmts[] = {
 		"/usr/lib/debug/boot/vmlinux-%s",
@@ -82,18 +97,42 @@ static char *default_vmlinux(void)
 		"/boot/vmlinux-%s",
 		"/lib/modules/%s/build/vmlinux",
 	};
+	struct strbuf why = STRBUF_INIT;
 	struct utsname u;
 	char buf[PATH_MAX];
 	size_t i;
 
-	if (uname(&u))
-		return NULL;
+	if (uname(&u)) {
+		int ret = -errno;
+
+		strbuf_addf(err, "uname: %s", strerror(-ret));
+		return ret;
+	}
 	for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
 		snprintf(buf, sizeof(buf), fmts[i], u.release);
-		if (access(buf, R_OK) == 0)
-			return xstrdup(buf);
+		if (access(buf, R_OK))
+			continue;
+		t->dbg = probe_debuginfo_open(buf, &why);
+		if (t->dbg) {
+			t->path = xstrdup(buf);
+			t->source = source_text("DWARF", buf, NULL);
+			strbuf_release(&why);
+			return 0;
+		}
+		strbuf_addstr(&why, "; ");
 	}
-	return NULL;
+	t->btf = probe_btf_open(err);
+	if (!t->btf) {
+		strbuf_addf(err, " (and %sno vmlinux with DWARF in the usual places): give -k VMLINUX "
+			    "(or -m MODULE)", why.buf);
+		strbuf_release(&why);
+		return -ENOENT;
+	}
+	t->path = xstrdup(PROBE_BTF_VMLINUX);
+	strbuf_addstr(&why, "no vmlinux with DWARF in the usual places");
+	t->source = source_text("BTF", PROBE_BTF_VMLINUX, why.buf);
+	strbuf_release(&why);
+	return 0;
 }
 
 int probe_realpath(const char *file, char **real, struct strbuf *err)
@@ -140,13 +179,15 @@ int probe_target_open(struct probe_target *t, const char *exec, const char *modu
 	} else if (module) {
 		t->kind = PROBE_KPROBE;
 		file = find_module_file(module);
+	} else if (vmlinux) {
+		t->kind = PROBE_KPROBE;
+		file = xstrdup(vmlinux);
 	} else {
 		t->kind = PROBE_KPROBE;
-		file = vmlinux ? xstrdup(vmlinux) : default_vmlinux();
-		if (!file) {
-			strbuf_addstr(err, "no vmlinux with debug info found: give -k VMLINUX (or -m MODULE)");
-			return -ENOENT;
-		}
+		ret = open_running_kernel(t, err);
+		if (ret)
+			return ret;
+		goto opened;
 	}
 	ret = probe_realpath(file, &t->path, err);
 	free(file);
@@ -158,6 +199,8 @@ int probe_target_open(struct probe_target *t, const char *exec, const char *modu
 		t->path = NULL;
 		return -EINVAL;
 	}
+	t->source = source_text("DWARF", t->path, NULL);
+opened:
 	if (module)
 		t->modname = module_name(t->path);
 	t->group = default_group(t);
@@ -170,7 +213,9 @@ int probe_target_open(struct probe_target *t, const char *exec, const char *modu
 void probe_target_close(struct probe_target *t)
 {
 	probe_debuginfo_close(t->dbg);
+	probe_btf_close(t->btf);
 	probe_defs_release(&t->existing);
+	free(t->source);
 	free(t->path);
 	free(t->modname);
 	free(t->group);

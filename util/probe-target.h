@@ -2,6 +2,7 @@
 #ifndef TK_PROBE_TARGET_H
 #define TK_PROBE_TARGET_H
 
+#include "util/probe-btf.h"
 #include "util/probe-dwarf.h"
 #include "util/probe-file.h"
 #include "util/strbuf.h"
@@ -9,14 +10,17 @@
 /*
  * The binary a probe command works on: -x BINARY (uprobes), -m MODULE or
  * -k VMLINUX (kprobes), found, opened for its DWARF, and how its probes
- * are spelled.
+ * are spelled.  Without any, the running kernel: a vmlinux with DWARF in
+ * the usual places, else its BTF.
  */
 struct probe_target {
 	enum probe_kind kind;
 	char *path;		/* absolute: the kernel keeps the path it is given */
 	char *modname;		/* -m: the module's name as the kernel knows it */
 	char *group;		/* default group */
-	struct probe_debuginfo *dbg;
+	struct probe_debuginfo *dbg;	/* NULL when btf is set */
+	struct probe_btf *btf;
+	char *source;		/* for -v: "DWARF in PATH", "BTF in PATH (why)" */
 	struct probe_defs existing;	/* for default names that do not clash */
 };
 
@@ -28,9 +32,9 @@ int probe_realpath(const char *file, char **real, struct strbuf *err);
 
 /*
  * Opens the target of exec, module or vmlinux (at most one; none: the
- * running kernel's vmlinux with debug info from the usual places).  A
- * module without a path is looked up under /lib/modules/$(uname -r).
- * 0, or -errno with err set.
+ * running kernel's vmlinux with DWARF from the usual places, else
+ * /sys/kernel/btf).  A module without a path is looked up under
+ * /lib/modules/$(uname -r).  0, or -errno with err set.
  */
 int probe_target_open(struct probe_target *t, const char *exec, const char *module,
 		      const char *vmlinux, struct strbuf *err);

@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 #include <unistd.h>
 
 #include "util/json.h"
+#include "util/probe-btf.h"
 #include "util/run-command.h"
 #include "util/stack-tracer.h"
 #include "util/tracefs.h"
@@ -528,88 +528,6 @@ out:
 
 /* ---- THREAD_SIZE ---- */
 
-/* include/uapi/linux/btf.h */
-struct btf_header {
-	uint16_t magic;
-	uint8_t version;
-	uint8_t flags;
-	uint32_t hdr_len;
-	uint32_t type_off;
-	uint32_t type_len;
-	uint32_t str_off;
-	uint32_t str_len;
-};
-
-struct btf_type {
-	uint32_t name_off;
-	uint32_t info;		/* vlen: bits 0-15, kind: bits 24-28 */
-	uint32_t size;
-};
-
-#define BTF_MAGIC	0xeb9f
-#define BTF_KIND_STRUCT	4
-
-/* Bytes that follow a struct btf_type of this kind; -1 for a new kind. */
-static long btf_extra(unsigned int kind, unsigned int vlen)
-{
-	switch (kind) {
-	case 2: case 7: case 8: case 9: case 10: case 11: case 12: case 16: case 18:
-		return 0;			/* PTR FWD TYPEDEF VOLATILE CONST
-						   RESTRICT FUNC FLOAT TYPE_TAG */
-	case 1: case 14: case 17:
-		return 4;			/* INT VAR DECL_TAG */
-	case 3:
-		return 12;			/* ARRAY */
-	case 4: case 5: case 15: case 19:
-		return 12L * vlen;		/* STRUCT UNION DATASEC ENUM64 */
-	case 6: case 13:
-		return 8L * vlen;		/* ENUM FUNC_PROTO */
-	default:
-		return -1;
-	}
-}
-
-/* sizeof(struct NAME) in the running kernel's BTF, 0 when not found. */
-static unsigned long btf_struct_size(const char *name)
-{
-	struct strbuf sb = STRBUF_INIT;
-	const struct btf_header *h;
-	const char *types, *strs;
-	unsigned long size = 0;
-	size_t off = 0;
-
-	if (strbuf_read_file(&sb, "/sys/kernel/btf/vmlinux", 0) < (long)sizeof(*h))
-		goto out;
-	h = (const struct btf_header *)sb.buf;
-	if (h->magic != BTF_MAGIC || h->hdr_len > sb.len ||
-	    (uint64_t)h->hdr_len + h->type_off + h->type_len > sb.len ||
-	    (uint64_t)h->hdr_len + h->str_off + h->str_len > sb.len)
-		goto out;
-	types = sb.buf + h->hdr_len + h->type_off;
-	strs = sb.buf + h->hdr_len + h->str_off;
-	while (off + sizeof(struct btf_type) <= h->type_len) {
-		struct btf_type t;
-		unsigned int kind;
-		long extra;
-
-		memcpy(&t, types + off, sizeof(t));
-		kind = (t.info >> 24) & 0x1f;
-		extra = btf_extra(kind, t.info & 0xffff);
-		if (extra < 0)
-			break;
-		if (kind == BTF_KIND_STRUCT && t.name_off < h->str_len &&
-		    memchr(strs + t.name_off, '\0', h->str_len - t.name_off) &&
-		    !strcmp(strs + t.name_off, name)) {
-			size = t.size;
-			break;
-		}
-		off += sizeof(t) + extra;
-	}
-out:
-	strbuf_release(&sb);
-	return size;
-}
-
 /* "CONFIG_NAME=y" in the running kernel's config, when it is readable. */
 static int kconfig_has(const char *name, int *found_config)
 {
@@ -645,7 +563,7 @@ unsigned long stack_tracer_thread_size(const char **source)
 	*source = "unknown for this architecture";
 	if (uname(&u) < 0 || strcmp(u.machine, "x86_64"))
 		return 0;
-	btf = btf_struct_size("irq_stack");
+	btf = probe_btf_struct_size("irq_stack");
 	if (btf) {
 		*source = "x86-64: sizeof(struct irq_stack) in the kernel's BTF";
 		return btf;

@@ -1,0 +1,1001 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "arch/arch.h"
+#include "util/fetcharg.h"
+#include "util/probe-btf.h"
+#include "util/probe-dwarf.h"
+#include "util/probe-spec.h"
+#include "util/usage.h"
+
+#define KALLSYMS "/proc/kallsyms"
+/* Where debugfs is usually mounted; tracekit never mounts it. */
+#define KPROBE_BLACKLIST "/sys/kernel/debug/kprobes/blacklist"
+
+struct probe_btf {
+	struct btf *vmlinux;
+	/* The split BTF of the last module a function was found in. */
+	struct btf *mod;
+	char *mod_name;
+	/* /proc/kallsyms, and its text symbols sorted by name */
+	struct strbuf kallsyms;
+	struct kallsym *syms;
+	size_t nr_syms;
+};
+
+/* libbpf prints its warnings to stderr by default; util/ never prints. */
+static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	return 0;
+}
+
+static struct btf *load_vmlinux(struct strbuf *err)
+{
+	struct btf *btf;
+
+	libbpf_set_print(libbpf_quiet);
+	if (access(PROBE_BTF_VMLINUX, R_OK)) {
+		strbuf_addf(err, "%s: %s", PROBE_BTF_VMLINUX, strerror(errno));
+		return NULL;
+	}
+	btf = btf__load_vmlinux_btf();
+	if (!btf)
+		strbuf_addf(err, "%s: %s", PROBE_BTF_VMLINUX, strerror(errno));
+	return btf;
+}
+
+struct probe_btf *probe_btf_open(struct strbuf *err)
+{
+	struct btf *btf = load_vmlinux(err);
+	struct probe_btf *b;
+
+	if (!btf)
+		return NULL;
+	b = xcalloc(1, sizeof(*b));
+	b->vmlinux = btf;
+	strbuf_init(&b->kallsyms, 0);
+	return b;
+}
+
+void probe_btf_close(struct probe_btf *b)
+{
+	if (!b)
+		return;
+	btf__free(b->mod);
+	btf__free(b->vmlinux);
+	free(b->mod_name);
+	strbuf_release(&b->kallsyms);
+	free(b->syms);
+	free(b);
+}
+
+int probe_btf_needs_dwarf(const char *what, struct strbuf *err)
+{
+	strbuf_addf(err, "%s: needs DWARF debuginfo (only BTF found: %s)", what,
+		    PROBE_BTF_VMLINUX);
+	return -EOPNOTSUPP;
+}
+
+unsigned long probe_btf_struct_size(const char *name)
+{
+	struct strbuf ignore = STRBUF_INIT;
+	struct btf *btf = load_vmlinux(&ignore);
+	long size = 0;
+	int id;
+
+	strbuf_release(&ignore);
+	if (!btf)
+		return 0;
+	id = btf__find_by_name_kind(btf, name, BTF_KIND_STRUCT);
+	if (id > 0)
+		size = btf__resolve_size(btf, id);
+	btf__free(btf);
+	return size > 0 ? (unsigned long)size : 0;
+}
+
+/* ---- kallsyms and the blacklist ---- */
+
+struct kallsym {
+	const char *name;
+	const char *mod;	/* NULL for vmlinux */
+};
+
+/* What kallsyms says of one function name. */
+struct ksym {
+	int nr;			/* text symbols of that name */
+	const char *module;	/* the first one's [MOD], or NULL for vmlinux */
+	const char *clone;	/* FUNC.isra.N, FUNC.constprop.N, FUNC.part.N */
+};
+
+/* The clone suffix GCC gives a specialised copy (".isra.0"...) in sym, or NULL. */
+static const char *clone_suffix(const char *sym)
+{
+	static const char *const suffixes[] = { ".isra.", ".constprop.", ".part." };
+	const char *dot;
+	size_t i;
+
+	for (dot = strchr(sym, '.'); dot; dot = strchr(dot + 1, '.'))
+		for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
+			if (!strncmp(dot, suffixes[i], strlen(suffixes[i])))
+				return dot;
+	return NULL;
+}
+
+static int kallsym_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct kallsym *)a)->name, ((const struct kallsym *)b)->name);
+}
+
+/* One kallsyms line, "ADDR TYPE NAME" and for modules "\t[MOD]", cut in place. */
+static int kallsym_parse(char *line, struct kallsym *ks)
+{
+	char *p = strchr(line, ' '), *tab, *end;
+
+	if (!p || (p[1] != 't' && p[1] != 'T') || p[2] != ' ')
+		return 0;
+	ks->name = p + 3;
+	ks->mod = NULL;
+	tab = strchr(p + 3, '\t');
+	if (tab) {
+		*tab = '\0';
+		end = strchr(tab + 1, ']');
+		if (tab[1] == '[' && end) {
+			*end = '\0';
+			ks->mod = tab + 2;
+		}
+	}
+	return 1;
+}
+
+/*
+ * The text symbols of kallsyms, read once and sorted by name: a batch of
+ * specs would otherwise read its 200,000 lines once per spec.
+ */
+static int kallsyms_load(struct probe_btf *b, struct strbuf *err)
+{
+	char *line, *nl;
+	size_t alloc = 0;
+	long ret;
+
+	if (b->syms)
+		return 0;
+	ret = strbuf_read_file(&b->kallsyms, KALLSYMS, 1 << 22);
+	if (ret < 0) {
+		strbuf_addf(err, "%s: %s", KALLSYMS, strerror((int)-ret));
+		return (int)ret;
+	}
+	for (line = b->kallsyms.buf; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (!nl)
+			break;
+		*nl = '\0';
+		if (b->nr_syms == alloc) {
+			alloc = alloc ? 2 * alloc : 1 << 16;
+			b->syms = xrealloc(b->syms, alloc * sizeof(*b->syms));
+		}
+		b->nr_syms += kallsym_parse(line, &b->syms[b->nr_syms]);
+	}
+	if (!b->syms)
+		b->syms = xcalloc(1, sizeof(*b->syms));
+	qsort(b->syms, b->nr_syms, sizeof(*b->syms), kallsym_cmp);
+	return 0;
+}
+
+/* The index of the first symbol not below name. */
+static size_t kallsyms_lower(const struct probe_btf *b, const char *name)
+{
+	size_t lo = 0, hi = b->nr_syms;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(b->syms[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int kallsyms_find(struct probe_btf *b, const char *func, struct ksym *ks,
+			 struct strbuf *err)
+{
+	struct strbuf dot = STRBUF_INIT;
+	size_t i, n = strlen(func);
+	int ret = kallsyms_load(b, err);
+
+	memset(ks, 0, sizeof(*ks));
+	if (ret)
+		return ret;
+	for (i = kallsyms_lower(b, func); i < b->nr_syms && !strcmp(b->syms[i].name, func); i++)
+		if (!ks->nr++)
+			ks->module = b->syms[i].mod;
+	/* The clones sort right after "FUNC.". */
+	strbuf_addf(&dot, "%s.", func);
+	for (i = kallsyms_lower(b, dot.buf);
+	     i < b->nr_syms && !strncmp(b->syms[i].name, dot.buf, n + 1) && !ks->clone; i++)
+		if (clone_suffix(b->syms[i].name) == b->syms[i].name + n)
+			ks->clone = b->syms[i].name;
+	strbuf_release(&dot);
+	return 0;
+}
+
+/* debugfs kprobes/blacklist lines: "0xSTART-0xEND\tNAME[\t[MOD]]". */
+static int blacklisted(const char *func)
+{
+	FILE *f = fopen(KPROBE_BLACKLIST, "re");
+	char *line = NULL;
+	size_t cap = 0;
+	int found = 0;
+
+	if (!f)
+		return 0;
+	while (!found && getline(&line, &cap, f) > 0) {
+		char name[256];
+
+		found = sscanf(line, "%*s %255s", name) == 1 && !strcmp(name, func);
+	}
+	free(line);
+	fclose(f);
+	return found;
+}
+
+/* What the kernel would refuse to probe, refused first; -errno with err. */
+static int probeable(struct probe_btf *b, const char *func, struct ksym *ks,
+		     struct strbuf *err)
+{
+	int ret = kallsyms_find(b, func, ks, err);
+
+	if (ret)
+		return ret;
+	if (!ks->nr && ks->clone) {
+		strbuf_addf(err, "%s: only its compiler clone %s is in %s, and BTF does not "
+			    "describe the clone's arguments", func, ks->clone, KALLSYMS);
+		return -EOPNOTSUPP;
+	}
+	if (clone_suffix(func)) {
+		strbuf_addf(err, "%s: a compiler clone: BTF does not describe its arguments", func);
+		return -EOPNOTSUPP;
+	}
+	if (!ks->nr) {
+		strbuf_addf(err, "%s: not in %s (inlined everywhere, or its module is not "
+			    "loaded): no kprobe can be put on it", func, KALLSYMS);
+		return -ENOENT;
+	}
+	if (ks->nr > 1) {
+		strbuf_addf(err, "%s: %d functions of that name in %s: BTF cannot tell "
+			    "which one it describes", func, ks->nr, KALLSYMS);
+		return -EOPNOTSUPP;
+	}
+	if (blacklisted(func)) {
+		strbuf_addf(err, "%s: on the kprobe blacklist (%s)", func, KPROBE_BLACKLIST);
+		return -EPERM;
+	}
+	return 0;
+}
+
+/* The BTF of the module holding a function (split on vmlinux), or vmlinux's. */
+static struct btf *btf_for(struct probe_btf *b, const char *func, const char *module,
+			   struct strbuf *err)
+{
+	if (!module)
+		return b->vmlinux;
+	if (b->mod_name && !strcmp(b->mod_name, module))
+		return b->mod;
+	btf__free(b->mod);
+	free(b->mod_name);
+	b->mod_name = xstrdup(module);
+	b->mod = btf__load_module_btf(module, b->vmlinux);
+	if (!b->mod)
+		strbuf_addf(err, "%s: in module %s, whose BTF cannot be read (/sys/kernel/btf/%s: %s)",
+			    func, module, module, strerror(errno));
+	return b->mod;
+}
+
+/* ---- types ---- */
+
+static const struct btf_type *real_type(const struct btf *btf, __u32 id, __u32 *out)
+{
+	int r = btf__resolve_type(btf, id);
+
+	*out = r > 0 ? (__u32)r : 0;
+	return *out ? btf__type_by_id(btf, *out) : NULL;
+}
+
+static void type_name(const struct btf *btf, __u32 id, struct strbuf *sb)
+{
+	const struct btf_type *t = id ? btf__type_by_id(btf, id) : NULL;
+	const char *name;
+
+	if (!t) {
+		strbuf_addstr(sb, "void");
+		return;
+	}
+	name = btf__name_by_offset(btf, t->name_off);
+	switch (btf_kind(t)) {
+	case BTF_KIND_PTR:
+		type_name(btf, t->type, sb);
+		strbuf_addch(sb, '*');
+		return;
+	case BTF_KIND_CONST:
+	case BTF_KIND_VOLATILE:
+		strbuf_addstr(sb, btf_is_const(t) ? "const " : "volatile ");
+		type_name(btf, t->type, sb);
+		return;
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_TYPE_TAG:
+		type_name(btf, t->type, sb);
+		return;
+	case BTF_KIND_ARRAY:
+		type_name(btf, btf_array(t)->type, sb);
+		strbuf_addf(sb, "[%u]", btf_array(t)->nelems);
+		return;
+	case BTF_KIND_FUNC_PROTO:
+		strbuf_addstr(sb, "(function)");
+		return;
+	case BTF_KIND_STRUCT:
+		strbuf_addstr(sb, "struct ");
+		break;
+	case BTF_KIND_UNION:
+		strbuf_addstr(sb, "union ");
+		break;
+	case BTF_KIND_FWD:
+		strbuf_addstr(sb, btf_kflag(t) ? "union " : "struct ");
+		break;
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		strbuf_addstr(sb, "enum ");
+		break;
+	default:
+		break;
+	}
+	strbuf_addstr(sb, name && *name ? name : "(anon)");
+}
+
+static int is_su(const struct btf_type *t)
+{
+	return t && (btf_is_struct(t) || btf_is_union(t));
+}
+
+/* A one-byte integer other than _Bool: what DWARF calls a char type. */
+static int is_char(const struct btf_type *t)
+{
+	return t && btf_is_int(t) && t->size == 1 && !(btf_int_encoding(t) & BTF_INT_BOOL);
+}
+
+/*
+ * As in DWARF, arrays of (signed) char are strings, of unsigned char
+ * bytes; plain char too, which the kernel builds unsigned since 6.2
+ * (-funsigned-char) and which holds text all the same.
+ */
+static int is_text_char(const struct btf *btf, const struct btf_type *t)
+{
+	return is_char(t) && ((btf_int_encoding(t) & BTF_INT_SIGNED) ||
+			      !strcmp(btf__name_by_offset(btf, t->name_off), "char"));
+}
+
+/*
+ * An ENUM's values are stored as s32 whatever its kflag says (pahole
+ * before 1.24 sets none), so a negative one reads negative; an ENUM64's
+ * are u64, negative only when kflag marks the enum signed.
+ */
+static int enum_negative(const struct btf_type *t)
+{
+	int i;
+
+	for (i = 0; i < btf_vlen(t); i++) {
+		if (btf_is_enum(t) && btf_enum(t)[i].val < 0)
+			return 1;
+		if (btf_is_enum64(t) && btf_kflag(t) &&
+		    (long long)btf_enum64_value(btf_enum64(t) + i) < 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Kernel type for a scalar; NULL with err set when there is none. */
+static char *scalar_type(const struct btf *btf, __u32 id, const struct probe_dwarf_opts *opts,
+			 const char *var, struct strbuf *err)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id), *pointee;
+	__u32 pid;
+	char c, buf[8];
+
+	if (id && btf_is_ptr(t)) {
+		pointee = real_type(btf, t->type, &pid);
+		if (pointee && btf_is_func_proto(pointee) && opts->symbol &&
+		    opts->kind == PROBE_KPROBE)
+			return xstrdup("symbol");
+		return xstrdup("x64");
+	}
+	if (id && (btf_is_enum(t) || btf_is_enum64(t))) {
+		c = enum_negative(t) ? 's' : 'u';
+	} else if (id && btf_is_int(t)) {
+		c = btf_int_encoding(t) & BTF_INT_SIGNED ? 's' : 'u';
+	} else if (id && btf_is_float(t)) {
+		c = 'x';
+	} else {
+		struct strbuf tn = STRBUF_INIT;
+
+		type_name(btf, id, &tn);
+		strbuf_addf(err, "'%s' is of type %s, which has no scalar value", var, tn.buf);
+		strbuf_release(&tn);
+		return NULL;
+	}
+	if (t->size != 1 && t->size != 2 && t->size != 4 && t->size != 8) {
+		strbuf_addf(err, "'%s' has %u bytes: the kernel fetches 1, 2, 4 or 8", var, t->size);
+		return NULL;
+	}
+	snprintf(buf, sizeof(buf), "%c%u", c, t->size * 8);
+	return xstrdup(buf);
+}
+
+/* ---- members ---- */
+
+struct member {
+	__u32 type;
+	__u32 bit_off;		/* from the start of the outermost struct */
+	__u32 bit_size;		/* 0 unless a bitfield */
+};
+
+/* Finds member name in struct/union su, following anonymous members. */
+static int find_member(const struct btf *btf, const struct btf_type *su, const char *name,
+		       struct member *out)
+{
+	const struct btf_member *m = btf_members(su);
+	int i;
+
+	for (i = 0; i < btf_vlen(su); i++, m++) {
+		const char *mn = btf__name_by_offset(btf, m->name_off);
+		__u32 off = btf_member_bit_offset(su, i), rid;
+		const struct btf_type *mt;
+
+		if (mn && *mn && !strcmp(mn, name)) {
+			out->type = m->type;
+			out->bit_off = off;
+			out->bit_size = btf_member_bitfield_size(su, i);
+			return 0;
+		}
+		mt = real_type(btf, m->type, &rid);
+		if ((!mn || !*mn) && is_su(mt) && !find_member(btf, mt, name, out)) {
+			out->bit_off += off;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static void member_list(const struct btf *btf, const struct btf_type *su, struct strbuf *sb)
+{
+	const struct btf_member *m = btf_members(su);
+	int i, first = 1;
+
+	for (i = 0; i < btf_vlen(su); i++, m++) {
+		const char *mn = btf__name_by_offset(btf, m->name_off);
+
+		if (!mn || !*mn)
+			continue;
+		strbuf_addf(sb, "%s%s", first ? "" : ", ", mn);
+		first = 0;
+	}
+}
+
+static int member_error(const struct btf *btf, __u32 id, const char *path,
+			const char *name, struct strbuf *err)
+{
+	struct strbuf tn = STRBUF_INIT;
+
+	type_name(btf, id, &tn);
+	strbuf_addf(err, "'%s': %s has no member '%s' (members: ", path, tn.buf, name);
+	member_list(btf, btf__type_by_id(btf, id), err);
+	strbuf_addch(err, ')');
+	strbuf_release(&tn);
+	return -ENOENT;
+}
+
+/*
+ * The byte offset of m's container and its type b<width>@<lsb>/<bits>:
+ * BTF counts bits from the start of the struct, as DWARF 4's
+ * DW_AT_data_bit_offset does, on a little-endian machine.
+ */
+static int bitfield(const struct btf *btf, const struct member *m, __u32 *byte_off,
+		    char **type, struct strbuf *err)
+{
+	__u32 rid;
+	const struct btf_type *t = real_type(btf, m->type, &rid);
+	unsigned int cbits, lsb;
+	char buf[32];
+
+	if (!t || (!btf_is_int(t) && !btf_is_enum(t) && !btf_is_enum64(t)) || !t->size ||
+	    t->size > 8) {
+		strbuf_addstr(err, "bitfield of an unknown container");
+		return -EINVAL;
+	}
+	cbits = t->size * 8;
+	*byte_off = (m->bit_off / cbits) * t->size;
+	lsb = m->bit_off % cbits;
+	if (lsb + m->bit_size > cbits) {
+		strbuf_addstr(err, "bitfield straddles its container");
+		return -EINVAL;
+	}
+	snprintf(buf, sizeof(buf), "b%u@%u/%u", m->bit_size, lsb, cbits);
+	*type = xstrdup(buf);
+	return 0;
+}
+
+static int need_memory(struct fetch_arg *fa, const char *what, struct strbuf *err)
+{
+	if (fa->nr_derefs)
+		return 0;
+	strbuf_addf(err, "'%s' is held in a register here, so it has no address to offset", what);
+	return -EINVAL;
+}
+
+struct btf_ctx {
+	const struct btf *btf;
+	const struct btf_type *proto;
+	const char *func;
+	const struct probe_dwarf_opts *opts;
+};
+
+static int apply_index(struct btf_ctx *bc, const struct probe_field *f, struct fetch_arg *fa,
+		       __u32 *id, struct strbuf *path, struct strbuf *err)
+{
+	const struct btf_type *t = btf__type_by_id(bc->btf, *id);
+	__u32 elem;
+	long esize;
+
+	strbuf_addf(path, "[%ld]", f->index);
+	if (!*id || (!btf_is_array(t) && !btf_is_ptr(t)) ||
+	    !real_type(bc->btf, btf_is_array(t) ? btf_array(t)->type : t->type, &elem)) {
+		strbuf_addf(err, "'%s': only arrays and pointers can be indexed", path->buf);
+		return -EINVAL;
+	}
+	esize = btf__resolve_size(bc->btf, elem);
+	if (esize <= 0) {
+		strbuf_addf(err, "'%s': element size unknown", path->buf);
+		return -EINVAL;
+	}
+	if (btf_is_array(t)) {
+		__u32 n = btf_array(t)->nelems;
+
+		if (n && f->index >= (long)n) {
+			strbuf_addf(err, "'%s': index out of range (%u elements)", path->buf, n);
+			return -EINVAL;
+		}
+		if (need_memory(fa, path->buf, err))
+			return -EINVAL;
+		fa->deref[fa->nr_derefs - 1] += f->index * esize;
+	} else if (fetch_arg_push_deref(fa, f->index * esize)) {
+		return -E2BIG;
+	}
+	*id = elem;
+	return 0;
+}
+
+static int apply_member(struct btf_ctx *bc, const struct probe_field *f, struct fetch_arg *fa,
+			__u32 *id, char **bf, struct strbuf *path, struct strbuf *err)
+{
+	const struct btf_type *t = btf__type_by_id(bc->btf, *id), *su;
+	struct member m;
+	__u32 sid, off;
+
+	strbuf_addf(path, "%s%s", f->kind == PROBE_FIELD_ARROW ? "->" : ".", f->name);
+	if (f->kind == PROBE_FIELD_ARROW) {
+		su = *id && btf_is_ptr(t) ? real_type(bc->btf, t->type, &sid) : NULL;
+		if (!is_su(su)) {
+			strbuf_addf(err, "'%s': '->' needs a pointer to a struct or union",
+				    path->buf);
+			return -EINVAL;
+		}
+		if (fetch_arg_push_deref(fa, 0))
+			return -E2BIG;
+	} else {
+		if (*id && btf_is_ptr(t)) {
+			strbuf_addf(err, "'%s': a pointer: use '->' for %s", path->buf, f->name);
+			return -EINVAL;
+		}
+		if (!*id || !is_su(t)) {
+			strbuf_addf(err, "'%s': '.' needs a struct or union", path->buf);
+			return -EINVAL;
+		}
+		if (need_memory(fa, path->buf, err))
+			return -EINVAL;
+		su = t;
+		sid = *id;
+	}
+	if (find_member(bc->btf, su, f->name, &m))
+		return member_error(bc->btf, sid, path->buf, f->name, err);
+	off = m.bit_off / 8;
+	if (m.bit_size && bitfield(bc->btf, &m, &off, bf, err))
+		return -EINVAL;
+	fa->deref[fa->nr_derefs - 1] += off;
+	real_type(bc->btf, m.type, id);
+	return 0;
+}
+
+/* Applies the field chain to fa, whose value has type *id, as probe-dwarf does. */
+static int apply_fields(struct btf_ctx *bc, const struct probe_arg *arg, struct fetch_arg *fa,
+			__u32 *id, char **bf, struct strbuf *path, struct strbuf *err)
+{
+	int i, ret = 0;
+
+	for (i = 0; i < arg->nr_fields && !ret; i++) {
+		const struct probe_field *f = &arg->fields[i];
+
+		if (*bf) {
+			strbuf_addf(err, "'%s': a bitfield has no members", path->buf);
+			return -EINVAL;
+		}
+		if (f->kind == PROBE_FIELD_INDEX)
+			ret = apply_index(bc, f, fa, id, path, err);
+		else
+			ret = apply_member(bc, f, fa, id, bf, path, err);
+	}
+	if (ret == -E2BIG)
+		strbuf_addf(err, "'%s': more than %d dereferences", path->buf, FETCH_MAX_DEREF);
+	return ret;
+}
+
+static int final_array(struct btf_ctx *bc, struct fetch_arg *fa, const struct btf_type *t,
+		       const char *path, struct strbuf *err)
+{
+	__u32 n = btf_array(t)->nelems, eid;
+	const struct btf_type *elem = real_type(bc->btf, btf_array(t)->type, &eid);
+	char *et;
+
+	if (!elem) {
+		strbuf_addf(err, "'%s': array of void", path);
+		return -EINVAL;
+	}
+	if (need_memory(fa, path, err))
+		return -EINVAL;
+	if (is_text_char(bc->btf, elem)) {
+		fa->type = xstrdup("string");
+		return 0;
+	}
+	if (!n) {
+		strbuf_addf(err, "'%s': array of unknown size: index it", path);
+		return -EINVAL;
+	}
+	if (n > FETCH_MAX_ARRAY_LEN) {
+		strbuf_addf(err, "'%s' has %u elements: the kernel fetches at most %d; index it",
+			    path, n, FETCH_MAX_ARRAY_LEN);
+		return -E2BIG;
+	}
+	et = is_char(elem) ? xstrdup("x8") : scalar_type(bc->btf, eid, bc->opts, path, err);
+	if (!et)
+		return -EINVAL;
+	fa->type = xmalloc(strlen(et) + 24);
+	sprintf(fa->type, "%s[%u]", et, n);
+	free(et);
+	return 0;
+}
+
+/* Final type: user cast, string, array, bitfield or scalar, as probe-dwarf types them. */
+static int final_type(struct btf_ctx *bc, const struct probe_arg *arg, struct fetch_arg *fa,
+		      __u32 id, char *bf, const char *path, struct strbuf *err)
+{
+	const struct btf_type *t = id ? btf__type_by_id(bc->btf, id) : NULL;
+	__u32 eid;
+
+	if (bf) {
+		if (arg->type) {
+			strbuf_addf(err, "'%s' is a bitfield: no cast allowed", path);
+			free(bf);
+			return -EINVAL;
+		}
+		fa->type = bf;
+		return 0;
+	}
+	if (arg->type && !strcmp(arg->type, "string")) {
+		if (!t || (!btf_is_ptr(t) && !btf_is_array(t)) ||
+		    !is_char(real_type(bc->btf, btf_is_ptr(t) ? t->type : btf_array(t)->type,
+				       &eid))) {
+			strbuf_addf(err, "'%s': only char pointers and char arrays can be strings", path);
+			return -EINVAL;
+		}
+		if (btf_is_ptr(t)) {
+			if (fetch_arg_push_deref(fa, 0))
+				return -E2BIG;
+		} else if (need_memory(fa, path, err)) {
+			return -EINVAL;
+		}
+	}
+	if (arg->type) {
+		fa->type = xstrdup(arg->type);
+		return 0;
+	}
+	if (t && btf_is_array(t))
+		return final_array(bc, fa, t, path, err);
+	if (is_su(t)) {
+		struct strbuf tn = STRBUF_INIT;
+
+		type_name(bc->btf, id, &tn);
+		strbuf_addf(err, "'%s' is a %s: choose a member (", path, tn.buf);
+		member_list(bc->btf, t, err);
+		strbuf_addch(err, ')');
+		strbuf_release(&tn);
+		return -EINVAL;
+	}
+	fa->type = scalar_type(bc->btf, id, bc->opts, path, err);
+	return fa->type ? 0 : -EINVAL;
+}
+
+/* ---- arguments ---- */
+
+static const char *param_name(const struct btf *btf, const struct btf_param *p)
+{
+	return btf__name_by_offset(btf, p->name_off);
+}
+
+/*
+ * Whether parameter i takes one integer slot of the calling convention,
+ * so that those after it are $arg(i+2) and on: a float or an aggregate
+ * moves them (the x86-64 ABI), and BTF has no locations to say where.
+ */
+static int one_slot(const struct btf *btf, const struct btf_param *p)
+{
+	__u32 id;
+	const struct btf_type *t = real_type(btf, p->type, &id);
+
+	return t && (btf_is_int(t) || btf_is_ptr(t) || btf_is_enum(t) || btf_is_enum64(t)) &&
+	       btf__resolve_size(btf, id) <= 8;
+}
+
+/* Where argument k is at the entry: $argk, or the register it is in. */
+static int arg_base(struct btf_ctx *bc, int k, struct fetch_arg *fa, struct strbuf *err)
+{
+	long long off;
+
+	if (bc->opts->argn) {
+		fa->base = FETCH_ARGN;
+		fa->argn = k;
+		return 0;
+	}
+	fa->base = FETCH_REG;
+	switch (arch_entry_arg(k, &fa->reg, &off)) {
+	case 0:
+		return 0;
+	case 1:
+		return fetch_arg_push_deref(fa, off);
+	default:
+		strbuf_addf(err, "argument %d: this architecture does not say where it is", k);
+		return -EINVAL;
+	}
+}
+
+static int arg_var(void *ctx, const struct probe_arg *arg, struct fetch_arg *fa,
+		   struct strbuf *err)
+{
+	struct btf_ctx *bc = ctx;
+	const struct btf_param *p = btf_params(bc->proto);
+	struct strbuf path = STRBUF_INIT, what = STRBUF_INIT;
+	char *bf = NULL;
+	int i, k = 0, n = btf_vlen(bc->proto), ret;
+	__u32 id;
+
+	strbuf_addf(&path, "%s%s", arg->global ? "@" : "", arg->var);
+	for (i = 0; i < n && !k; i++)
+		if (!strcmp(param_name(bc->btf, &p[i]), arg->var))
+			k = i + 1;
+	if (arg->global || !k) {
+		strbuf_addf(&what, "'%s': not a parameter of %s (params:", path.buf, bc->func);
+		for (i = 0; i < n; i++)
+			strbuf_addf(&what, " %s", param_name(bc->btf, &p[i]));
+		strbuf_addstr(&what, "); globals and locals");
+		ret = probe_btf_needs_dwarf(what.buf, err);
+		goto out;
+	}
+	for (i = 0; i < k - 1; i++) {
+		if (!one_slot(bc->btf, &p[i])) {
+			strbuf_addf(&what, "'%s': after '%s', passed by value or as a float, "
+				    "its argument slot", arg->var, param_name(bc->btf, &p[i]));
+			ret = probe_btf_needs_dwarf(what.buf, err);
+			goto out;
+		}
+	}
+	ret = arg_base(bc, k, fa, err);
+	if (ret)
+		goto out;
+	real_type(bc->btf, p[k - 1].type, &id);
+	ret = apply_fields(bc, arg, fa, &id, &bf, &path, err);
+	if (!ret)
+		ret = final_type(bc, arg, fa, id, bf, path.buf, err);
+	else
+		free(bf);
+out:
+	strbuf_release(&path);
+	strbuf_release(&what);
+	return ret;
+}
+
+static int arg_retval(void *ctx, struct fetch_arg *fa, struct strbuf *err)
+{
+	struct btf_ctx *bc = ctx;
+	__u32 id;
+
+	if (!real_type(bc->btf, bc->proto->type, &id)) {
+		strbuf_addf(err, "%s returns void: no $retval", bc->func);
+		return -EINVAL;
+	}
+	fa->type = scalar_type(bc->btf, id, bc->opts, "$retval", err);
+	return fa->type ? 0 : -EINVAL;
+}
+
+static int arg_params(void *ctx, const char ***names, int *nr)
+{
+	struct btf_ctx *bc = ctx;
+	const struct btf_param *p = btf_params(bc->proto);
+	int i, n = btf_vlen(bc->proto);
+
+	*names = xcalloc(n ? n : 1, sizeof(**names));
+	*nr = 0;
+	/* A variadic function ends in a nameless parameter of type void. */
+	for (i = 0; i < n; i++)
+		if (p[i].type && *param_name(bc->btf, &p[i]))
+			(*names)[(*nr)++] = param_name(bc->btf, &p[i]);
+	return 0;
+}
+
+static const struct probe_arg_ops btf_arg_ops = {
+	.var = arg_var,
+	.retval = arg_retval,
+	.params = arg_params,
+};
+
+/* What BTF cannot say: lines, offsets, source files. */
+static int spec_needs_dwarf(const struct probe_spec *spec, struct strbuf *err)
+{
+	struct strbuf what = STRBUF_INIT;
+	int ret = 0;
+
+	if (spec->has_line)
+		strbuf_addf(&what, "%s:%d: a line probe", spec->func, spec->line);
+	else if (spec->has_offset && spec->offset)
+		strbuf_addf(&what, "%s+%lu: an offset into a function", spec->func, spec->offset);
+	else if (spec->file)
+		strbuf_addf(&what, "%s@%s: a source file", spec->func, spec->file);
+	if (what.len)
+		ret = probe_btf_needs_dwarf(what.buf, err);
+	strbuf_release(&what);
+	return ret;
+}
+
+/* The prototype of func in btf; NULL with err set. */
+static const struct btf_type *func_proto(const struct btf *btf, const char *func,
+					 const char *module, struct strbuf *err)
+{
+	int id = btf__find_by_name_kind(btf, func, BTF_KIND_FUNC);
+	const struct btf_type *t;
+
+	if (id <= 0) {
+		strbuf_addf(err, "no function '%s' in the BTF of %s", func,
+			    module ? module : "vmlinux");
+		return NULL;
+	}
+	t = btf__type_by_id(btf, btf__type_by_id(btf, id)->type);
+	if (!t || !btf_is_func_proto(t)) {
+		strbuf_addf(err, "%s: BTF gives it no prototype", func);
+		return NULL;
+	}
+	return t;
+}
+
+int probe_btf_resolve(struct probe_btf *b, const struct probe_spec *spec,
+		      const struct probe_dwarf_opts *opts, struct probe_point **pps,
+		      int *nr, struct strbuf *err)
+{
+	struct btf_ctx bc = { .func = spec->func, .opts = opts };
+	struct probe_point *pp;
+	struct ksym ks;
+	int ret;
+
+	*pps = NULL;
+	*nr = 0;
+	ret = spec_needs_dwarf(spec, err);
+	if (ret)
+		return ret;
+	ret = probeable(b, spec->func, &ks, err);
+	if (ret)
+		return ret;
+	bc.btf = btf_for(b, spec->func, ks.module, err);
+	bc.proto = bc.btf ? func_proto(bc.btf, spec->func, ks.module, err) : NULL;
+	if (!bc.proto)
+		return -ENOENT;
+	pp = xcalloc(1, sizeof(*pp));
+	pp->func = xstrdup(spec->func);
+	pp->sym = xstrdup(spec->func);
+	pp->module = ks.module ? xstrdup(ks.module) : NULL;
+	pp->retprobe = spec->retprobe;
+	ret = probe_point_args(pp, spec, &btf_arg_ops, &bc, err);
+	if (ret) {
+		probe_points_release(pp, 1);
+		return ret;
+	}
+	*pps = pp;
+	*nr = 1;
+	return 0;
+}
+
+/* ---- listings ---- */
+
+int probe_btf_list_vars(struct probe_btf *b, const struct probe_spec *spec,
+			struct strbuf *out, struct strbuf *err)
+{
+	const struct btf_type *proto;
+	const struct btf_param *p;
+	struct btf *btf;
+	struct ksym ks;
+	int i, ret = spec_needs_dwarf(spec, err);
+
+	if (ret)
+		return ret;
+	ret = probeable(b, spec->func, &ks, err);
+	if (ret)
+		return ret;
+	btf = btf_for(b, spec->func, ks.module, err);
+	proto = btf ? func_proto(btf, spec->func, ks.module, err) : NULL;
+	if (!proto)
+		return -ENOENT;
+	strbuf_addf(out, "Available variables at %s\n        @<%s+0>\n", spec->func, spec->func);
+	p = btf_params(proto);
+	for (i = 0; i < btf_vlen(proto); i++) {
+		if (!p[i].type)
+			continue;
+		strbuf_addstr(out, "\t\t");
+		type_name(btf, p[i].type, out);
+		strbuf_addf(out, "\t%s\n", param_name(btf, &p[i]));
+	}
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int probe_btf_list_funcs(struct probe_btf *b, const char *glob, struct strbuf *out,
+			 struct strbuf *err)
+{
+	__u32 id, n = btf__type_cnt(b->vmlinux);
+	const char **names = NULL;
+	int nr = 0, alloc = 0, i, ret = kallsyms_load(b, err);
+
+	if (ret)
+		return ret;
+	for (id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(b->vmlinux, id);
+		const char *name;
+
+		if (!btf_is_func(t))
+			continue;
+		name = btf__name_by_offset(b->vmlinux, t->name_off);
+		if (glob && fnmatch(glob, name, 0))
+			continue;
+		/* What has no code of its own (inlined everywhere) cannot be probed. */
+		i = (int)kallsyms_lower(b, name);
+		if ((size_t)i == b->nr_syms || strcmp(b->syms[i].name, name))
+			continue;
+		if (nr == alloc) {
+			alloc = alloc ? 2 * alloc : 256;
+			names = xrealloc(names, alloc * sizeof(*names));
+		}
+		names[nr++] = name;
+	}
+	if (nr)
+		qsort(names, nr, sizeof(*names), cmp_str);
+	for (i = 0; i < nr; i++)
+		if (!i || strcmp(names[i], names[i - 1]))
+			strbuf_addf(out, "%s\n", names[i]);
+	free(names);
+	return 0;
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef TK_PROBE_BTF_H
+#define TK_PROBE_BTF_H
+
+#include "util/strbuf.h"
+
+/*
+ * BTF side of `tracekit probe`, for a running kernel without a vmlinux
+ * with DWARF: /sys/kernel/btf/vmlinux, and /sys/kernel/btf/MODULE (split
+ * BTF on top of it) for a function a module holds, read with libbpf.  BTF
+ * has the prototypes and the type layouts but no locations: a probe is at
+ * a function's entry, where argument i is $argi, or at its return, and
+ * what needs more (lines, offsets, locals, globals) is refused with that
+ * reason.  Before anything is written it refuses what the kernel would:
+ * functions kallsyms lacks (inlined everywhere), functions on the kprobe
+ * blacklist, and compiler clones (.isra, .constprop, .part), whose
+ * prototype BTF does not describe.
+ */
+
+struct probe_btf;
+struct probe_dwarf_opts;
+struct probe_point;
+struct probe_spec;
+
+#define PROBE_BTF_VMLINUX "/sys/kernel/btf/vmlinux"
+
+/* The running kernel's BTF; NULL with err = "PATH: why". */
+struct probe_btf *probe_btf_open(struct strbuf *err);
+void probe_btf_close(struct probe_btf *b);
+
+/* As probe_dwarf_resolve(), from BTF: one point, at the entry or the return. */
+int probe_btf_resolve(struct probe_btf *b, const struct probe_spec *spec,
+		      const struct probe_dwarf_opts *opts, struct probe_point **pps,
+		      int *nr, struct strbuf *err);
+
+/* -V: the parameters of spec's function, with their types. */
+int probe_btf_list_vars(struct probe_btf *b, const struct probe_spec *spec,
+			struct strbuf *out, struct strbuf *err);
+/*
+ * -F: the functions vmlinux's BTF describes and kallsyms has, matching
+ * glob (NULL: all), sorted.
+ */
+int probe_btf_list_funcs(struct probe_btf *b, const char *glob, struct strbuf *out,
+			 struct strbuf *err);
+
+/* -EOPNOTSUPP with err = "WHAT: needs DWARF debuginfo (only BTF found: ...)". */
+int probe_btf_needs_dwarf(const char *what, struct strbuf *err);
+
+/* sizeof(struct name) in the running kernel's BTF, 0 when it has none. */
+unsigned long probe_btf_struct_size(const char *name);
+
+#endif
