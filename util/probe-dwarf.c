@@ -88,11 +88,41 @@ void probe_debuginfo_close(struct probe_debuginfo *dbg)
 
 /* ---- functions ---- */
 
+/*
+ * Where a spec's function runs: its out-of-line body, or, for a function
+ * that exists only inlined, each inlined copy (one probe per site, as perf).
+ */
+struct probe_site {
+	Dwarf_Die target;	/* the subprogram, or the DW_TAG_inlined_subroutine */
+	Dwarf_Die func;		/* the subprogram holding the code: frame base, entry */
+	int inlined;
+};
+
+struct site_list {
+	struct probe_site *v;
+	int nr, alloc;
+};
+
+static void push_site(struct site_list *sl, Dwarf_Die *target, Dwarf_Die *func, int inlined)
+{
+	if (sl->nr == sl->alloc) {
+		sl->alloc = sl->alloc ? 2 * sl->alloc : 4;
+		sl->v = xrealloc(sl->v, sl->alloc * sizeof(*sl->v));
+	}
+	sl->v[sl->nr].target = *target;
+	sl->v[sl->nr].func = *func;
+	sl->v[sl->nr++].inlined = inlined;
+}
+
+/*
+ * The out-of-line definitions of a function: one, or one per CU for a
+ * static function defined in several (perf probes each of them).
+ */
 struct func_search {
 	const char *name;
 	const char *file;
-	Dwarf_Die die;
-	int found;
+	Dwarf_Addr pc;		/* nonzero: only the definition entered at pc */
+	struct site_list sites;
 	Dwarf_Die abstract;	/* an inline-only definition, if that is all there is */
 	int has_abstract;
 };
@@ -138,23 +168,35 @@ static int has_code(Dwarf_Die *die)
 	return func_entry(die, &pc) == 0;
 }
 
+static int site_known(const struct site_list *sl, Dwarf_Die *die)
+{
+	int i;
+
+	for (i = 0; i < sl->nr; i++)
+		if (dwarf_dieoffset(&sl->v[i].target) == dwarf_dieoffset(die))
+			return 1;
+	return 0;
+}
+
 static int func_cb(Dwarf_Die *die, void *arg)
 {
 	struct func_search *fs = arg;
 	const char *name = dwarf_diename(die);
+	Dwarf_Addr pc;
 
 	if (!name || strcmp(name, fs->name) || !file_matches(die, fs->file))
 		return DWARF_CB_OK;
-	if (!has_code(die)) {
+	if (func_entry(die, &pc)) {
 		if (!fs->has_abstract && dwarf_func_inline(die)) {
 			fs->abstract = *die;
 			fs->has_abstract = 1;
 		}
 		return DWARF_CB_OK;
 	}
-	fs->die = *die;
-	fs->found = 1;
-	return DWARF_CB_ABORT;
+	if ((fs->pc && pc != fs->pc) || site_known(&fs->sites, die))
+		return DWARF_CB_OK;
+	push_site(&fs->sites, die, die, 0);
+	return fs->pc ? DWARF_CB_ABORT : DWARF_CB_OK;
 }
 
 /* Iterates the CUs; cb returns nonzero to stop. */
@@ -176,10 +218,8 @@ static int for_each_cu(struct probe_debuginfo *dbg,
 
 static int find_func_in_cu(Dwarf_Die *cu, void *arg)
 {
-	struct func_search *fs = arg;
-
-	dwarf_getfuncs(cu, func_cb, fs, 0);
-	return fs->found;
+	dwarf_getfuncs(cu, func_cb, arg, 0);
+	return 0;
 }
 
 /*
@@ -191,7 +231,8 @@ static void find_func_by_symbol(struct probe_debuginfo *dbg, struct func_search 
 {
 	int i, n = dwfl_module_getsymtab(dbg->mod);
 
-	for (i = 1; i < n && !fs->found; i++) {
+	/* Every symbol: a static function has a local one in each of its CUs. */
+	for (i = 1; i < n; i++) {
 		GElf_Sym sym;
 		GElf_Addr addr;
 		Dwarf_Die cu;
@@ -200,35 +241,11 @@ static void find_func_by_symbol(struct probe_debuginfo *dbg, struct func_search 
 
 		if (!name || GELF_ST_TYPE(sym.st_info) != STT_FUNC || strcmp(name, fs->name))
 			continue;
-		if (dwarf_addrdie(dbg->dw, addr - dbg->bias, &cu))
+		fs->pc = addr - dbg->bias;
+		if (dwarf_addrdie(dbg->dw, fs->pc, &cu))
 			find_func_in_cu(&cu, fs);
 	}
-}
-
-/*
- * Where a spec's function runs: its out-of-line body, or, for a function
- * that exists only inlined, each inlined copy (one probe per site, as perf).
- */
-struct probe_site {
-	Dwarf_Die target;	/* the subprogram, or the DW_TAG_inlined_subroutine */
-	Dwarf_Die func;		/* the subprogram holding the code: frame base, entry */
-	int inlined;
-};
-
-struct site_list {
-	struct probe_site *v;
-	int nr, alloc;
-};
-
-static void push_site(struct site_list *sl, Dwarf_Die *target, Dwarf_Die *func, int inlined)
-{
-	if (sl->nr == sl->alloc) {
-		sl->alloc = sl->alloc ? 2 * sl->alloc : 4;
-		sl->v = xrealloc(sl->v, sl->alloc * sizeof(*sl->v));
-	}
-	sl->v[sl->nr].target = *target;
-	sl->v[sl->nr].func = *func;
-	sl->v[sl->nr++].inlined = inlined;
+	fs->pc = 0;
 }
 
 struct holder_search {
@@ -267,17 +284,24 @@ static int inline_instance_cb(Dwarf_Die *inst, void *arg)
 	return DWARF_CB_OK;
 }
 
+static int cmp_site(const void *a, const void *b)
+{
+	Dwarf_Off x = dwarf_dieoffset((Dwarf_Die *)&((const struct probe_site *)a)->target);
+	Dwarf_Off y = dwarf_dieoffset((Dwarf_Die *)&((const struct probe_site *)b)->target);
+
+	return x < y ? -1 : x > y;
+}
+
 static int find_sites(struct probe_debuginfo *dbg, const struct probe_spec *spec,
 		      struct site_list *sl, struct strbuf *err)
 {
 	struct func_search fs = { .name = spec->func, .file = spec->file };
 	char *dot;
 
-	memset(sl, 0, sizeof(*sl));
 	find_func_by_symbol(dbg, &fs);
-	if (!fs.found)
+	if (!fs.sites.nr)
 		for_each_cu(dbg, find_func_in_cu, &fs);
-	if (!fs.found && !fs.has_abstract && (dot = strchr(spec->func, '.'))) {
+	if (!fs.sites.nr && !fs.has_abstract && (dot = strchr(spec->func, '.'))) {
 		/* foo.isra.0: DWARF names the clone's source function foo. */
 		char *base = xstrndup(spec->func, dot - spec->func);
 
@@ -285,8 +309,10 @@ static int find_sites(struct probe_debuginfo *dbg, const struct probe_spec *spec
 		for_each_cu(dbg, find_func_in_cu, &fs);
 		free(base);
 	}
-	if (fs.found) {
-		push_site(sl, &fs.die, &fs.die, 0);
+	*sl = fs.sites;
+	if (sl->nr) {
+		/* In the order of the CUs, as perf lists them. */
+		qsort(sl->v, sl->nr, sizeof(*sl->v), cmp_site);
 		return 0;
 	}
 	if (fs.has_abstract)
@@ -557,6 +583,42 @@ static int is_char_type(Dwarf_Die *t, int *is_unsigned)
 	return enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char;
 }
 
+/* DW_AT_encoding says signed: base types, and the enums gcc gives one. */
+static int encoding_signed(Dwarf_Die *t)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word enc;
+
+	return dwarf_attr(t, DW_AT_encoding, &attr) && !dwarf_formudata(&attr, &enc) &&
+	       (enc == DW_ATE_signed || enc == DW_ATE_signed_char);
+}
+
+/*
+ * An enum is signed as its underlying type is (DW_AT_type, DWARF 3 on),
+ * else as gcc's DW_AT_encoding says, else (strict DWARF 2) when a value
+ * is negative: only DW_FORM_sdata tells one, data1..8 carry no sign.
+ */
+static int enum_signed(Dwarf_Die *t)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Sword v;
+	Dwarf_Die c;
+
+	if (!real_type(t, &c))
+		return encoding_signed(&c);
+	if (dwarf_hasattr(t, DW_AT_encoding))
+		return encoding_signed(t);
+	if (dwarf_child(t, &c))
+		return 0;
+	do {
+		if (dwarf_tag(&c) == DW_TAG_enumerator &&
+		    dwarf_attr(&c, DW_AT_const_value, &attr) &&
+		    dwarf_whatform(&attr) == DW_FORM_sdata && !dwarf_formsdata(&attr, &v) && v < 0)
+			return 1;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return 0;
+}
+
 /* Kernel type for a scalar; NULL with err set when there is none. */
 static char *scalar_type(Dwarf_Die *t, const struct probe_dwarf_opts *opts,
 			 const char *var, struct strbuf *err)
@@ -574,7 +636,7 @@ static char *scalar_type(Dwarf_Die *t, const struct probe_dwarf_opts *opts,
 			return xstrdup("symbol");
 		return xstrdup("x64");
 	case DW_TAG_enumeration_type:
-		c = 'u';
+		c = enum_signed(t) ? 's' : 'u';
 		break;
 	case DW_TAG_base_type:
 		if (dwarf_attr(t, DW_AT_encoding, &attr))
@@ -615,6 +677,8 @@ struct var_ctx {
 	Dwarf_Addr entry;	/* of func */
 	Dwarf_Die *scopes;	/* nested scopes at pc, innermost first */
 	int nr_scopes;
+	struct strbuf *warn;	/* NULL: this site's warnings were given by another */
+	int whole;		/* $params: a struct by value is fetched, as perf does */
 };
 
 static int op_reg(const Dwarf_Op *op, int *reg, Dwarf_Sword *off, int *is_breg)
@@ -754,6 +818,13 @@ static int location_to_fetch(struct var_ctx *vc, Dwarf_Die *var, const char *nam
 		strbuf_addf(err, "'%s' is computed at this address (DW_OP_stack_value), not stored: fetchargs cannot do arithmetic",
 			    name);
 		return -EINVAL;
+	}
+	/* perf's $params takes a split struct's first piece: its first bytes. */
+	if (nops > 1 && ops[1].atom == DW_OP_piece && vc->whole &&
+	    !op_reg(&ops[0], &reg, &off, &is_breg) && !is_breg && ops[1].number >= 8) {
+		fa->base = FETCH_REG;
+		fa->reg = reg;
+		return 0;
 	}
 	if (nops > 1 && ops[1].atom == DW_OP_piece) {
 		strbuf_addf(err, "'%s' is split across registers (DW_OP_piece), which is not supported", name);
@@ -992,6 +1063,31 @@ too_deep:
 	return -E2BIG;
 }
 
+/*
+ * perf's $params fetches a struct passed by value as its first bytes, in
+ * hex, cut down to 64 bits ("pt exceeds max-bitwidth"): so do we, saying so.
+ */
+static int whole_aggregate(struct var_ctx *vc, struct fetch_arg *fa, Dwarf_Die *type,
+			   const char *path, struct strbuf *err)
+{
+	struct strbuf tn = STRBUF_INIT;
+	int size = dwarf_bytesize(type), bits;
+
+	bits = size > 8 ? 64 : size * 8;
+	if (bits != 8 && bits != 16 && bits != 32 && bits != 64) {
+		strbuf_addf(err, "'%s' has %d bytes: the kernel fetches 1, 2, 4 or 8", path, size);
+		return -EINVAL;
+	}
+	fa->type = xmalloc(16);
+	snprintf(fa->type, 16, "x%d", bits);
+	type_name(type, &tn);
+	if (vc->warn && size > 8)
+		strbuf_addf(vc->warn, "$params: '%s' is a %s passed by value: only its first 8 bytes are fetched (x64), as perf does\n",
+			    path, tn.buf);
+	strbuf_release(&tn);
+	return 0;
+}
+
 /* Final type: user cast, string, array, bitfield or scalar. */
 static int final_type(struct var_ctx *vc, const struct probe_arg *arg, struct fetch_arg *fa,
 		      Dwarf_Die *type, char *bf, const char *path, struct strbuf *err)
@@ -1060,6 +1156,8 @@ static int final_type(struct var_ctx *vc, const struct probe_arg *arg, struct fe
 		free(et);
 		return 0;
 	}
+	if ((tag == DW_TAG_structure_type || tag == DW_TAG_union_type) && vc->whole)
+		return whole_aggregate(vc, fa, type, path, err);
 	if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type) {
 		struct strbuf tn = STRBUF_INIT;
 
@@ -1261,6 +1359,10 @@ static int resolve_var(struct var_ctx *vc, const struct probe_arg *arg, const ch
 		goto out;
 	}
 	ret = apply_fields(arg, fa, &type, &bf, &path, err);
+	/* The kernel's b type has no sign: kernel/trace/trace_probe.c. */
+	if (!ret && bf && !arg->type && encoding_signed(&type) && vc->warn)
+		strbuf_addf(vc->warn, "'%s' is a signed bitfield, which the kernel records unsigned (%s): a negative value reads as 2^width + value\n",
+			    path.buf, bf);
 	if (!ret)
 		ret = final_type(vc, arg, fa, &type, bf, path.buf, err);
 	else
@@ -1336,19 +1438,25 @@ static int resolve_params(struct var_ctx *vc, const char *sym, struct probe_poin
 	do {
 		struct probe_arg a = { .kind = PROBE_ARG_VAR };
 		struct fetch_arg fa = { 0 };
-		struct strbuf ignore = STRBUF_INIT;
+		struct strbuf why = STRBUF_INIT;
 		const char *n = dwarf_diename(&c);
+		int ret;
 
 		if (dwarf_tag(&c) != DW_TAG_formal_parameter || !n)
 			continue;
 		a.var = (char *)n;
+		vc->whole = 1;
+		ret = resolve_var(vc, &a, sym, &fa, &why);
+		vc->whole = 0;
 		/* Like perf: parameters that cannot be fetched here are left out. */
-		if (resolve_var(vc, &a, sym, &fa, &ignore)) {
+		if (ret) {
+			if (vc->warn)
+				strbuf_addf(vc->warn, "$params: '%s' left out: %s\n", n, why.buf);
 			fetch_arg_release(&fa);
-			strbuf_release(&ignore);
+			strbuf_release(&why);
 			continue;
 		}
-		strbuf_release(&ignore);
+		strbuf_release(&why);
 		fa.name = xstrdup(n);
 		unique_name(pp, &fa);
 		push_fetch(pp, alloc, &fa);
@@ -1416,10 +1524,12 @@ static int resolve_args(struct var_ctx *vc, const struct probe_spec *spec,
 
 static int resolve_site(struct probe_debuginfo *dbg, const struct probe_spec *spec,
 			const struct probe_dwarf_opts *opts, struct probe_site *site,
-			int want_vars, struct probe_point *pp, struct strbuf *err)
+			int want_vars, struct probe_point *pp, struct strbuf *warn,
+			struct strbuf *err)
 {
 	struct var_ctx vc = { .dbg = dbg, .opts = opts, .func = &site->func,
-			      .target = &site->target, .inlined = site->inlined };
+			      .target = &site->target, .inlined = site->inlined,
+			      .warn = warn };
 	GElf_Sym sym;
 	GElf_Off off;
 	const char *name;
@@ -1467,7 +1577,7 @@ fail:
 
 int probe_dwarf_resolve(struct probe_debuginfo *dbg, const struct probe_spec *spec,
 			const struct probe_dwarf_opts *opts, struct probe_point **pps,
-			int *nr, struct strbuf *err)
+			int *nr, struct strbuf *warn, struct strbuf *err)
 {
 	struct site_list sl;
 	int ret, i, want_vars = 0;
@@ -1482,7 +1592,9 @@ int probe_dwarf_resolve(struct probe_debuginfo *dbg, const struct probe_spec *sp
 		return ret;
 	*pps = xcalloc(sl.nr, sizeof(**pps));
 	for (i = 0; i < sl.nr && !ret; i++) {
-		ret = resolve_site(dbg, spec, opts, &sl.v[i], want_vars, &(*pps)[i], err);
+		/* The copies share the arguments: their warnings once. */
+		ret = resolve_site(dbg, spec, opts, &sl.v[i], want_vars, &(*pps)[i],
+				   i ? NULL : warn, err);
 		if (!ret)
 			(*nr)++;
 		else if (sl.nr > 1)

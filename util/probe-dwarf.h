@@ -50,11 +50,13 @@ void probe_debuginfo_close(struct probe_debuginfo *dbg);
 /*
  * The probe points of spec: one, or one per inlined copy of a function
  * that exists only inlined (they share one event: the kernel's multi-probe
- * append needs their arguments to have the same names and types).
+ * append needs their arguments to have the same names and types).  warn
+ * gets a line for what is fetched other than asked (signed bitfields,
+ * $params left out or cut), NULL: none.
  */
 int probe_dwarf_resolve(struct probe_debuginfo *dbg, const struct probe_spec *spec,
 			const struct probe_dwarf_opts *opts, struct probe_point **pps,
-			int *nr, struct strbuf *err);
+			int *nr, struct strbuf *warn, struct strbuf *err);
 void probe_point_release(struct probe_point *pp);
 void probe_points_release(struct probe_point *pps, int nr);
 

@@ -141,7 +141,7 @@ static int translate(const struct probe_target *t, const char *text,
 	ret = probe_spec_parse(text, &spec, err);
 	if (ret)
 		return ret;
-	ret = probe_dwarf_resolve(t->dbg, &spec, dopts, &pps, &nr, err);
+	ret = probe_dwarf_resolve(t->dbg, &spec, dopts, &pps, &nr, warn, err);
 	if (ret) {
 		probe_spec_release(&spec);
 		return ret;
