@@ -1522,6 +1522,100 @@ static int resolve_args(struct var_ctx *vc, const struct probe_spec *spec,
 	return ret;
 }
 
+/* pp's address pc: its symbol, and for uprobes its file offset. */
+static int place_point(struct probe_debuginfo *dbg, const struct probe_spec *spec,
+		       const struct probe_dwarf_opts *opts, Dwarf_Addr pc,
+		       struct probe_point *pp, struct strbuf *err)
+{
+	GElf_Sym sym;
+	GElf_Off off;
+	const char *name;
+
+	pp->func = xstrdup(spec->func);
+	pp->addr = pc;
+	pp->retprobe = spec->retprobe;
+	name = dwfl_module_addrinfo(dbg->mod, pc + dbg->bias, &off, &sym, NULL, NULL, NULL);
+	if (!name) {
+		strbuf_addf(err, "%s: no symbol covers %s at 0x%" PRIx64, dbg->path,
+			    spec->func, (uint64_t)pc);
+		return -ENOENT;
+	}
+	pp->sym = xstrdup(name);
+	pp->sym_off = off;
+	if (opts->kind == PROBE_UPROBE &&
+	    (elf_addr_vaddr_to_offset(dbg->elf, pc, &pp->file_off) ||
+	     elf_addr_load_delta(dbg->elf, pc, &pp->load_delta))) {
+		strbuf_addf(err, "%s: 0x%" PRIx64 " is in no loadable segment", dbg->path,
+			    (uint64_t)pc);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/* The STT_FUNC or STT_GNU_IFUNC symbol name: its DWARF address and type. */
+static int func_symbol(struct probe_debuginfo *dbg, const char *name, Dwarf_Addr *pc,
+		       int *type)
+{
+	int i, n = dwfl_module_getsymtab(dbg->mod);
+
+	for (i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		const char *s = dwfl_module_getsym_info(dbg->mod, i, &sym, &addr, NULL, NULL, NULL);
+
+		*type = GELF_ST_TYPE(sym.st_info);
+		if (s && !strcmp(s, name) && sym.st_shndx != SHN_UNDEF &&
+		    (*type == STT_FUNC || *type == STT_GNU_IFUNC)) {
+			*pc = addr - dbg->bias;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/*
+ * A function the DWARF does not describe (assembly, code built without
+ * -g: libc's memchr) is probed at its symbol, as perf does; with no
+ * types or locations, only raw fetchargs can be its arguments.
+ */
+static int resolve_symbol_only(struct probe_debuginfo *dbg, const struct probe_spec *spec,
+			       const struct probe_dwarf_opts *opts, struct probe_point **pps,
+			       int *nr, struct strbuf *warn, struct strbuf *err)
+{
+	struct var_ctx vc = { .dbg = dbg, .opts = opts };
+	Dwarf_Addr pc;
+	int i, ret, type;
+
+	if (spec->file || func_symbol(dbg, spec->func, &pc, &type))
+		return -ENOENT;
+	strbuf_reset(err);
+	if (spec->has_line || spec->has_offset) {
+		strbuf_addf(err, "%s has no debug info (a symbol only): no lines or offsets", spec->func);
+		return -EINVAL;
+	}
+	for (i = 0; i < spec->nr_args; i++)
+		if (spec->args[i].kind != PROBE_ARG_RAW) {
+			strbuf_addf(err, "%s has no debug info (a symbol only): only raw fetchargs (%%di, $stack1...) can be fetched",
+				    spec->func);
+			return -EINVAL;
+		}
+	*pps = xcalloc(1, sizeof(**pps));
+	ret = place_point(dbg, spec, opts, pc, *pps, err);
+	if (!ret)
+		ret = resolve_args(&vc, spec, *pps, err);
+	if (ret) {
+		probe_points_release(*pps, 1);
+		*pps = NULL;
+		return ret;
+	}
+	/* perf warns too: the resolver runs once, at relocation. */
+	if (type == STT_GNU_IFUNC && warn)
+		strbuf_addf(warn, "%s is a GNU indirect function: this probes its resolver, not the function it picks at run time\n",
+			    spec->func);
+	*nr = 1;
+	return 0;
+}
+
 static int resolve_site(struct probe_debuginfo *dbg, const struct probe_spec *spec,
 			const struct probe_dwarf_opts *opts, struct probe_site *site,
 			int want_vars, struct probe_point *pp, struct strbuf *warn,
@@ -1530,9 +1624,6 @@ static int resolve_site(struct probe_debuginfo *dbg, const struct probe_spec *sp
 	struct var_ctx vc = { .dbg = dbg, .opts = opts, .func = &site->func,
 			      .target = &site->target, .inlined = site->inlined,
 			      .warn = warn };
-	GElf_Sym sym;
-	GElf_Off off;
-	const char *name;
 	int ret;
 
 	memset(pp, 0, sizeof(*pp));
@@ -1544,28 +1635,9 @@ static int resolve_site(struct probe_debuginfo *dbg, const struct probe_spec *sp
 				    &pp->skipped_prologue, err);
 	if (ret)
 		return ret;
-	pp->func = xstrdup(spec->func);
-	pp->addr = vc.pc;
-	pp->retprobe = spec->retprobe;
-	name = dwfl_module_addrinfo(dbg->mod, vc.pc + dbg->bias, &off, &sym, NULL, NULL, NULL);
-	if (!name) {
-		strbuf_addf(err, "%s: no symbol covers %s at 0x%" PRIx64, dbg->path,
-			    spec->func, (uint64_t)vc.pc);
-		ret = -ENOENT;
-		goto fail;
-	}
-	pp->sym = xstrdup(name);
-	pp->sym_off = off;
-	if (opts->kind == PROBE_UPROBE) {
-		if (elf_addr_vaddr_to_offset(dbg->elf, vc.pc, &pp->file_off) ||
-		    elf_addr_load_delta(dbg->elf, vc.pc, &pp->load_delta)) {
-			strbuf_addf(err, "%s: 0x%" PRIx64 " is in no loadable segment", dbg->path,
-				    (uint64_t)vc.pc);
-			ret = -ENOENT;
-			goto fail;
-		}
-	}
-	ret = resolve_args(&vc, spec, pp, err);
+	ret = place_point(dbg, spec, opts, vc.pc, pp, err);
+	if (!ret)
+		ret = resolve_args(&vc, spec, pp, err);
 	free(vc.scopes);
 	if (ret)
 		goto fail;
@@ -1588,6 +1660,8 @@ int probe_dwarf_resolve(struct probe_debuginfo *dbg, const struct probe_spec *sp
 		want_vars |= spec->args[i].kind == PROBE_ARG_VAR ||
 			     spec->args[i].kind == PROBE_ARG_PARAMS;
 	ret = find_sites(dbg, spec, &sl, err);
+	if (ret == -ENOENT && resolve_symbol_only(dbg, spec, opts, pps, nr, warn, err) != -ENOENT)
+		return *nr ? 0 : -EINVAL;
 	if (ret)
 		return ret;
 	*pps = xcalloc(sl.nr, sizeof(**pps));
@@ -1733,19 +1807,46 @@ struct func_list {
 	int nr, alloc;
 };
 
-static int list_func_cb(Dwarf_Die *die, void *arg)
+static void list_func_push(struct func_list *fl, const char *name)
 {
-	struct func_list *fl = arg;
-	const char *name = dwarf_diename(die);
-
-	if (!name || !has_code(die) || (fl->glob && fnmatch(fl->glob, name, 0)))
-		return DWARF_CB_OK;
+	if (fl->glob && fnmatch(fl->glob, name, 0))
+		return;
 	if (fl->nr == fl->alloc) {
 		fl->alloc = fl->alloc ? 2 * fl->alloc : 64;
 		fl->names = xrealloc(fl->names, fl->alloc * sizeof(*fl->names));
 	}
 	fl->names[fl->nr++] = xstrdup(name);
+}
+
+static int list_func_cb(Dwarf_Die *die, void *arg)
+{
+	const char *name = dwarf_diename(die);
+
+	if (name && has_code(die))
+		list_func_push(arg, name);
 	return DWARF_CB_OK;
+}
+
+/*
+ * Functions the DWARF does not describe (libc's assembly memchr, objects
+ * built without -g) are still probe-able by their symbol: perf -F lists
+ * the symbol table, so the listing has both.
+ */
+static void list_func_symbols(struct probe_debuginfo *dbg, struct func_list *fl)
+{
+	int i, n = dwfl_module_getsymtab(dbg->mod);
+
+	for (i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		const char *name = dwfl_module_getsym_info(dbg->mod, i, &sym, &addr,
+							   NULL, NULL, NULL);
+		int type = GELF_ST_TYPE(sym.st_info);
+
+		if (name && *name && sym.st_shndx != SHN_UNDEF &&
+		    (type == STT_FUNC || type == STT_GNU_IFUNC))
+			list_func_push(fl, name);
+	}
 }
 
 static int list_funcs_in_cu(Dwarf_Die *cu, void *arg)
@@ -1766,6 +1867,7 @@ int probe_dwarf_list_funcs(struct probe_debuginfo *dbg, const char *glob,
 	int i;
 
 	for_each_cu(dbg, list_funcs_in_cu, &fl);
+	list_func_symbols(dbg, &fl);
 	qsort(fl.names, fl.nr, sizeof(*fl.names), cmp_str);
 	for (i = 0; i < fl.nr; i++) {
 		if (!i || strcmp(fl.names[i], fl.names[i - 1]))

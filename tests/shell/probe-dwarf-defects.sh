@@ -1,5 +1,5 @@
 #!/bin/bash
-# description: probe: user-space DWARF cases checked against perf ($params structs by value, lazy lines)
+# description: probe: user-space DWARF cases checked against perf ($params structs by value, symbol-only functions, lazy lines)
 # tracefs: untouched
 # Each case is compared with perf probe -D, -F or -L on the same binary,
 # or with what readelf and the compiler say.
@@ -46,3 +46,35 @@ done
 expect_fail "$TRACEKIT" probe -x "$TK_TMP/params_O0" -D 'main;printf'
 assert_grep "^tracekit probe: 'main;printf': lazy-line patterns .* are not supported" "$TK_TMP/out"
 assert_eq "one line" "$(wc -l <"$TK_TMP/out")" 1
+
+# -F lists the functions DWARF does not describe (assembly, an IFUNC) as
+# perf -F does, from the symbol table; they are probed at their symbol.
+cat >"$TK_TMP/f.c" <<'SRC'
+static int tk_impl(void) { return 1; }
+static void *tk_resolve(void) { return (void *)tk_impl; }
+int tk_ifunc(void) __attribute__((ifunc("tk_resolve")));
+int tk_asm_only(void);
+int main(void) { return tk_ifunc() + tk_asm_only() != 2; }
+SRC
+printf '\t.text\n\t.globl tk_asm_only\n\t.type tk_asm_only, @function\ntk_asm_only:\n\tmovl $1, %%eax\n\tret\n\t.size tk_asm_only, .-tk_asm_only\n\t.section .note.GNU-stack,"",@progbits\n' \
+	>"$TK_TMP/asm.s"
+gcc -g -O2 -c -o "$TK_TMP/f.o" "$TK_TMP/f.c" && gcc -c -o "$TK_TMP/asm.o" "$TK_TMP/asm.s" &&
+	gcc -o "$TK_TMP/symonly" "$TK_TMP/f.o" "$TK_TMP/asm.o" || fail "cannot build symonly"
+perf probe -q -x "$TK_TMP/symonly" -F 'tk_*' >"$TK_TMP/perf" || fail "perf -F failed"
+"$TRACEKIT" probe -x "$TK_TMP/symonly" -F 'tk_*' >"$TK_TMP/ours" || fail "-F failed"
+diff -u "$TK_TMP/perf" "$TK_TMP/ours" || fail "-F differs from perf's"
+assert_grep '^tk_asm_only$' "$TK_TMP/ours"
+# perf looks for tk_asm_only's entry in the DWARF (and fails), its return is by symbol.
+perf probe -q -x "$TK_TMP/symonly" -D 'tk_asm_only%return' >"$TK_TMP/perf" ||
+	fail "perf refused tk_asm_only%return"
+"$TRACEKIT" probe -x "$TK_TMP/symonly" -D 'tk_asm_only%return' >"$TK_TMP/ours" ||
+	fail "tk_asm_only%return refused"
+assert_eq "symbol-only return probe" "$(cat "$TK_TMP/ours")" "$(cat "$TK_TMP/perf")"
+"$TRACEKIT" probe -x "$TK_TMP/symonly" -D 'tk_asm_only' >"$TK_TMP/ours" || fail "tk_asm_only refused"
+assert_eq "symbol-only entry, at the symbol readelf gives" \
+	"$(sed 's/.*:0x//' "$TK_TMP/ours")" \
+	"$(readelf -sW "$TK_TMP/symonly" | awk '$8 == "tk_asm_only" { sub(/^0+/, "", $2); print $2 }')"
+"$TRACEKIT" probe -x "$TK_TMP/symonly" -D 'tk_ifunc' >"$TK_TMP/ours" 2>&1 || fail "tk_ifunc refused"
+assert_grep 'tk_ifunc is a GNU indirect function' "$TK_TMP/ours"
+expect_fail "$TRACEKIT" probe -x "$TK_TMP/symonly" -D 'tk_asm_only x'
+assert_grep 'a symbol only.*only raw fetchargs' "$TK_TMP/out"
