@@ -1753,13 +1753,151 @@ int probe_dwarf_list_vars(struct probe_debuginfo *dbg, const struct probe_spec *
 	return 0;
 }
 
+/* The outermost inlined copy within scope whose code holds pc. */
+static int inline_at(Dwarf_Die *scope, Dwarf_Addr pc, Dwarf_Die *out)
+{
+	Dwarf_Die c;
+
+	if (dwarf_child(scope, &c))
+		return 0;
+	do {
+		int tag = dwarf_tag(&c);
+
+		if (tag == DW_TAG_inlined_subroutine && dwarf_haspc(&c, pc) == 1) {
+			*out = c;
+			return 1;
+		}
+		if (tag == DW_TAG_lexical_block && inline_at(&c, pc, out))
+			return 1;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return 0;
+}
+
+/*
+ * perf's rule for the lines -L numbers (util/dwarf-aux.c die_walk_lines,
+ * util/probe-finder.c line_range_walk_cb): the declaration line, and each
+ * is_stmt row of the function's own file at or below it, not inside an
+ * inlined copy (but for the copy's call line), whose address maps back
+ * to the same line: the entry maps to the declaration line, any other
+ * address to its first is_stmt row (cu_getsrc_die).
+ */
+static Dwarf_Line *first_stmt_at(Dwarf_Lines *lines, size_t n, Dwarf_Addr pc)
+{
+	size_t lo = 0, hi = n, i;
+	Dwarf_Addr a;
+	bool stmt;
+
+	/* The rows are sorted by address: the first one at pc. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (dwarf_lineaddr(dwarf_onesrcline(lines, mid), &a))
+			return NULL;
+		if (a < pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < n; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+
+		if (dwarf_lineaddr(l, &a) || a != pc || dwarf_linebeginstatement(l, &stmt))
+			return NULL;
+		if (stmt)
+			return l;
+	}
+	return NULL;
+}
+
+static int line_listed(Dwarf_Die *func, Dwarf_Lines *lines, size_t n, Dwarf_Line *l,
+		       int decl, const char *file, Dwarf_Addr entry)
+{
+	Dwarf_Addr a;
+	Dwarf_Die inl;
+	Dwarf_Line *back;
+	Dwarf_Attribute attr;
+	Dwarf_Word call;
+	const char *src;
+	int ln, back_ln;
+	bool flag = false;
+
+	if (dwarf_lineaddr(l, &a) || dwarf_lineno(l, &ln) || ln < decl ||
+	    dwarf_lineendsequence(l, &flag) || flag ||
+	    dwarf_linebeginstatement(l, &flag) || !flag || dwarf_haspc(func, a) != 1)
+		return 0;
+	src = dwarf_linesrc(l, NULL, NULL);
+	if (!src || !file || strcmp(src, file))
+		return 0;
+	if (inline_at(func, a, &inl) &&
+	    (!dwarf_attr(&inl, DW_AT_call_line, &attr) || dwarf_formudata(&attr, &call) ||
+	     (int)call != ln))
+		return 0;
+	if (a == entry)
+		return ln == decl;
+	back = first_stmt_at(lines, n, a);
+	return back && !dwarf_lineno(back, &back_ln) && back_ln == ln;
+}
+
+static int listed_lines(Dwarf_Die *func, int decl, const char *file, int **out, int *nr)
+{
+	Dwarf_Die cu;
+	Dwarf_Lines *lines;
+	Dwarf_Addr entry = 0;
+	size_t n, i;
+	int alloc = 1;
+
+	*out = xmalloc(sizeof(**out));
+	(*out)[0] = decl;
+	*nr = 1;
+	func_entry(func, &entry);
+	if (!dwarf_diecu(func, &cu, NULL, NULL) || dwarf_getsrclines(&cu, &lines, &n))
+		return 0;
+	for (i = 0; i < n; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		int ln;
+
+		if (!line_listed(func, lines, n, l, decl, file, entry) || dwarf_lineno(l, &ln))
+			continue;
+		if (*nr == alloc) {
+			alloc *= 2;
+			*out = xrealloc(*out, alloc * sizeof(**out));
+		}
+		(*out)[(*nr)++] = ln;
+	}
+	return 0;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* perf prints this many lines past the last numbered one (NR_ADDITIONAL_LINES + 1). */
+#define LIST_LINES_AFTER 3
+
+/* A relative source name is relative to the CU's DW_AT_comp_dir (perf prints it so). */
+static void source_path(Dwarf_Die *func, const char *file, struct strbuf *path)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die cu;
+	const char *dir = NULL;
+
+	if (*file != '/' && dwarf_diecu(func, &cu, NULL, NULL))
+		dir = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &attr));
+	if (dir)
+		strbuf_addf(path, "%s/", dir);
+	strbuf_addstr(path, file);
+}
+
 int probe_dwarf_list_lines(struct probe_debuginfo *dbg, const struct probe_spec *spec,
 			   struct strbuf *out, struct strbuf *err)
 {
-	struct line_row *rows;
+	struct strbuf path = STRBUF_INIT;
 	Dwarf_Die func;
 	const char *file;
-	int nr, i, decl = 0, first, last, ret;
+	int *listed, nr, i, j = 0, decl = 0, last, ret;
 	char *line = NULL;
 	size_t cap = 0;
 	FILE *src;
@@ -1769,23 +1907,24 @@ int probe_dwarf_list_lines(struct probe_debuginfo *dbg, const struct probe_spec 
 		return ret;
 	dwarf_decl_line(&func, &decl);
 	file = dwarf_decl_file(&func);
-	func_rows(&func, &rows, &nr);
-	first = decl;
-	last = decl;
-	for (i = 0; i < nr; i++)
-		if (rows[i].line > last)
-			last = rows[i].line;
-	strbuf_addf(out, "<%s@%s:%d>\n", spec->func, file ? file : "?", 0);
-	src = file ? fopen(file, "re") : NULL;
-	for (i = 1; src && i < first && getline(&line, &cap, src) > 0; i++)
+	listed_lines(&func, decl, file, &listed, &nr);
+	qsort(listed, nr, sizeof(*listed), cmp_int);
+	last = listed[nr - 1];
+	if (file)
+		source_path(&func, file, &path);
+	strbuf_addf(out, "<%s@%s:%d>\n", spec->func, file ? path.buf : "?", 0);
+	src = file ? fopen(path.buf, "re") : NULL;
+	for (i = 1; src && i < decl && getline(&line, &cap, src) > 0; i++)
 		;
-	for (i = first; i <= last; i++) {
-		int probeable = 0, j;
+	for (i = decl; i <= last + LIST_LINES_AFTER; i++) {
 		ssize_t len = src ? getline(&line, &cap, src) : -1;
 
-		for (j = 0; j < nr && !probeable; j++)
-			probeable = rows[j].line == i;
-		if (probeable)
+		/* Past the function, up to the end of the file only. */
+		if (i > last && len <= 0)
+			break;
+		while (j < nr && listed[j] < i)
+			j++;
+		if (j < nr && listed[j] == i)
 			strbuf_addf(out, "%7d  ", i - decl);
 		else
 			strbuf_addstr(out, "         ");
@@ -1797,7 +1936,8 @@ int probe_dwarf_list_lines(struct probe_debuginfo *dbg, const struct probe_spec 
 	if (src)
 		fclose(src);
 	free(line);
-	free(rows);
+	free(listed);
+	strbuf_release(&path);
 	return 0;
 }
 

@@ -1,5 +1,5 @@
 #!/bin/bash
-# description: probe: user-space DWARF cases checked against perf ($params structs by value, symbol-only functions, lazy lines)
+# description: probe: user-space DWARF cases checked against perf ($params structs by value, symbol-only functions, -L, lazy lines)
 # tracefs: untouched
 # Each case is compared with perf probe -D, -F or -L on the same binary,
 # or with what readelf and the compiler say.
@@ -78,3 +78,37 @@ assert_eq "symbol-only entry, at the symbol readelf gives" \
 assert_grep 'tk_ifunc is a GNU indirect function' "$TK_TMP/ours"
 expect_fail "$TRACEKIT" probe -x "$TK_TMP/symonly" -D 'tk_asm_only x'
 assert_grep 'a symbol only.*only raw fetchargs' "$TK_TMP/out"
+
+# -L numbers lines as perf -L does (the declaration line is 0, lines whose
+# code maps back to another line are not numbered, three lines follow),
+# for every function of the probe target and of one whose declaration
+# spans lines; run elsewhere, so the source is found through DW_AT_comp_dir.
+cat >"$TK_TMP/multi.c" <<'SRC'
+#include <stdio.h>
+__attribute__((noinline))
+int
+multi(int a,
+      int b)
+{
+	int c = a * b;
+
+	printf("%d\n", c);
+	return c;
+}
+int main(void) { return multi(2, 3) != 6; }
+SRC
+for opt in O0 O2; do
+	(cd "$(dirname "$0")" && gcc -g -"$opt" -o "$TK_TMP/lines_$opt" probe-target.c) ||
+		fail "gcc -$opt failed"
+	(cd "$TK_TMP" && gcc -g -"$opt" -o "$TK_TMP/multi_$opt" multi.c) || fail "gcc -$opt failed"
+	for f in ip_rcv many_args sum_vals handler main multi_$opt:multi; do
+		bin=$TK_TMP/lines_$opt
+		case $f in *:*) bin=$TK_TMP/${f%%:*}; f=${f#*:} ;; esac
+		(cd / && perf probe -q -x "$bin" -L "$f") >"$TK_TMP/perf" 2>&1 ||
+			{ cat "$TK_TMP/perf"; fail "-$opt: perf -L $f failed"; }
+		(cd / && "$TRACEKIT" probe -x "$bin" -L "$f") >"$TK_TMP/ours" 2>&1 ||
+			{ cat "$TK_TMP/ours"; fail "-$opt: -L $f failed"; }
+		diff -u "$TK_TMP/perf" "$TK_TMP/ours" || fail "-$opt: -L $f differs from perf's"
+	done
+done
+assert_grep '^      0  multi\(int a,$' "$TK_TMP/ours"
