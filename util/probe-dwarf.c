@@ -199,20 +199,65 @@ static int func_cb(Dwarf_Die *die, void *arg)
 	return fs->pc ? DWARF_CB_ABORT : DWARF_CB_OK;
 }
 
-/* Iterates the CUs; cb returns nonzero to stop. */
+/*
+ * The unit holding the DIEs of cu: with split DWARF (-gsplit-dwarf) the
+ * executable has a skeleton only, and libdw opens the split unit in the
+ * .dwo (DW_AT_dwo_name under DW_AT_comp_dir) or the .dwp next to it.
+ */
+static int unit_die(Dwarf_Die *cu)
+{
+	Dwarf_Die split;
+	Dwarf_Files *files;
+	size_t n;
+	uint8_t type;
+
+	if (dwarf_cu_info(cu->cu, NULL, &type, NULL, &split, NULL, NULL, NULL))
+		return 0;
+	if (type != DW_UT_skeleton)
+		return 1;
+	if (!split.cu)
+		return 0;
+	/*
+	 * libdw 0.188's dwarf_decl_file asserts on a split unit whose file
+	 * table was not read before.
+	 */
+	dwarf_getsrcfiles(&split, &files, &n);
+	*cu = split;
+	return 1;
+}
+
+/* Appends the .dwo names of the skeletons whose split unit libdw did not find. */
+static int missing_splits(struct probe_debuginfo *dbg, struct strbuf *names)
+{
+	Dwarf_CU *unit = NULL;
+	Dwarf_Die cu, split;
+	Dwarf_Attribute attr;
+	uint8_t type;
+	int nr = 0;
+
+	while (dwarf_get_units(dbg->dw, unit, &unit, NULL, &type, &cu, &split) == 0) {
+		const char *dwo;
+
+		if (type != DW_UT_skeleton || split.cu)
+			continue;
+		dwo = dwarf_formstring(dwarf_attr(&cu, DW_AT_dwo_name, &attr));
+		if (!dwo)	/* DWARF 4: the GNU extension */
+			dwo = dwarf_formstring(dwarf_attr(&cu, DW_AT_GNU_dwo_name, &attr));
+		strbuf_addf(names, "%s%s", nr++ ? ", " : "", dwo ? dwo : "?");
+	}
+	return nr;
+}
+
+/* Iterates the CUs (the split units of skeletons); cb returns nonzero to stop. */
 static int for_each_cu(struct probe_debuginfo *dbg,
 		       int (*cb)(Dwarf_Die *cu, void *arg), void *arg)
 {
-	Dwarf_Off off = 0, next;
-	size_t hsize;
+	Dwarf_CU *unit = NULL;
+	Dwarf_Die cu;
 
-	while (dwarf_nextcu(dbg->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		Dwarf_Die cu;
-
-		if (dwarf_offdie(dbg->dw, off + hsize, &cu) && cb(&cu, arg))
+	while (dwarf_get_units(dbg->dw, unit, &unit, NULL, NULL, &cu, NULL) == 0)
+		if (unit_die(&cu) && cb(&cu, arg))
 			return 1;
-		off = next;
-	}
 	return 0;
 }
 
@@ -242,7 +287,7 @@ static void find_func_by_symbol(struct probe_debuginfo *dbg, struct func_search 
 		if (!name || GELF_ST_TYPE(sym.st_info) != STT_FUNC || strcmp(name, fs->name))
 			continue;
 		fs->pc = addr - dbg->bias;
-		if (dwarf_addrdie(dbg->dw, fs->pc, &cu))
+		if (dwarf_addrdie(dbg->dw, fs->pc, &cu) && unit_die(&cu))
 			find_func_in_cu(&cu, fs);
 	}
 	fs->pc = 0;
@@ -296,6 +341,7 @@ static int find_sites(struct probe_debuginfo *dbg, const struct probe_spec *spec
 		      struct site_list *sl, struct strbuf *err)
 {
 	struct func_search fs = { .name = spec->func, .file = spec->file };
+	int ret = -ENOENT;
 	char *dot;
 
 	find_func_by_symbol(dbg, &fs);
@@ -318,10 +364,18 @@ static int find_sites(struct probe_debuginfo *dbg, const struct probe_spec *spec
 	if (fs.has_abstract)
 		dwarf_func_inline_instances(&fs.abstract, inline_instance_cb, sl);
 	if (!sl->nr) {
+		struct strbuf dwo = STRBUF_INIT;
+
 		strbuf_addf(err, "%s: no function '%s'%s%s with code in the debug info",
 			    dbg->path, spec->func, spec->file ? " in " : "",
 			    spec->file ? spec->file : "");
-		return -ENOENT;
+		if (missing_splits(dbg, &dwo)) {
+			strbuf_addf(err, ": its split DWARF is missing (%s: neither next to it, nor in a .dwp, nor under DW_AT_comp_dir)",
+				    dwo.buf);
+			ret = -ENODATA;
+		}
+		strbuf_release(&dwo);
+		return ret;
 	}
 	if (spec->retprobe || spec->has_line || spec->has_offset) {
 		strbuf_addf(err, "%s is only inlined: it has no return, and only its entries can be probed",
@@ -797,6 +851,20 @@ static int location_to_fetch(struct var_ctx *vc, Dwarf_Die *var, const char *nam
 	if (nops == 1 && ops[0].atom == DW_OP_addr) {
 		fa->base = FETCH_ADDR;
 		fa->addr = ops[0].number;
+		fetch_arg_push_deref(fa, 0);
+		return 0;
+	}
+	/* Split DWARF: the address is in the skeleton's .debug_addr. */
+	if (nops == 1 && (ops[0].atom == DW_OP_addrx || ops[0].atom == DW_OP_GNU_addr_index)) {
+		Dwarf_Attribute a;
+		Dwarf_Addr addr;
+
+		if (dwarf_getlocation_attr(&attr, &ops[0], &a) || dwarf_formaddr(&a, &addr)) {
+			strbuf_addf(err, "'%s': its address is not in .debug_addr", name);
+			return -EINVAL;
+		}
+		fa->base = FETCH_ADDR;
+		fa->addr = addr;
 		fetch_arg_push_deref(fa, 0);
 		return 0;
 	}

@@ -1,11 +1,11 @@
 #!/bin/bash
-# description: probe: user-space DWARF cases checked against perf ($params structs by value, symbol-only functions, -L, lazy lines)
+# description: probe: user-space DWARF cases checked against perf ($params structs by value, symbol-only functions, -L, split DWARF, lazy lines)
 # tracefs: untouched
 # Each case is compared with perf probe -D, -F or -L on the same binary,
 # or with what readelf and the compiler say.
 . "$(dirname "$0")/lib/common.sh"
 
-need_host_cmd gcc perf
+need_host_cmd gcc perf readelf llvm-dwp
 perf probe -q -x /bin/true -D main >/dev/null 2>&1 ||
 	perf probe -q -x "$(command -v perf)" -F >/dev/null 2>&1 ||
 	fail "perf probe does not work here"
@@ -112,3 +112,47 @@ for opt in O0 O2; do
 	done
 done
 assert_grep '^      0  multi\(int a,$' "$TK_TMP/ours"
+
+# Split DWARF (-gsplit-dwarf): the .dwo files under DW_AT_comp_dir, then
+# next to the binary elsewhere, then a .dwp (llvm-dwp: binutils' dwp
+# crashes on DWARF 5), DWARF 5 and 4.  perf 6.1 cannot read it: the
+# oracle is perf on the same source built without -gsplit-dwarf, whose
+# code is the same.
+split_specs=(
+	'ip_rcv skb->len flags skb->dev->mtu skb->s4[1]'
+	'ip_rcv $params'
+	'main argc argv'
+)
+mkdir "$TK_TMP/split" "$TK_TMP/moved" "$TK_TMP/dwp" || fail "mkdir"
+cp "$(dirname "$0")/probe-target.c" "$TK_TMP/split/" || fail "cp"
+for dv in 5 4; do
+	(cd "$TK_TMP/split" && gcc -g -gdwarf-$dv -O2 -o whole probe-target.c &&
+		gcc -g -gdwarf-$dv -O2 -gsplit-dwarf -o split probe-target.c) ||
+		fail "gcc -gdwarf-$dv failed"
+	ls "$TK_TMP/split/"*.dwo >/dev/null || fail "-gdwarf-$dv: gcc wrote no .dwo"
+	cp "$TK_TMP/split/split" "$TK_TMP/split/"*.dwo "$TK_TMP/moved/" || fail "cp"
+	(cd "$TK_TMP/split" && llvm-dwp -e split -o "$TK_TMP/dwp/split.dwp") || fail "llvm-dwp failed"
+	cp "$TK_TMP/split/split" "$TK_TMP/dwp/" || fail "cp"
+	for s in "${split_specs[@]}"; do
+		perf probe -q -x "$TK_TMP/split/whole" -D "$s" | sed 's/^[^ ]* [^:]*//' \
+			>"$TK_TMP/perf" || fail "perf refused '$s'"
+		for where in split moved dwp; do
+			"$TRACEKIT" probe -x "$TK_TMP/$where/split" -D "$s" >"$TK_TMP/ours" 2>&1 ||
+				{ cat "$TK_TMP/ours"; fail "-gdwarf-$dv $where: '$s' refused"; }
+			assert_eq "-gdwarf-$dv $where: '$s'" "$(sed 's/^[^ ]* [^:]*//' "$TK_TMP/ours")" \
+				"$(cat "$TK_TMP/perf")"
+		done
+	done
+	# Globals: DW_OP_addrx (5), DW_OP_GNU_addr_index (4), at readelf's addresses.
+	"$TRACEKIT" probe -x "$TK_TMP/moved/split" -D 'ip_rcv g_counter' >"$TK_TMP/ours" ||
+		fail "-gdwarf-$dv: g_counter refused"
+	assert_eq "-gdwarf-$dv: g_counter" "$(sed 's/.*g_counter=@+0x\([0-9a-f]*\):s32$/\1/' "$TK_TMP/ours")" \
+		"$(readelf -sW "$TK_TMP/split/split" | awk '$8 == "g_counter" { sub(/^0+/, "", $2); print $2 }')"
+	(cd / && "$TRACEKIT" probe -x "$TK_TMP/dwp/split" -L ip_rcv) >"$TK_TMP/ours" || fail "-L refused"
+	(cd / && perf probe -q -x "$TK_TMP/split/whole" -L ip_rcv) >"$TK_TMP/perf" || fail "perf -L"
+	diff -u "$TK_TMP/perf" "$TK_TMP/ours" || fail "-gdwarf-$dv: split -L differs"
+	rm "$TK_TMP/split/"*.dwo "$TK_TMP/moved/"*.dwo "$TK_TMP/dwp/split.dwp"
+done
+# Without its .dwo the message says so.
+expect_fail "$TRACEKIT" probe -x "$TK_TMP/split/split" -D 'ip_rcv flags'
+assert_grep "its split DWARF is missing \(split-probe-target.dwo" "$TK_TMP/out"
