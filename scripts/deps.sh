@@ -13,7 +13,7 @@ libtraceevent-dev libtracefs-dev libzstd-dev libssl-dev liblzo2-dev
 zlib1g-dev"
 test_pkgs="trace-cmd linux-perf systemtap-sdt-dev mtd-utils openssl xxd
 busybox-static cpio kmod qemu-system-x86 keyutils time jq clang binutils
-asciidoctor man-db libkshark-dev llvm"
+asciidoctor man-db libkshark-dev llvm g++"
 
 # The VM boots the kernel behind Debian's linux-image-amd64 metapackage;
 # its headers build tests/kmod, and with its source (linux-source-X.Y, of

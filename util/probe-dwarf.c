@@ -119,7 +119,8 @@ static void push_site(struct site_list *sl, Dwarf_Die *target, Dwarf_Die *func, 
  * static function defined in several (perf probes each of them).
  */
 struct func_search {
-	const char *name;
+	const char *name;	/* the DW_AT_name, or a mangled DW_AT_linkage_name */
+	const char *scope;	/* C++ "ns::Cls::" the name was qualified with, or NULL */
 	const char *file;
 	Dwarf_Addr pc;		/* nonzero: only the definition entered at pc */
 	struct site_list sites;
@@ -129,11 +130,12 @@ struct func_search {
 
 static int file_matches(Dwarf_Die *die, const char *want)
 {
-	const char *f = dwarf_decl_file(die);
+	const char *f;
 	size_t fl, wl;
 
 	if (!want)
 		return 1;
+	f = dwarf_decl_file(die);
 	if (!f)
 		return 0;
 	fl = strlen(f);
@@ -168,6 +170,73 @@ static int has_code(Dwarf_Die *die)
 	return func_entry(die, &pc) == 0;
 }
 
+/* C++ (and DWARF 3's GNU spelling): the mangled name, or NULL. */
+static const char *linkage_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+
+	if (!dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) &&
+	    !dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr))
+		return NULL;
+	return dwarf_formstring(&attr);
+}
+
+/*
+ * "ns::Cls::" for a function: the namespaces and classes enclosing its
+ * declaration, outermost first.  An out-of-line C++ definition sits at
+ * the CU's top level and points at its declaration in the class with
+ * DW_AT_specification (an abstract one with DW_AT_abstract_origin).
+ */
+static void scope_prefix(Dwarf_Die *die, struct strbuf *sb)
+{
+	Dwarf_Die decl = *die, next, *scopes = NULL;
+	Dwarf_Attribute attr;
+	int n, i;
+
+	for (i = 0; i < 8; i++) {
+		if ((!dwarf_attr(&decl, DW_AT_specification, &attr) &&
+		     !dwarf_attr(&decl, DW_AT_abstract_origin, &attr)) ||
+		    !dwarf_formref_die(&attr, &next))
+			break;
+		decl = next;
+	}
+	n = dwarf_getscopes_die(&decl, &scopes);
+	/* scopes[0] is decl itself, the last one the CU. */
+	for (i = n - 1; i > 0; i--) {
+		int tag = dwarf_tag(&scopes[i]);
+		const char *name = dwarf_diename(&scopes[i]);
+
+		if (tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
+		    tag == DW_TAG_structure_type || tag == DW_TAG_union_type)
+			strbuf_addf(sb, "%s::", name ? name : "(anonymous namespace)");
+	}
+	free(scopes);
+}
+
+/* "Cls::" matches ns::Cls:: too: a qualified name may leave out the outer scopes. */
+static int scope_matches(Dwarf_Die *die, const char *want)
+{
+	struct strbuf have = STRBUF_INIT;
+	size_t wl = strlen(want);
+	int ok;
+
+	scope_prefix(die, &have);
+	ok = have.len >= wl && !strcmp(have.buf + have.len - wl, want) &&
+	     (have.len == wl || have.buf[have.len - wl - 1] == ':');
+	strbuf_release(&have);
+	return ok;
+}
+
+static int func_name_matches(Dwarf_Die *die, const struct func_search *fs)
+{
+	const char *name = dwarf_diename(die), *mangled;
+
+	if (name && !strcmp(name, fs->name))
+		return !fs->scope || scope_matches(die, fs->scope);
+	mangled = fs->scope ? NULL : linkage_name(die);
+	return mangled && !strcmp(mangled, fs->name);
+}
+
 static int site_known(const struct site_list *sl, Dwarf_Die *die)
 {
 	int i;
@@ -181,10 +250,9 @@ static int site_known(const struct site_list *sl, Dwarf_Die *die)
 static int func_cb(Dwarf_Die *die, void *arg)
 {
 	struct func_search *fs = arg;
-	const char *name = dwarf_diename(die);
 	Dwarf_Addr pc;
 
-	if (!name || strcmp(name, fs->name) || !file_matches(die, fs->file))
+	if (!func_name_matches(die, fs) || !file_matches(die, fs->file))
 		return DWARF_CB_OK;
 	if (func_entry(die, &pc)) {
 		if (!fs->has_abstract && dwarf_func_inline(die)) {
@@ -337,13 +405,72 @@ static int cmp_site(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static void type_name_of(Dwarf_Die *die, struct strbuf *sb);
+
+/* "f(int, double)" for a function DIE: its parameters' types, `this` left out. */
+static void prototype(Dwarf_Die *die, struct strbuf *sb)
+{
+	Dwarf_Die c;
+	int n = 0;
+
+	scope_prefix(die, sb);
+	strbuf_addf(sb, "%s(", dwarf_diename(die) ? dwarf_diename(die) : "?");
+	if (dwarf_child(die, &c) == 0) {
+		do {
+			if (dwarf_tag(&c) != DW_TAG_formal_parameter ||
+			    dwarf_hasattr_integrate(&c, DW_AT_artificial))
+				continue;
+			strbuf_addstr(sb, n++ ? ", " : "");
+			type_name_of(&c, sb);
+		} while (dwarf_siblingof(&c, &c) == 0);
+	}
+	strbuf_addch(sb, ')');
+}
+
+/*
+ * Definitions with different mangled names are C++ overloads, which one
+ * event cannot share (their arguments differ): refuse, listing them.
+ * Copies of one static function share their name (or have none, in C).
+ */
+static int overloads(struct site_list *sl, const struct probe_spec *spec, struct strbuf *err)
+{
+	const char *first = linkage_name(&sl->v[0].target);
+	int i, distinct = 0;
+
+	for (i = 1; i < sl->nr && !distinct; i++) {
+		const char *ln = linkage_name(&sl->v[i].target);
+
+		distinct = first && ln && strcmp(first, ln);
+	}
+	if (!distinct)
+		return 0;
+	strbuf_addf(err, "'%s' is overloaded: ", spec->func);
+	for (i = 0; i < sl->nr; i++) {
+		strbuf_addstr(err, i ? ", " : "");
+		prototype(&sl->v[i].target, err);
+		strbuf_addf(err, " [%s]", linkage_name(&sl->v[i].target));
+	}
+	strbuf_addstr(err, ": name one by its mangled name");
+	free(sl->v);
+	return -EINVAL;
+}
+
 static int find_sites(struct probe_debuginfo *dbg, const struct probe_spec *spec,
 		      struct site_list *sl, struct strbuf *err)
 {
 	struct func_search fs = { .name = spec->func, .file = spec->file };
+	const char *colons = NULL, *c;
+	char *scope = NULL, *dot;
 	int ret = -ENOENT;
-	char *dot;
 
+	/* ns::Cls::method: the last name, in the scopes before it. */
+	for (c = strstr(spec->func, "::"); c; c = strstr(c + 2, "::"))
+		colons = c;
+	if (colons) {
+		scope = xstrndup(spec->func, colons + 2 - spec->func);
+		fs.scope = scope;
+		fs.name = colons + 2;
+	}
 	find_func_by_symbol(dbg, &fs);
 	if (!fs.sites.nr)
 		for_each_cu(dbg, find_func_in_cu, &fs);
@@ -355,11 +482,12 @@ static int find_sites(struct probe_debuginfo *dbg, const struct probe_spec *spec
 		for_each_cu(dbg, find_func_in_cu, &fs);
 		free(base);
 	}
+	free(scope);
 	*sl = fs.sites;
 	if (sl->nr) {
 		/* In the order of the CUs, as perf lists them. */
 		qsort(sl->v, sl->nr, sizeof(*sl->v), cmp_site);
-		return 0;
+		return overloads(sl, spec, err);
 	}
 	if (fs.has_abstract)
 		dwarf_func_inline_instances(&fs.abstract, inline_instance_cb, sl);

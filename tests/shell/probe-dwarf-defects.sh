@@ -1,11 +1,11 @@
 #!/bin/bash
-# description: probe: user-space DWARF cases checked against perf ($params structs by value, symbol-only functions, -L, split DWARF, lazy lines)
+# description: probe: user-space DWARF cases checked against perf ($params structs by value, symbol-only functions, -L, split DWARF, C++, lazy lines)
 # tracefs: untouched
 # Each case is compared with perf probe -D, -F or -L on the same binary,
 # or with what readelf and the compiler say.
 . "$(dirname "$0")/lib/common.sh"
 
-need_host_cmd gcc perf readelf llvm-dwp
+need_host_cmd gcc g++ perf readelf llvm-dwp
 perf probe -q -x /bin/true -D main >/dev/null 2>&1 ||
 	perf probe -q -x "$(command -v perf)" -F >/dev/null 2>&1 ||
 	fail "perf probe does not work here"
@@ -156,3 +156,47 @@ done
 # Without its .dwo the message says so.
 expect_fail "$TRACEKIT" probe -x "$TK_TMP/split/split" -D 'ip_rcv flags'
 assert_grep "its split DWARF is missing \(split-probe-target.dwo" "$TK_TMP/out"
+
+# C++: mangled names as perf takes them; ns::Cls::method (and Cls::method)
+# by the DIE nesting, at perf's place for the plain name; overloads refused
+# with their prototypes and the mangled names readelf lists.
+cat >"$TK_TMP/c.cc" <<'SRC'
+#include <cstdio>
+namespace ns {
+struct Cls {
+	int base;
+	__attribute__((noinline)) int method(int x);
+	__attribute__((noinline)) int over(int x);
+	__attribute__((noinline)) int over(long l, int y);
+};
+int Cls::method(int x) { std::printf("%d\n", x); return base + x; }
+int Cls::over(int x) { std::printf("%d\n", x); return x; }
+int Cls::over(long l, int y) { std::printf("%d\n", y); return (int)l + y; }
+}
+int main() { ns::Cls c{5}; return c.method(3) + c.over(1) + c.over(2, 4) != 15; }
+SRC
+g++ -g -O2 -o "$TK_TMP/cxx" "$TK_TMP/c.cc" || fail "g++ failed"
+for s in '_ZN2ns3Cls6methodEi x' '_ZN2ns3Cls4overEi x' '_ZN2ns3Cls4overEli l y'; do
+	perf probe -q -x "$TK_TMP/cxx" -D "$s" >"$TK_TMP/perf" || fail "perf refused '$s'"
+	"$TRACEKIT" probe -x "$TK_TMP/cxx" -D "$s" >"$TK_TMP/ours" 2>&1 ||
+		{ cat "$TK_TMP/ours"; fail "'$s' refused"; }
+	assert_eq "'$s'" "$(cat "$TK_TMP/ours")" "$(cat "$TK_TMP/perf")"
+done
+perf probe -q -x "$TK_TMP/cxx" -D 'method x' | cut -d' ' -f2- >"$TK_TMP/perf" ||
+	fail "perf refused 'method x'"
+for s in 'ns::Cls::method x' 'Cls::method x'; do
+	"$TRACEKIT" probe -x "$TK_TMP/cxx" -D "$s" >"$TK_TMP/ours" 2>&1 ||
+		{ cat "$TK_TMP/ours"; fail "'$s' refused"; }
+	assert_eq "'$s'" "$(cut -d' ' -f2- "$TK_TMP/ours")" "$(cat "$TK_TMP/perf")"
+done
+assert_grep '^p:probe_cxx/Cls__method ' "$TK_TMP/ours"
+expect_fail "$TRACEKIT" probe -x "$TK_TMP/cxx" -D 'Other::method x'
+assert_grep "no function 'Other::method'" "$TK_TMP/out"
+expect_fail "$TRACEKIT" probe -x "$TK_TMP/cxx" -D 'ns::Cls::over x'
+cat "$TK_TMP/out"
+assert_eq "one line" "$(wc -l <"$TK_TMP/out")" 1
+assert_grep "'ns::Cls::over' is overloaded: .*ns::Cls::over\(int\) \[" "$TK_TMP/out"
+assert_grep 'ns::Cls::over\(long int, int\) \[' "$TK_TMP/out"
+assert_eq "the overloads' mangled names" \
+	"$(grep -o '\[[^]]*\]' "$TK_TMP/out" | tr -d '[]' | sort)" \
+	"$(readelf -sW "$TK_TMP/cxx" | awk '$4 == "FUNC" && $8 ~ /Cls4over/ { print $8 }' | sort)"
