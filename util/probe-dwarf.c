@@ -124,6 +124,7 @@ struct func_search {
 	const char *file;
 	Dwarf_Addr pc;		/* nonzero: only the definition entered at pc */
 	struct site_list sites;
+	int local;		/* a symbol found is static: other CUs may have copies */
 	Dwarf_Die abstract;	/* an inline-only definition, if that is all there is */
 	int has_abstract;
 };
@@ -355,6 +356,7 @@ static void find_func_by_symbol(struct probe_debuginfo *dbg, struct func_search 
 		if (!name || GELF_ST_TYPE(sym.st_info) != STT_FUNC || strcmp(name, fs->name))
 			continue;
 		fs->pc = addr - dbg->bias;
+		fs->local |= GELF_ST_BIND(sym.st_info) == STB_LOCAL;
 		if (dwarf_addrdie(dbg->dw, fs->pc, &cu) && unit_die(&cu))
 			find_func_in_cu(&cu, fs);
 	}
@@ -472,7 +474,8 @@ static int find_sites(struct probe_debuginfo *dbg, const struct probe_spec *spec
 		fs.name = colons + 2;
 	}
 	find_func_by_symbol(dbg, &fs);
-	if (!fs.sites.nr)
+	/* A static copy may have no symbol of its name (helper.constprop.0). */
+	if (!fs.sites.nr || fs.local)
 		for_each_cu(dbg, find_func_in_cu, &fs);
 	if (!fs.sites.nr && !fs.has_abstract && (dot = strchr(spec->func, '.'))) {
 		/* foo.isra.0: DWARF names the clone's source function foo. */

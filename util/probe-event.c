@@ -147,7 +147,7 @@ static int translate(const struct probe_target *t, const char *text,
 		return ret;
 	}
 	if (nr > 1 && tk_features()->readme && !tk_features()->multiprobe) {
-		strbuf_addf(err, "%s is inlined %d times: this kernel cannot put several probes on one event",
+		strbuf_addf(err, "%s has %d copies (inlined, or static in several files): this kernel cannot put several probes on one event",
 			    spec.func, nr);
 		ret = -ENOTSUP;
 	}

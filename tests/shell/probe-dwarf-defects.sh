@@ -1,5 +1,5 @@
 #!/bin/bash
-# description: probe: user-space DWARF cases checked against perf ($params structs by value, symbol-only functions, -L, split DWARF, C++, lazy lines)
+# description: probe: user-space DWARF cases checked against perf (static copies, $params structs by value, symbol-only functions, -L, split DWARF, C++, lazy lines)
 # tracefs: untouched
 # Each case is compared with perf probe -D, -F or -L on the same binary,
 # or with what readelf and the compiler say.
@@ -40,6 +40,36 @@ for opt in O0 O2; do
 	sed 's/^/  tracekit: /' "$TK_TMP/ours"
 	assert_eq "-$opt: \$params" "$(cat "$TK_TMP/ours")" "$(cat "$TK_TMP/perf")"
 	assert_grep "'p' is a struct pt passed by value" "$TK_TMP/ours.err"
+done
+
+# A static function defined in two files: perf -D probes both, under one
+# event; FUNC@FILE one of them.  C and C++ (whose copies share a mangled name).
+cat >"$TK_TMP/st1.c" <<'SRC'
+#include <stdio.h>
+static __attribute__((noinline)) int helper(int v) { printf("1 %d\n", v); return v + 1; }
+int call_b(int v);
+int main(void) { return helper(1) + call_b(2) != 6; }
+SRC
+cat >"$TK_TMP/st2.c" <<'SRC'
+#include <stdio.h>
+static __attribute__((noinline)) int helper(int v) { printf("2 %d\n", v); return v + 2; }
+int call_b(int v);
+int call_b(int v) { return helper(v); }
+SRC
+for cc in gcc g++; do
+	for opt in O0 O2; do
+		bin=$TK_TMP/static_$opt
+		(cd "$TK_TMP" && $cc -x c$([ $cc = g++ ] && echo ++) -g -"$opt" -o "$bin" st1.c st2.c) ||
+			fail "$cc -$opt failed"
+		for s in 'helper v' 'helper@st2.c v' 'helper@st1.c v'; do
+			perf probe -q -x "$bin" -D "$s" >"$TK_TMP/perf" 2>/dev/null ||
+				fail "$cc -$opt: perf refused '$s'"
+			"$TRACEKIT" probe -x "$bin" -D "$s" >"$TK_TMP/ours" 2>/dev/null ||
+				fail "$cc -$opt: '$s' refused"
+			assert_eq "$cc -$opt: '$s'" "$(cat "$TK_TMP/ours")" "$(cat "$TK_TMP/perf")"
+		done
+		assert_eq "$cc -$opt: copies" "$("$TRACEKIT" probe -x "$bin" -D 'helper v' | wc -l)" 2
+	done
 done
 
 # A lazy-line pattern is refused as one.
