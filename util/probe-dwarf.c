@@ -59,19 +59,19 @@ struct probe_debuginfo *probe_debuginfo_open(const char *path, struct strbuf *er
 	if (!dbg->mod)
 		goto dwfl_fail;
 	dwfl_report_end(dbg->dwfl, NULL, NULL);
-	dbg->dw = dwfl_module_getdwarf(dbg->mod, &dbg->bias);
-	if (!dbg->dw) {
-		strbuf_addf(err, "%s: no DWARF debug info (stripped, or built without -g)", path);
-		goto fail;
-	}
 	dbg->elf = dwfl_module_getelf(dbg->mod, &elf_bias);
+	if (!dbg->elf)
+		goto dwfl_fail;
+	/* Without DWARF the symbols remain: -F, and functions probed by symbol. */
+	dbg->dw = dwfl_module_getdwarf(dbg->mod, &dbg->bias);
+	if (!dbg->dw)
+		dbg->bias = elf_bias;
 	dbg->cfi = dwfl_module_dwarf_cfi(dbg->mod, &dbg->cfi_bias);
 	if (!dbg->cfi)
 		dbg->cfi = dwfl_module_eh_cfi(dbg->mod, &dbg->cfi_bias);
 	return dbg;
 dwfl_fail:
 	strbuf_addf(err, "%s: %s", path, dwfl_errmsg(-1));
-fail:
 	probe_debuginfo_close(dbg);
 	return NULL;
 }
@@ -85,6 +85,8 @@ void probe_debuginfo_close(struct probe_debuginfo *dbg)
 	free(dbg->path);
 	free(dbg);
 }
+
+#define NO_DWARF "no DWARF debug info (stripped, or built without -g)"
 
 /* ---- functions ---- */
 
@@ -122,7 +124,8 @@ struct func_search {
 	const char *name;	/* the DW_AT_name, or a mangled DW_AT_linkage_name */
 	const char *scope;	/* C++ "ns::Cls::" the name was qualified with, or NULL */
 	const char *file;
-	Dwarf_Addr pc;		/* nonzero: only the definition entered at pc */
+	Dwarf_Addr pc;		/* by_pc: only the definition entered at pc */
+	int by_pc;
 	struct site_list sites;
 	int local;		/* a symbol found is static: other CUs may have copies */
 	Dwarf_Die abstract;	/* an inline-only definition, if that is all there is */
@@ -238,12 +241,13 @@ static int func_name_matches(Dwarf_Die *die, const struct func_search *fs)
 	return mangled && !strcmp(mangled, fs->name);
 }
 
+/* By where the DIE is mapped: offsets repeat across the .dwo files of split DWARF. */
 static int site_known(const struct site_list *sl, Dwarf_Die *die)
 {
 	int i;
 
 	for (i = 0; i < sl->nr; i++)
-		if (dwarf_dieoffset(&sl->v[i].target) == dwarf_dieoffset(die))
+		if (sl->v[i].target.addr == die->addr)
 			return 1;
 	return 0;
 }
@@ -262,10 +266,10 @@ static int func_cb(Dwarf_Die *die, void *arg)
 		}
 		return DWARF_CB_OK;
 	}
-	if ((fs->pc && pc != fs->pc) || site_known(&fs->sites, die))
+	if ((fs->by_pc && pc != fs->pc) || site_known(&fs->sites, die))
 		return DWARF_CB_OK;
 	push_site(&fs->sites, die, die, 0);
-	return fs->pc ? DWARF_CB_ABORT : DWARF_CB_OK;
+	return fs->by_pc ? DWARF_CB_ABORT : DWARF_CB_OK;
 }
 
 /*
@@ -324,7 +328,7 @@ static int for_each_cu(struct probe_debuginfo *dbg,
 	Dwarf_CU *unit = NULL;
 	Dwarf_Die cu;
 
-	while (dwarf_get_units(dbg->dw, unit, &unit, NULL, NULL, &cu, NULL) == 0)
+	while (dbg->dw && dwarf_get_units(dbg->dw, unit, &unit, NULL, NULL, &cu, NULL) == 0)
 		if (unit_die(&cu) && cb(&cu, arg))
 			return 1;
 	return 0;
@@ -356,11 +360,12 @@ static void find_func_by_symbol(struct probe_debuginfo *dbg, struct func_search 
 		if (!name || GELF_ST_TYPE(sym.st_info) != STT_FUNC || strcmp(name, fs->name))
 			continue;
 		fs->pc = addr - dbg->bias;
+		fs->by_pc = 1;
 		fs->local |= GELF_ST_BIND(sym.st_info) == STB_LOCAL;
 		if (dwarf_addrdie(dbg->dw, fs->pc, &cu) && unit_die(&cu))
 			find_func_in_cu(&cu, fs);
 	}
-	fs->pc = 0;
+	fs->by_pc = 0;
 }
 
 struct holder_search {
@@ -465,6 +470,11 @@ static int find_sites(struct probe_debuginfo *dbg, const struct probe_spec *spec
 	char *scope = NULL, *dot;
 	int ret = -ENOENT;
 
+	memset(sl, 0, sizeof(*sl));
+	if (!dbg->dw) {
+		strbuf_addf(err, "%s: %s", dbg->path, NO_DWARF);
+		return -ENOENT;
+	}
 	/* ns::Cls::method: the last name, in the scopes before it. */
 	for (c = strstr(spec->func, "::"); c; c = strstr(c + 2, "::"))
 		colons = c;
@@ -1783,21 +1793,22 @@ static int resolve_symbol_only(struct probe_debuginfo *dbg, const struct probe_s
 {
 	struct var_ctx vc = { .dbg = dbg, .opts = opts };
 	Dwarf_Addr pc;
-	int i, ret, type;
+	int i, ret, type, raw = 1;
 
 	if (spec->file || func_symbol(dbg, spec->func, &pc, &type))
 		return -ENOENT;
-	strbuf_reset(err);
-	if (spec->has_line || spec->has_offset) {
-		strbuf_addf(err, "%s has no debug info (a symbol only): no lines or offsets", spec->func);
+	for (i = 0; i < spec->nr_args; i++)
+		raw &= spec->args[i].kind == PROBE_ARG_RAW;
+	if (spec->has_line || spec->has_offset || !raw) {
+		strbuf_reset(err);
+		if (!dbg->dw)
+			strbuf_addf(err, "%s: %s: ", dbg->path, NO_DWARF);
+		strbuf_addf(err, "%s is a symbol without debug info: %s", spec->func,
+			    raw ? "no lines or offsets" :
+			    "only raw fetchargs (%di, $stack1...) can be fetched");
 		return -EINVAL;
 	}
-	for (i = 0; i < spec->nr_args; i++)
-		if (spec->args[i].kind != PROBE_ARG_RAW) {
-			strbuf_addf(err, "%s has no debug info (a symbol only): only raw fetchargs (%%di, $stack1...) can be fetched",
-				    spec->func);
-			return -EINVAL;
-		}
+	strbuf_reset(err);
 	*pps = xcalloc(1, sizeof(**pps));
 	ret = place_point(dbg, spec, opts, pc, *pps, err);
 	if (!ret)

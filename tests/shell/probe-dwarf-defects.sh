@@ -107,7 +107,7 @@ assert_eq "symbol-only entry, at the symbol readelf gives" \
 "$TRACEKIT" probe -x "$TK_TMP/symonly" -D 'tk_ifunc' >"$TK_TMP/ours" 2>&1 || fail "tk_ifunc refused"
 assert_grep 'tk_ifunc is a GNU indirect function' "$TK_TMP/ours"
 expect_fail "$TRACEKIT" probe -x "$TK_TMP/symonly" -D 'tk_asm_only x'
-assert_grep 'a symbol only.*only raw fetchargs' "$TK_TMP/out"
+assert_grep 'tk_asm_only is a symbol without debug info: only raw fetchargs' "$TK_TMP/out"
 
 # -L numbers lines as perf -L does (the declaration line is 0, lines whose
 # code maps back to another line are not numbered, three lines follow),
@@ -230,3 +230,20 @@ assert_grep 'ns::Cls::over\(long int, int\) \[' "$TK_TMP/out"
 assert_eq "the overloads' mangled names" \
 	"$(grep -o '\[[^]]*\]' "$TK_TMP/out" | tr -d '[]' | sort)" \
 	"$(readelf -sW "$TK_TMP/cxx" | awk '$4 == "FUNC" && $8 ~ /Cls4over/ { print $8 }' | sort)"
+
+# No DWARF at all (built without -g, as libc.so without its -dbg package):
+# -F is the symbol table readelf shows, a function is probed by its symbol
+# where perf probes it, and a variable is refused naming the missing DWARF.
+gcc -O2 -o "$TK_TMP/nodebug" "$TK_TMP/f.c" "$TK_TMP/asm.o" || fail "cannot build nodebug"
+"$TRACEKIT" probe -x "$TK_TMP/nodebug" -F >"$TK_TMP/ours" || fail "-F without DWARF failed"
+readelf -sW "$TK_TMP/nodebug" | awk '($4 == "FUNC" || $4 == "IFUNC") && $7 != "UND" { print $8 }' |
+	sort -u >"$TK_TMP/want"
+diff -u "$TK_TMP/want" "$TK_TMP/ours" || fail "-F without DWARF differs from readelf's functions"
+for s in main 'main%return' 'main %di'; do
+	perf probe -q -x "$TK_TMP/nodebug" -D "$s" >"$TK_TMP/perf" || fail "perf refused '$s'"
+	"$TRACEKIT" probe -x "$TK_TMP/nodebug" -D "$s" >"$TK_TMP/ours" || fail "'$s' refused"
+	assert_eq "no DWARF: '$s' place" "$(cut -d' ' -f1-2 "$TK_TMP/ours")" \
+		"$(cut -d' ' -f1-2 "$TK_TMP/perf")"
+done
+expect_fail "$TRACEKIT" probe -x "$TK_TMP/nodebug" -D 'main argc'
+assert_grep "nodebug: no DWARF debug info .*main is a symbol without debug info" "$TK_TMP/out"
