@@ -1933,34 +1933,64 @@ static void list_scope_vars(struct var_ctx *vc, Dwarf_Die *scope, struct strbuf 
 	} while (dwarf_siblingof(&c, &c) == 0);
 }
 
+/* One copy's "\t@<SYM+OFF>" line and the variables at its probe address. */
+static int list_site_vars(struct probe_debuginfo *dbg, const struct probe_spec *spec,
+			  struct probe_site *site, struct strbuf *out, struct strbuf *err)
+{
+	struct probe_dwarf_opts opts = { .kind = PROBE_UPROBE };
+	struct var_ctx vc = { .dbg = dbg, .opts = &opts, .func = &site->func };
+	Dwarf_Die cu, *scopes = NULL;
+	GElf_Sym sym;
+	GElf_Off off = 0;
+	const char *name;
+	int ret, skipped, n, i;
+	size_t len;
+
+	func_entry(&site->func, &vc.entry);
+	ret = site->inlined ? func_entry(&site->target, &vc.pc) :
+	      point_address(spec, &site->func, 1, &vc.pc, &skipped, err);
+	if (ret)
+		return ret;
+	name = dwfl_module_addrinfo(dbg->mod, vc.pc + dbg->bias, &off, &sym, NULL, NULL, NULL);
+	strbuf_addf(out, "\t@<%s+%" PRIu64 ">\n", name ? name : spec->func, (uint64_t)off);
+	len = out->len;
+	/*
+	 * An inlined copy's entry may lie outside its own ranges (gcc -O2),
+	 * where dwarf_getscopes gives the caller's scopes: its own parameters.
+	 */
+	if (site->inlined) {
+		list_scope_vars(&vc, &site->target, out);
+	} else {
+		dwarf_diecu(&site->target, &cu, NULL, NULL);
+		n = dwarf_getscopes(&cu, vc.pc, &scopes);
+		/* Innermost scope first, up to the function itself. */
+		for (i = 0; i < n; i++) {
+			list_scope_vars(&vc, &scopes[i], out);
+			if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
+				break;
+		}
+		free(scopes);
+	}
+	if (out->len == len)
+		strbuf_addstr(out, "\t\t(No matched variables)\n");
+	return 0;
+}
+
+/* As perf -V: every copy the spec probes, each with its own variables. */
 int probe_dwarf_list_vars(struct probe_debuginfo *dbg, const struct probe_spec *spec,
 			  struct strbuf *out, struct strbuf *err)
 {
-	struct probe_dwarf_opts opts = { .kind = PROBE_UPROBE };
-	struct var_ctx vc = { .dbg = dbg, .opts = &opts };
-	Dwarf_Die func, cu, *scopes = NULL;
-	int ret, skipped, n, i;
+	struct site_list sl;
+	int ret, i;
 
-	ret = find_function(dbg, spec, &func, err);
+	ret = find_sites(dbg, spec, &sl, err);
 	if (ret)
 		return ret;
-	func_entry(&func, &vc.entry);
-	ret = point_address(spec, &func, 1, &vc.pc, &skipped, err);
-	if (ret)
-		return ret;
-	vc.func = &func;
-	strbuf_addf(out, "Available variables at %s\n        @<%s+%" PRIu64 ">\n",
-		    spec->func, spec->func, (uint64_t)(vc.pc - vc.entry));
-	dwarf_diecu(&func, &cu, NULL, NULL);
-	n = dwarf_getscopes(&cu, vc.pc, &scopes);
-	/* Innermost scope first, up to the function itself. */
-	for (i = 0; i < n; i++) {
-		list_scope_vars(&vc, &scopes[i], out);
-		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
-			break;
-	}
-	free(scopes);
-	return 0;
+	strbuf_addf(out, "Available variables at %s\n", spec->func);
+	for (i = 0; i < sl.nr && !ret; i++)
+		ret = list_site_vars(dbg, spec, &sl.v[i], out, err);
+	free(sl.v);
+	return ret;
 }
 
 /* The outermost inlined copy within scope whose code holds pc. */

@@ -69,6 +69,10 @@ for cc in gcc g++; do
 			assert_eq "$cc -$opt: '$s'" "$(cat "$TK_TMP/ours")" "$(cat "$TK_TMP/perf")"
 		done
 		assert_eq "$cc -$opt: copies" "$("$TRACEKIT" probe -x "$bin" -D 'helper v' | wc -l)" 2
+		# -V: one location line per copy, as perf -V prints them.
+		assert_eq "$cc -$opt: -V locations" \
+			"$("$TRACEKIT" probe -x "$bin" -V helper | grep -c $'^\t@<')" \
+			"$(perf probe -q -x "$bin" -V helper | grep -c $'^\t@<')"
 	done
 done
 
@@ -142,6 +146,10 @@ for opt in O0 O2; do
 	done
 done
 assert_grep '^      0  multi\(int a,$' "$TK_TMP/ours"
+# -V of a function inlined twice (-O0 keeps both copies' parameters): perf's text.
+perf probe -q -x "$TK_TMP/lines_O0" -V scale >"$TK_TMP/perf" || fail "perf -V scale failed"
+"$TRACEKIT" probe -x "$TK_TMP/lines_O0" -V scale >"$TK_TMP/ours" || fail "-V scale failed"
+diff -u "$TK_TMP/perf" "$TK_TMP/ours" || fail "-V of the inlined copies differs from perf's"
 
 # Split DWARF (-gsplit-dwarf): the .dwo files under DW_AT_comp_dir, then
 # next to the binary elsewhere, then a .dwp (llvm-dwp: binutils' dwp
