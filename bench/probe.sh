@@ -95,9 +95,24 @@ report() {
 		       pp[2] / 1e6 / n, tt[2] / 1e6 / n, pp[2] / tt[2] }'
 }
 
+# check_specs BIN: each spec once with each tool, so that a spec that no
+# longer fits the code (a function made inline, a parameter renamed) is
+# named with the tool's reason, not lost in the timed runs' silence.
+check_specs() {
+	local bin=$1 s bad=0
+	for s in "${specs[@]}"; do
+		perf probe -x "$bin" -D "$s" >/dev/null 2>"$work/err" ||
+			{ echo "bench/probe.sh: perf refuses '$s': $(tr -s ' \n' ' ' <"$work/err")" >&2; bad=1; }
+		"$tk" probe -x "$bin" -D "$s" >/dev/null 2>"$work/err" ||
+			{ echo "bench/probe.sh: tracekit refuses '$s': $(head -n 1 "$work/err")" >&2; bad=1; }
+	done
+	return $bad
+}
+
 run() {
 	local bin=$1 p t
 	echo "binary: $bin ($(stat -c %s "$bin") bytes), ${#specs[@]} specs, $rounds rounds"
+	check_specs "$bin" || exit 1
 	p=$(per_spec perf probe -q -x "$bin") || exit 1
 	t=$(per_spec "$tk" probe -x "$bin") || exit 1
 	report "one process per spec" "$((rounds * ${#specs[@]}))" "$p" "$t"

@@ -15,7 +15,8 @@ zlib1g-dev libbpf-dev"
 # package does not depend on (Debian 12): without them pkg-config fails.
 test_pkgs="trace-cmd linux-perf systemtap-sdt-dev mtd-utils openssl xxd
 busybox-static cpio kmod qemu-system-x86 keyutils time jq clang binutils
-asciidoctor man-db libkshark-dev libtracecmd-dev libjson-c-dev pahole bpftool"
+asciidoctor man-db libkshark-dev libtracecmd-dev libjson-c-dev pahole bpftool
+llvm g++"
 
 # The VM boots the kernel behind Debian's linux-image-amd64 metapackage;
 # its headers build tests/kmod, and with its source (linux-source-X.Y, of

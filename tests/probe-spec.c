@@ -164,7 +164,7 @@ static int self_resolve(struct probe_debuginfo *dbg, const char *text, struct st
 
 	ret = probe_spec_parse(text, &spec, &err);
 	if (!ret)
-		ret = probe_dwarf_resolve(dbg, &spec, &opts, &pps, &nr, &err);
+		ret = probe_dwarf_resolve(dbg, &spec, &opts, &pps, &nr, NULL, &err);
 	if (!ret) {
 		ctx.load_delta = pps[0].load_delta;
 		for (i = 0; i < pps[0].nr_args && !ret; i++)

@@ -916,7 +916,7 @@ int probe_btf_resolve(struct probe_btf *b, const struct probe_spec *spec,
 	pp->sym = xstrdup(spec->func);
 	pp->module = ks.module ? xstrdup(ks.module) : NULL;
 	pp->retprobe = spec->retprobe;
-	ret = probe_point_args(pp, spec, &btf_arg_ops, &bc, err);
+	ret = probe_point_args(pp, spec, &btf_arg_ops, &bc, NULL, err);
 	if (ret) {
 		probe_points_release(pp, 1);
 		return ret;

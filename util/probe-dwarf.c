@@ -59,19 +59,19 @@ struct probe_debuginfo *probe_debuginfo_open(const char *path, struct strbuf *er
 	if (!dbg->mod)
 		goto dwfl_fail;
 	dwfl_report_end(dbg->dwfl, NULL, NULL);
-	dbg->dw = dwfl_module_getdwarf(dbg->mod, &dbg->bias);
-	if (!dbg->dw) {
-		strbuf_addf(err, "%s: no DWARF debug info (stripped, or built without -g)", path);
-		goto fail;
-	}
 	dbg->elf = dwfl_module_getelf(dbg->mod, &elf_bias);
+	if (!dbg->elf)
+		goto dwfl_fail;
+	/* Without DWARF the symbols remain: -F, and functions probed by symbol. */
+	dbg->dw = dwfl_module_getdwarf(dbg->mod, &dbg->bias);
+	if (!dbg->dw)
+		dbg->bias = elf_bias;
 	dbg->cfi = dwfl_module_dwarf_cfi(dbg->mod, &dbg->cfi_bias);
 	if (!dbg->cfi)
 		dbg->cfi = dwfl_module_eh_cfi(dbg->mod, &dbg->cfi_bias);
 	return dbg;
 dwfl_fail:
 	strbuf_addf(err, "%s: %s", path, dwfl_errmsg(-1));
-fail:
 	probe_debuginfo_close(dbg);
 	return NULL;
 }
@@ -86,24 +86,60 @@ void probe_debuginfo_close(struct probe_debuginfo *dbg)
 	free(dbg);
 }
 
+#define NO_DWARF "no DWARF debug info (stripped, or built without -g)"
+
 /* ---- functions ---- */
 
+/*
+ * Where a spec's function runs: its out-of-line body, or, for a function
+ * that exists only inlined, each inlined copy (one probe per site, as perf).
+ */
+struct probe_site {
+	Dwarf_Die target;	/* the subprogram, or the DW_TAG_inlined_subroutine */
+	Dwarf_Die func;		/* the subprogram holding the code: frame base, entry */
+	int inlined;
+};
+
+struct site_list {
+	struct probe_site *v;
+	int nr, alloc;
+};
+
+static void push_site(struct site_list *sl, Dwarf_Die *target, Dwarf_Die *func, int inlined)
+{
+	if (sl->nr == sl->alloc) {
+		sl->alloc = sl->alloc ? 2 * sl->alloc : 4;
+		sl->v = xrealloc(sl->v, sl->alloc * sizeof(*sl->v));
+	}
+	sl->v[sl->nr].target = *target;
+	sl->v[sl->nr].func = *func;
+	sl->v[sl->nr++].inlined = inlined;
+}
+
+/*
+ * The out-of-line definitions of a function: one, or one per CU for a
+ * static function defined in several (perf probes each of them).
+ */
 struct func_search {
-	const char *name;
+	const char *name;	/* the DW_AT_name, or a mangled DW_AT_linkage_name */
+	const char *scope;	/* C++ "ns::Cls::" the name was qualified with, or NULL */
 	const char *file;
-	Dwarf_Die die;
-	int found;
+	Dwarf_Addr pc;		/* by_pc: only the definition entered at pc */
+	int by_pc;
+	struct site_list sites;
+	int local;		/* a symbol found is static: other CUs may have copies */
 	Dwarf_Die abstract;	/* an inline-only definition, if that is all there is */
 	int has_abstract;
 };
 
 static int file_matches(Dwarf_Die *die, const char *want)
 {
-	const char *f = dwarf_decl_file(die);
+	const char *f;
 	size_t fl, wl;
 
 	if (!want)
 		return 1;
+	f = dwarf_decl_file(die);
 	if (!f)
 		return 0;
 	fl = strlen(f);
@@ -138,48 +174,170 @@ static int has_code(Dwarf_Die *die)
 	return func_entry(die, &pc) == 0;
 }
 
+/* C++ (and DWARF 3's GNU spelling): the mangled name, or NULL. */
+static const char *linkage_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+
+	if (!dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) &&
+	    !dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr))
+		return NULL;
+	return dwarf_formstring(&attr);
+}
+
+/*
+ * "ns::Cls::" for a function: the namespaces and classes enclosing its
+ * declaration, outermost first.  An out-of-line C++ definition sits at
+ * the CU's top level and points at its declaration in the class with
+ * DW_AT_specification (an abstract one with DW_AT_abstract_origin).
+ */
+static void scope_prefix(Dwarf_Die *die, struct strbuf *sb)
+{
+	Dwarf_Die decl = *die, next, *scopes = NULL;
+	Dwarf_Attribute attr;
+	int n, i;
+
+	for (i = 0; i < 8; i++) {
+		if ((!dwarf_attr(&decl, DW_AT_specification, &attr) &&
+		     !dwarf_attr(&decl, DW_AT_abstract_origin, &attr)) ||
+		    !dwarf_formref_die(&attr, &next))
+			break;
+		decl = next;
+	}
+	n = dwarf_getscopes_die(&decl, &scopes);
+	/* scopes[0] is decl itself, the last one the CU. */
+	for (i = n - 1; i > 0; i--) {
+		int tag = dwarf_tag(&scopes[i]);
+		const char *name = dwarf_diename(&scopes[i]);
+
+		if (tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
+		    tag == DW_TAG_structure_type || tag == DW_TAG_union_type)
+			strbuf_addf(sb, "%s::", name ? name : "(anonymous namespace)");
+	}
+	free(scopes);
+}
+
+/* "Cls::" matches ns::Cls:: too: a qualified name may leave out the outer scopes. */
+static int scope_matches(Dwarf_Die *die, const char *want)
+{
+	struct strbuf have = STRBUF_INIT;
+	size_t wl = strlen(want);
+	int ok;
+
+	scope_prefix(die, &have);
+	ok = have.len >= wl && !strcmp(have.buf + have.len - wl, want) &&
+	     (have.len == wl || have.buf[have.len - wl - 1] == ':');
+	strbuf_release(&have);
+	return ok;
+}
+
+static int func_name_matches(Dwarf_Die *die, const struct func_search *fs)
+{
+	const char *name = dwarf_diename(die), *mangled;
+
+	if (name && !strcmp(name, fs->name))
+		return !fs->scope || scope_matches(die, fs->scope);
+	mangled = fs->scope ? NULL : linkage_name(die);
+	return mangled && !strcmp(mangled, fs->name);
+}
+
+/* By where the DIE is mapped: offsets repeat across the .dwo files of split DWARF. */
+static int site_known(const struct site_list *sl, Dwarf_Die *die)
+{
+	int i;
+
+	for (i = 0; i < sl->nr; i++)
+		if (sl->v[i].target.addr == die->addr)
+			return 1;
+	return 0;
+}
+
 static int func_cb(Dwarf_Die *die, void *arg)
 {
 	struct func_search *fs = arg;
-	const char *name = dwarf_diename(die);
+	Dwarf_Addr pc;
 
-	if (!name || strcmp(name, fs->name) || !file_matches(die, fs->file))
+	if (!func_name_matches(die, fs) || !file_matches(die, fs->file))
 		return DWARF_CB_OK;
-	if (!has_code(die)) {
+	if (func_entry(die, &pc)) {
 		if (!fs->has_abstract && dwarf_func_inline(die)) {
 			fs->abstract = *die;
 			fs->has_abstract = 1;
 		}
 		return DWARF_CB_OK;
 	}
-	fs->die = *die;
-	fs->found = 1;
-	return DWARF_CB_ABORT;
+	if ((fs->by_pc && pc != fs->pc) || site_known(&fs->sites, die))
+		return DWARF_CB_OK;
+	push_site(&fs->sites, die, die, 0);
+	return fs->by_pc ? DWARF_CB_ABORT : DWARF_CB_OK;
 }
 
-/* Iterates the CUs; cb returns nonzero to stop. */
+/*
+ * The unit holding the DIEs of cu: with split DWARF (-gsplit-dwarf) the
+ * executable has a skeleton only, and libdw opens the split unit in the
+ * .dwo (DW_AT_dwo_name under DW_AT_comp_dir) or the .dwp next to it.
+ */
+static int unit_die(Dwarf_Die *cu)
+{
+	Dwarf_Die split;
+	Dwarf_Files *files;
+	size_t n;
+	uint8_t type;
+
+	if (dwarf_cu_info(cu->cu, NULL, &type, NULL, &split, NULL, NULL, NULL))
+		return 0;
+	if (type != DW_UT_skeleton)
+		return 1;
+	if (!split.cu)
+		return 0;
+	/*
+	 * libdw 0.188's dwarf_decl_file asserts on a split unit whose file
+	 * table was not read before.
+	 */
+	dwarf_getsrcfiles(&split, &files, &n);
+	*cu = split;
+	return 1;
+}
+
+/* Appends the .dwo names of the skeletons whose split unit libdw did not find. */
+static int missing_splits(struct probe_debuginfo *dbg, struct strbuf *names)
+{
+	Dwarf_CU *unit = NULL;
+	Dwarf_Die cu, split;
+	Dwarf_Attribute attr;
+	uint8_t type;
+	int nr = 0;
+
+	while (dwarf_get_units(dbg->dw, unit, &unit, NULL, &type, &cu, &split) == 0) {
+		const char *dwo;
+
+		if (type != DW_UT_skeleton || split.cu)
+			continue;
+		dwo = dwarf_formstring(dwarf_attr(&cu, DW_AT_dwo_name, &attr));
+		if (!dwo)	/* DWARF 4: the GNU extension */
+			dwo = dwarf_formstring(dwarf_attr(&cu, DW_AT_GNU_dwo_name, &attr));
+		strbuf_addf(names, "%s%s", nr++ ? ", " : "", dwo ? dwo : "?");
+	}
+	return nr;
+}
+
+/* Iterates the CUs (the split units of skeletons); cb returns nonzero to stop. */
 static int for_each_cu(struct probe_debuginfo *dbg,
 		       int (*cb)(Dwarf_Die *cu, void *arg), void *arg)
 {
-	Dwarf_Off off = 0, next;
-	size_t hsize;
+	Dwarf_CU *unit = NULL;
+	Dwarf_Die cu;
 
-	while (dwarf_nextcu(dbg->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		Dwarf_Die cu;
-
-		if (dwarf_offdie(dbg->dw, off + hsize, &cu) && cb(&cu, arg))
+	while (dbg->dw && dwarf_get_units(dbg->dw, unit, &unit, NULL, NULL, &cu, NULL) == 0)
+		if (unit_die(&cu) && cb(&cu, arg))
 			return 1;
-		off = next;
-	}
 	return 0;
 }
 
 static int find_func_in_cu(Dwarf_Die *cu, void *arg)
 {
-	struct func_search *fs = arg;
-
-	dwarf_getfuncs(cu, func_cb, fs, 0);
-	return fs->found;
+	dwarf_getfuncs(cu, func_cb, arg, 0);
+	return 0;
 }
 
 /*
@@ -191,7 +349,8 @@ static void find_func_by_symbol(struct probe_debuginfo *dbg, struct func_search 
 {
 	int i, n = dwfl_module_getsymtab(dbg->mod);
 
-	for (i = 1; i < n && !fs->found; i++) {
+	/* Every symbol: a static function has a local one in each of its CUs. */
+	for (i = 1; i < n; i++) {
 		GElf_Sym sym;
 		GElf_Addr addr;
 		Dwarf_Die cu;
@@ -200,35 +359,13 @@ static void find_func_by_symbol(struct probe_debuginfo *dbg, struct func_search 
 
 		if (!name || GELF_ST_TYPE(sym.st_info) != STT_FUNC || strcmp(name, fs->name))
 			continue;
-		if (dwarf_addrdie(dbg->dw, addr - dbg->bias, &cu))
+		fs->pc = addr - dbg->bias;
+		fs->by_pc = 1;
+		fs->local |= GELF_ST_BIND(sym.st_info) == STB_LOCAL;
+		if (dwarf_addrdie(dbg->dw, fs->pc, &cu) && unit_die(&cu))
 			find_func_in_cu(&cu, fs);
 	}
-}
-
-/*
- * Where a spec's function runs: its out-of-line body, or, for a function
- * that exists only inlined, each inlined copy (one probe per site, as perf).
- */
-struct probe_site {
-	Dwarf_Die target;	/* the subprogram, or the DW_TAG_inlined_subroutine */
-	Dwarf_Die func;		/* the subprogram holding the code: frame base, entry */
-	int inlined;
-};
-
-struct site_list {
-	struct probe_site *v;
-	int nr, alloc;
-};
-
-static void push_site(struct site_list *sl, Dwarf_Die *target, Dwarf_Die *func, int inlined)
-{
-	if (sl->nr == sl->alloc) {
-		sl->alloc = sl->alloc ? 2 * sl->alloc : 4;
-		sl->v = xrealloc(sl->v, sl->alloc * sizeof(*sl->v));
-	}
-	sl->v[sl->nr].target = *target;
-	sl->v[sl->nr].func = *func;
-	sl->v[sl->nr++].inlined = inlined;
+	fs->by_pc = 0;
 }
 
 struct holder_search {
@@ -267,17 +404,90 @@ static int inline_instance_cb(Dwarf_Die *inst, void *arg)
 	return DWARF_CB_OK;
 }
 
+static int cmp_site(const void *a, const void *b)
+{
+	Dwarf_Off x = dwarf_dieoffset((Dwarf_Die *)&((const struct probe_site *)a)->target);
+	Dwarf_Off y = dwarf_dieoffset((Dwarf_Die *)&((const struct probe_site *)b)->target);
+
+	return x < y ? -1 : x > y;
+}
+
+static void type_name_of(Dwarf_Die *die, struct strbuf *sb);
+
+/* "f(int, double)" for a function DIE: its parameters' types, `this` left out. */
+static void prototype(Dwarf_Die *die, struct strbuf *sb)
+{
+	Dwarf_Die c;
+	int n = 0;
+
+	scope_prefix(die, sb);
+	strbuf_addf(sb, "%s(", dwarf_diename(die) ? dwarf_diename(die) : "?");
+	if (dwarf_child(die, &c) == 0) {
+		do {
+			if (dwarf_tag(&c) != DW_TAG_formal_parameter ||
+			    dwarf_hasattr_integrate(&c, DW_AT_artificial))
+				continue;
+			strbuf_addstr(sb, n++ ? ", " : "");
+			type_name_of(&c, sb);
+		} while (dwarf_siblingof(&c, &c) == 0);
+	}
+	strbuf_addch(sb, ')');
+}
+
+/*
+ * Definitions with different mangled names are C++ overloads, which one
+ * event cannot share (their arguments differ): refuse, listing them.
+ * Copies of one static function share their name (or have none, in C).
+ */
+static int overloads(struct site_list *sl, const struct probe_spec *spec, struct strbuf *err)
+{
+	const char *first = linkage_name(&sl->v[0].target);
+	int i, distinct = 0;
+
+	for (i = 1; i < sl->nr && !distinct; i++) {
+		const char *ln = linkage_name(&sl->v[i].target);
+
+		distinct = first && ln && strcmp(first, ln);
+	}
+	if (!distinct)
+		return 0;
+	strbuf_addf(err, "'%s' is overloaded: ", spec->func);
+	for (i = 0; i < sl->nr; i++) {
+		strbuf_addstr(err, i ? ", " : "");
+		prototype(&sl->v[i].target, err);
+		strbuf_addf(err, " [%s]", linkage_name(&sl->v[i].target));
+	}
+	strbuf_addstr(err, ": name one by its mangled name");
+	free(sl->v);
+	return -EINVAL;
+}
+
 static int find_sites(struct probe_debuginfo *dbg, const struct probe_spec *spec,
 		      struct site_list *sl, struct strbuf *err)
 {
 	struct func_search fs = { .name = spec->func, .file = spec->file };
-	char *dot;
+	const char *colons = NULL, *c;
+	char *scope = NULL, *dot;
+	int ret = -ENOENT;
 
 	memset(sl, 0, sizeof(*sl));
+	if (!dbg->dw) {
+		strbuf_addf(err, "%s: %s", dbg->path, NO_DWARF);
+		return -ENOENT;
+	}
+	/* ns::Cls::method: the last name, in the scopes before it. */
+	for (c = strstr(spec->func, "::"); c; c = strstr(c + 2, "::"))
+		colons = c;
+	if (colons) {
+		scope = xstrndup(spec->func, colons + 2 - spec->func);
+		fs.scope = scope;
+		fs.name = colons + 2;
+	}
 	find_func_by_symbol(dbg, &fs);
-	if (!fs.found)
+	/* A static copy may have no symbol of its name (helper.constprop.0). */
+	if (!fs.sites.nr || fs.local)
 		for_each_cu(dbg, find_func_in_cu, &fs);
-	if (!fs.found && !fs.has_abstract && (dot = strchr(spec->func, '.'))) {
+	if (!fs.sites.nr && !fs.has_abstract && (dot = strchr(spec->func, '.'))) {
 		/* foo.isra.0: DWARF names the clone's source function foo. */
 		char *base = xstrndup(spec->func, dot - spec->func);
 
@@ -285,17 +495,28 @@ static int find_sites(struct probe_debuginfo *dbg, const struct probe_spec *spec
 		for_each_cu(dbg, find_func_in_cu, &fs);
 		free(base);
 	}
-	if (fs.found) {
-		push_site(sl, &fs.die, &fs.die, 0);
-		return 0;
+	free(scope);
+	*sl = fs.sites;
+	if (sl->nr) {
+		/* In the order of the CUs, as perf lists them. */
+		qsort(sl->v, sl->nr, sizeof(*sl->v), cmp_site);
+		return overloads(sl, spec, err);
 	}
 	if (fs.has_abstract)
 		dwarf_func_inline_instances(&fs.abstract, inline_instance_cb, sl);
 	if (!sl->nr) {
+		struct strbuf dwo = STRBUF_INIT;
+
 		strbuf_addf(err, "%s: no function '%s'%s%s with code in the debug info",
 			    dbg->path, spec->func, spec->file ? " in " : "",
 			    spec->file ? spec->file : "");
-		return -ENOENT;
+		if (missing_splits(dbg, &dwo)) {
+			strbuf_addf(err, ": its split DWARF is missing (%s: neither next to it, nor in a .dwp, nor under DW_AT_comp_dir)",
+				    dwo.buf);
+			ret = -ENODATA;
+		}
+		strbuf_release(&dwo);
+		return ret;
 	}
 	if (spec->retprobe || spec->has_line || spec->has_offset) {
 		strbuf_addf(err, "%s is only inlined: it has no return, and only its entries can be probed",
@@ -557,6 +778,42 @@ static int is_char_type(Dwarf_Die *t, int *is_unsigned)
 	return enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char;
 }
 
+/* DW_AT_encoding says signed: base types, and the enums gcc gives one. */
+static int encoding_signed(Dwarf_Die *t)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word enc;
+
+	return dwarf_attr(t, DW_AT_encoding, &attr) && !dwarf_formudata(&attr, &enc) &&
+	       (enc == DW_ATE_signed || enc == DW_ATE_signed_char);
+}
+
+/*
+ * An enum is signed as its underlying type is (DW_AT_type, DWARF 3 on),
+ * else as gcc's DW_AT_encoding says, else (strict DWARF 2) when a value
+ * is negative: only DW_FORM_sdata tells one, data1..8 carry no sign.
+ */
+static int enum_signed(Dwarf_Die *t)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Sword v;
+	Dwarf_Die c;
+
+	if (!real_type(t, &c))
+		return encoding_signed(&c);
+	if (dwarf_hasattr(t, DW_AT_encoding))
+		return encoding_signed(t);
+	if (dwarf_child(t, &c))
+		return 0;
+	do {
+		if (dwarf_tag(&c) == DW_TAG_enumerator &&
+		    dwarf_attr(&c, DW_AT_const_value, &attr) &&
+		    dwarf_whatform(&attr) == DW_FORM_sdata && !dwarf_formsdata(&attr, &v) && v < 0)
+			return 1;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return 0;
+}
+
 /* Kernel type for a scalar; NULL with err set when there is none. */
 static char *scalar_type(Dwarf_Die *t, const struct probe_dwarf_opts *opts,
 			 const char *var, struct strbuf *err)
@@ -574,7 +831,7 @@ static char *scalar_type(Dwarf_Die *t, const struct probe_dwarf_opts *opts,
 			return xstrdup("symbol");
 		return xstrdup("x64");
 	case DW_TAG_enumeration_type:
-		c = 'u';
+		c = enum_signed(t) ? 's' : 'u';
 		break;
 	case DW_TAG_base_type:
 		if (dwarf_attr(t, DW_AT_encoding, &attr))
@@ -616,6 +873,8 @@ struct var_ctx {
 	Dwarf_Die *scopes;	/* nested scopes at pc, innermost first */
 	int nr_scopes;
 	const char *sym;	/* the ELF symbol holding pc */
+	struct strbuf *warn;	/* NULL: this site's warnings were given by another */
+	int whole;		/* $params: a struct by value is fetched, as perf does */
 };
 
 static int op_reg(const Dwarf_Op *op, int *reg, Dwarf_Sword *off, int *is_breg)
@@ -737,6 +996,20 @@ static int location_to_fetch(struct var_ctx *vc, Dwarf_Die *var, const char *nam
 		fetch_arg_push_deref(fa, 0);
 		return 0;
 	}
+	/* Split DWARF: the address is in the skeleton's .debug_addr. */
+	if (nops == 1 && (ops[0].atom == DW_OP_addrx || ops[0].atom == DW_OP_GNU_addr_index)) {
+		Dwarf_Attribute a;
+		Dwarf_Addr addr;
+
+		if (dwarf_getlocation_attr(&attr, &ops[0], &a) || dwarf_formaddr(&a, &addr)) {
+			strbuf_addf(err, "'%s': its address is not in .debug_addr", name);
+			return -EINVAL;
+		}
+		fa->base = FETCH_ADDR;
+		fa->addr = addr;
+		fetch_arg_push_deref(fa, 0);
+		return 0;
+	}
 	if (nops == 2 && ops[1].atom == DW_OP_stack_value && vc->opts->imm &&
 	    ((ops[0].atom >= DW_OP_lit0 && ops[0].atom <= DW_OP_lit31) ||
 	     ops[0].atom == DW_OP_constu || ops[0].atom == DW_OP_consts)) {
@@ -755,6 +1028,13 @@ static int location_to_fetch(struct var_ctx *vc, Dwarf_Die *var, const char *nam
 		strbuf_addf(err, "'%s' is computed at this address (DW_OP_stack_value), not stored: fetchargs cannot do arithmetic",
 			    name);
 		return -EINVAL;
+	}
+	/* perf's $params takes a split struct's first piece: its first bytes. */
+	if (nops > 1 && ops[1].atom == DW_OP_piece && vc->whole &&
+	    !op_reg(&ops[0], &reg, &off, &is_breg) && !is_breg && ops[1].number >= 8) {
+		fa->base = FETCH_REG;
+		fa->reg = reg;
+		return 0;
 	}
 	if (nops > 1 && ops[1].atom == DW_OP_piece) {
 		strbuf_addf(err, "'%s' is split across registers (DW_OP_piece), which is not supported", name);
@@ -993,6 +1273,31 @@ too_deep:
 	return -E2BIG;
 }
 
+/*
+ * perf's $params fetches a struct passed by value as its first bytes, in
+ * hex, cut down to 64 bits ("pt exceeds max-bitwidth"): so do we, saying so.
+ */
+static int whole_aggregate(struct var_ctx *vc, struct fetch_arg *fa, Dwarf_Die *type,
+			   const char *path, struct strbuf *err)
+{
+	struct strbuf tn = STRBUF_INIT;
+	int size = dwarf_bytesize(type), bits;
+
+	bits = size > 8 ? 64 : size * 8;
+	if (bits != 8 && bits != 16 && bits != 32 && bits != 64) {
+		strbuf_addf(err, "'%s' has %d bytes: the kernel fetches 1, 2, 4 or 8", path, size);
+		return -EINVAL;
+	}
+	fa->type = xmalloc(16);
+	snprintf(fa->type, 16, "x%d", bits);
+	type_name(type, &tn);
+	if (vc->warn && size > 8)
+		strbuf_addf(vc->warn, "$params: '%s' is a %s passed by value: only its first 8 bytes are fetched (x64), as perf does\n",
+			    path, tn.buf);
+	strbuf_release(&tn);
+	return 0;
+}
+
 /* Final type: user cast, string, array, bitfield or scalar. */
 static int final_type(struct var_ctx *vc, const struct probe_arg *arg, struct fetch_arg *fa,
 		      Dwarf_Die *type, char *bf, const char *path, struct strbuf *err)
@@ -1061,6 +1366,8 @@ static int final_type(struct var_ctx *vc, const struct probe_arg *arg, struct fe
 		free(et);
 		return 0;
 	}
+	if ((tag == DW_TAG_structure_type || tag == DW_TAG_union_type) && vc->whole)
+		return whole_aggregate(vc, fa, type, path, err);
 	if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type) {
 		struct strbuf tn = STRBUF_INIT;
 
@@ -1263,6 +1570,10 @@ static int resolve_var(void *ctx, const struct probe_arg *arg, struct fetch_arg 
 		goto out;
 	}
 	ret = apply_fields(arg, fa, &type, &bf, &path, err);
+	/* The kernel's b type has no sign: kernel/trace/trace_probe.c. */
+	if (!ret && bf && !arg->type && encoding_signed(&type) && vc->warn)
+		strbuf_addf(vc->warn, "'%s' is a signed bitfield, which the kernel records unsigned (%s): a negative value reads as 2^width + value\n",
+			    path.buf, bf);
 	if (!ret)
 		ret = final_type(vc, arg, fa, &type, bf, path.buf, err);
 	else
@@ -1343,14 +1654,28 @@ static int dwarf_params(void *ctx, const char ***names, int *nr)
 	return 0;
 }
 
+/* $params fetches a struct passed by value as its first bytes, as perf does. */
+static int dwarf_param(void *ctx, const struct probe_arg *arg, struct fetch_arg *fa,
+		       struct strbuf *why)
+{
+	struct var_ctx *vc = ctx;
+	int ret;
+
+	vc->whole = 1;
+	ret = resolve_var(vc, arg, fa, why);
+	vc->whole = 0;
+	return ret;
+}
+
 static const struct probe_arg_ops dwarf_arg_ops = {
 	.var = resolve_var,
+	.param = dwarf_param,
 	.retval = resolve_retval,
 	.params = dwarf_params,
 };
 
 static int resolve_params(const struct probe_arg_ops *ops, void *ctx,
-			  struct probe_point *pp, int *alloc)
+			  struct probe_point *pp, int *alloc, struct strbuf *warn)
 {
 	const char **names;
 	int i, nr, ret = ops->params(ctx, &names, &nr);
@@ -1358,24 +1683,27 @@ static int resolve_params(const struct probe_arg_ops *ops, void *ctx,
 	for (i = 0; i < nr && !ret; i++) {
 		struct probe_arg a = { .kind = PROBE_ARG_VAR, .var = (char *)names[i] };
 		struct fetch_arg fa = { 0 };
-		struct strbuf ignore = STRBUF_INIT;
+		struct strbuf why = STRBUF_INIT;
 
 		/* Like perf: parameters that cannot be fetched here are left out. */
-		if (ops->var(ctx, &a, &fa, &ignore)) {
+		if ((ops->param ? ops->param : ops->var)(ctx, &a, &fa, &why)) {
+			if (warn)
+				strbuf_addf(warn, "$params: '%s' left out: %s\n", names[i], why.buf);
 			fetch_arg_release(&fa);
 		} else {
 			fa.name = xstrdup(names[i]);
 			unique_name(pp, &fa);
 			push_fetch(pp, alloc, &fa);
 		}
-		strbuf_release(&ignore);
+		strbuf_release(&why);
 	}
 	free(names);
 	return ret;
 }
 
 int probe_point_args(struct probe_point *pp, const struct probe_spec *spec,
-		     const struct probe_arg_ops *ops, void *ctx, struct strbuf *err)
+		     const struct probe_arg_ops *ops, void *ctx, struct strbuf *warn,
+		     struct strbuf *err)
 {
 	int i, alloc = 0, ret = 0;
 
@@ -1385,7 +1713,7 @@ int probe_point_args(struct probe_point *pp, const struct probe_spec *spec,
 
 		switch (a->kind) {
 		case PROBE_ARG_PARAMS:
-			ret = resolve_params(ops, ctx, pp, &alloc);
+			ret = resolve_params(ops, ctx, pp, &alloc, warn);
 			continue;
 		case PROBE_ARG_RETVAL:
 			if (!spec->retprobe) {
@@ -1436,15 +1764,111 @@ int probe_point_args(struct probe_point *pp, const struct probe_spec *spec,
 	return ret;
 }
 
-static int resolve_site(struct probe_debuginfo *dbg, const struct probe_spec *spec,
-			const struct probe_dwarf_opts *opts, struct probe_site *site,
-			int want_vars, struct probe_point *pp, struct strbuf *err)
+/* pp's address pc: its symbol, and for uprobes its file offset. */
+static int place_point(struct probe_debuginfo *dbg, const struct probe_spec *spec,
+		       const struct probe_dwarf_opts *opts, Dwarf_Addr pc,
+		       struct probe_point *pp, struct strbuf *err)
 {
-	struct var_ctx vc = { .dbg = dbg, .opts = opts, .func = &site->func,
-			      .target = &site->target, .inlined = site->inlined };
 	GElf_Sym sym;
 	GElf_Off off;
 	const char *name;
+
+	pp->func = xstrdup(spec->func);
+	pp->addr = pc;
+	pp->retprobe = spec->retprobe;
+	name = dwfl_module_addrinfo(dbg->mod, pc + dbg->bias, &off, &sym, NULL, NULL, NULL);
+	if (!name) {
+		strbuf_addf(err, "%s: no symbol covers %s at 0x%" PRIx64, dbg->path,
+			    spec->func, (uint64_t)pc);
+		return -ENOENT;
+	}
+	pp->sym = xstrdup(name);
+	pp->sym_off = off;
+	if (opts->kind == PROBE_UPROBE &&
+	    (elf_addr_vaddr_to_offset(dbg->elf, pc, &pp->file_off) ||
+	     elf_addr_load_delta(dbg->elf, pc, &pp->load_delta))) {
+		strbuf_addf(err, "%s: 0x%" PRIx64 " is in no loadable segment", dbg->path,
+			    (uint64_t)pc);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/* The STT_FUNC or STT_GNU_IFUNC symbol name: its DWARF address and type. */
+static int func_symbol(struct probe_debuginfo *dbg, const char *name, Dwarf_Addr *pc,
+		       int *type)
+{
+	int i, n = dwfl_module_getsymtab(dbg->mod);
+
+	for (i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		const char *s = dwfl_module_getsym_info(dbg->mod, i, &sym, &addr, NULL, NULL, NULL);
+
+		*type = GELF_ST_TYPE(sym.st_info);
+		if (s && !strcmp(s, name) && sym.st_shndx != SHN_UNDEF &&
+		    (*type == STT_FUNC || *type == STT_GNU_IFUNC)) {
+			*pc = addr - dbg->bias;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/*
+ * A function the DWARF does not describe (assembly, code built without
+ * -g: libc's memchr) is probed at its symbol, as perf does; with no
+ * types or locations, only raw fetchargs can be its arguments.
+ */
+static int resolve_symbol_only(struct probe_debuginfo *dbg, const struct probe_spec *spec,
+			       const struct probe_dwarf_opts *opts, struct probe_point **pps,
+			       int *nr, struct strbuf *warn, struct strbuf *err)
+{
+	struct var_ctx vc = { .dbg = dbg, .opts = opts };
+	Dwarf_Addr pc;
+	int i, ret, type, raw = 1;
+
+	if (spec->file || func_symbol(dbg, spec->func, &pc, &type))
+		return -ENOENT;
+	for (i = 0; i < spec->nr_args; i++)
+		raw &= spec->args[i].kind == PROBE_ARG_RAW;
+	if (spec->has_line || spec->has_offset || !raw) {
+		strbuf_reset(err);
+		if (!dbg->dw)
+			strbuf_addf(err, "%s: %s: ", dbg->path, NO_DWARF);
+		strbuf_addf(err, "%s is a symbol without debug info: %s", spec->func,
+			    raw ? "no lines or offsets" :
+			    "only raw fetchargs (%di, $stack1...) can be fetched");
+		return -EINVAL;
+	}
+	strbuf_reset(err);
+	*pps = xcalloc(1, sizeof(**pps));
+	ret = place_point(dbg, spec, opts, pc, *pps, err);
+	if (!ret) {
+		vc.sym = (*pps)->sym;
+		ret = probe_point_args(*pps, spec, &dwarf_arg_ops, &vc, warn, err);
+	}
+	if (ret) {
+		probe_points_release(*pps, 1);
+		*pps = NULL;
+		return ret;
+	}
+	/* perf warns too: the resolver runs once, at relocation. */
+	if (type == STT_GNU_IFUNC && warn)
+		strbuf_addf(warn, "%s is a GNU indirect function: this probes its resolver, not the function it picks at run time\n",
+			    spec->func);
+	*nr = 1;
+	return 0;
+}
+
+static int resolve_site(struct probe_debuginfo *dbg, const struct probe_spec *spec,
+			const struct probe_dwarf_opts *opts, struct probe_site *site,
+			int want_vars, struct probe_point *pp, struct strbuf *warn,
+			struct strbuf *err)
+{
+	struct var_ctx vc = { .dbg = dbg, .opts = opts, .func = &site->func,
+			      .target = &site->target, .inlined = site->inlined,
+			      .warn = warn };
 	int ret;
 
 	memset(pp, 0, sizeof(*pp));
@@ -1456,29 +1880,11 @@ static int resolve_site(struct probe_debuginfo *dbg, const struct probe_spec *sp
 				    &pp->skipped_prologue, err);
 	if (ret)
 		return ret;
-	pp->func = xstrdup(spec->func);
-	pp->addr = vc.pc;
-	pp->retprobe = spec->retprobe;
-	name = dwfl_module_addrinfo(dbg->mod, vc.pc + dbg->bias, &off, &sym, NULL, NULL, NULL);
-	if (!name) {
-		strbuf_addf(err, "%s: no symbol covers %s at 0x%" PRIx64, dbg->path,
-			    spec->func, (uint64_t)vc.pc);
-		ret = -ENOENT;
-		goto fail;
+	ret = place_point(dbg, spec, opts, vc.pc, pp, err);
+	if (!ret) {
+		vc.sym = pp->sym;
+		ret = probe_point_args(pp, spec, &dwarf_arg_ops, &vc, vc.warn, err);
 	}
-	pp->sym = xstrdup(name);
-	pp->sym_off = off;
-	if (opts->kind == PROBE_UPROBE) {
-		if (elf_addr_vaddr_to_offset(dbg->elf, vc.pc, &pp->file_off) ||
-		    elf_addr_load_delta(dbg->elf, vc.pc, &pp->load_delta)) {
-			strbuf_addf(err, "%s: 0x%" PRIx64 " is in no loadable segment", dbg->path,
-				    (uint64_t)vc.pc);
-			ret = -ENOENT;
-			goto fail;
-		}
-	}
-	vc.sym = pp->sym;
-	ret = probe_point_args(pp, spec, &dwarf_arg_ops, &vc, err);
 	free(vc.scopes);
 	if (ret)
 		goto fail;
@@ -1490,7 +1896,7 @@ fail:
 
 int probe_dwarf_resolve(struct probe_debuginfo *dbg, const struct probe_spec *spec,
 			const struct probe_dwarf_opts *opts, struct probe_point **pps,
-			int *nr, struct strbuf *err)
+			int *nr, struct strbuf *warn, struct strbuf *err)
 {
 	struct site_list sl;
 	int ret, i, want_vars = 0;
@@ -1501,11 +1907,15 @@ int probe_dwarf_resolve(struct probe_debuginfo *dbg, const struct probe_spec *sp
 		want_vars |= spec->args[i].kind == PROBE_ARG_VAR ||
 			     spec->args[i].kind == PROBE_ARG_PARAMS;
 	ret = find_sites(dbg, spec, &sl, err);
+	if (ret == -ENOENT && resolve_symbol_only(dbg, spec, opts, pps, nr, warn, err) != -ENOENT)
+		return *nr ? 0 : -EINVAL;
 	if (ret)
 		return ret;
 	*pps = xcalloc(sl.nr, sizeof(**pps));
 	for (i = 0; i < sl.nr && !ret; i++) {
-		ret = resolve_site(dbg, spec, opts, &sl.v[i], want_vars, &(*pps)[i], err);
+		/* The copies share the arguments: their warnings once. */
+		ret = resolve_site(dbg, spec, opts, &sl.v[i], want_vars, &(*pps)[i],
+				   i ? NULL : warn, err);
 		if (!ret)
 			(*nr)++;
 		else if (sl.nr > 1)
@@ -1561,43 +1971,211 @@ static void list_scope_vars(struct var_ctx *vc, Dwarf_Die *scope, struct strbuf 
 	} while (dwarf_siblingof(&c, &c) == 0);
 }
 
+/* One copy's "\t@<SYM+OFF>" line and the variables at its probe address. */
+static int list_site_vars(struct probe_debuginfo *dbg, const struct probe_spec *spec,
+			  struct probe_site *site, struct strbuf *out, struct strbuf *err)
+{
+	struct probe_dwarf_opts opts = { .kind = PROBE_UPROBE };
+	struct var_ctx vc = { .dbg = dbg, .opts = &opts, .func = &site->func };
+	Dwarf_Die cu, *scopes = NULL;
+	GElf_Sym sym;
+	GElf_Off off = 0;
+	const char *name;
+	int ret, skipped, n, i;
+	size_t len;
+
+	func_entry(&site->func, &vc.entry);
+	ret = site->inlined ? func_entry(&site->target, &vc.pc) :
+	      point_address(spec, &site->func, 1, &vc.pc, &skipped, err);
+	if (ret)
+		return ret;
+	name = dwfl_module_addrinfo(dbg->mod, vc.pc + dbg->bias, &off, &sym, NULL, NULL, NULL);
+	strbuf_addf(out, "\t@<%s+%" PRIu64 ">\n", name ? name : spec->func, (uint64_t)off);
+	len = out->len;
+	/*
+	 * An inlined copy's entry may lie outside its own ranges (gcc -O2),
+	 * where dwarf_getscopes gives the caller's scopes: its own parameters.
+	 */
+	if (site->inlined) {
+		list_scope_vars(&vc, &site->target, out);
+	} else {
+		dwarf_diecu(&site->target, &cu, NULL, NULL);
+		n = dwarf_getscopes(&cu, vc.pc, &scopes);
+		/* Innermost scope first, up to the function itself. */
+		for (i = 0; i < n; i++) {
+			list_scope_vars(&vc, &scopes[i], out);
+			if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
+				break;
+		}
+		free(scopes);
+	}
+	if (out->len == len)
+		strbuf_addstr(out, "\t\t(No matched variables)\n");
+	return 0;
+}
+
+/* As perf -V: every copy the spec probes, each with its own variables. */
 int probe_dwarf_list_vars(struct probe_debuginfo *dbg, const struct probe_spec *spec,
 			  struct strbuf *out, struct strbuf *err)
 {
-	struct probe_dwarf_opts opts = { .kind = PROBE_UPROBE };
-	struct var_ctx vc = { .dbg = dbg, .opts = &opts };
-	Dwarf_Die func, cu, *scopes = NULL;
-	int ret, skipped, n, i;
+	struct site_list sl;
+	int ret, i;
 
-	ret = find_function(dbg, spec, &func, err);
+	ret = find_sites(dbg, spec, &sl, err);
 	if (ret)
 		return ret;
-	func_entry(&func, &vc.entry);
-	ret = point_address(spec, &func, 1, &vc.pc, &skipped, err);
-	if (ret)
-		return ret;
-	vc.func = &func;
-	strbuf_addf(out, "Available variables at %s\n        @<%s+%" PRIu64 ">\n",
-		    spec->func, spec->func, (uint64_t)(vc.pc - vc.entry));
-	dwarf_diecu(&func, &cu, NULL, NULL);
-	n = dwarf_getscopes(&cu, vc.pc, &scopes);
-	/* Innermost scope first, up to the function itself. */
-	for (i = 0; i < n; i++) {
-		list_scope_vars(&vc, &scopes[i], out);
-		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
-			break;
-	}
-	free(scopes);
+	strbuf_addf(out, "Available variables at %s\n", spec->func);
+	for (i = 0; i < sl.nr && !ret; i++)
+		ret = list_site_vars(dbg, spec, &sl.v[i], out, err);
+	free(sl.v);
+	return ret;
+}
+
+/* The outermost inlined copy within scope whose code holds pc. */
+static int inline_at(Dwarf_Die *scope, Dwarf_Addr pc, Dwarf_Die *out)
+{
+	Dwarf_Die c;
+
+	if (dwarf_child(scope, &c))
+		return 0;
+	do {
+		int tag = dwarf_tag(&c);
+
+		if (tag == DW_TAG_inlined_subroutine && dwarf_haspc(&c, pc) == 1) {
+			*out = c;
+			return 1;
+		}
+		if (tag == DW_TAG_lexical_block && inline_at(&c, pc, out))
+			return 1;
+	} while (dwarf_siblingof(&c, &c) == 0);
 	return 0;
+}
+
+/*
+ * perf's rule for the lines -L numbers (util/dwarf-aux.c die_walk_lines,
+ * util/probe-finder.c line_range_walk_cb): the declaration line, and each
+ * is_stmt row of the function's own file at or below it, not inside an
+ * inlined copy (but for the copy's call line), whose address maps back
+ * to the same line: the entry maps to the declaration line, any other
+ * address to its first is_stmt row (cu_getsrc_die).
+ */
+static Dwarf_Line *first_stmt_at(Dwarf_Lines *lines, size_t n, Dwarf_Addr pc)
+{
+	size_t lo = 0, hi = n, i;
+	Dwarf_Addr a;
+	bool stmt;
+
+	/* The rows are sorted by address: the first one at pc. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (dwarf_lineaddr(dwarf_onesrcline(lines, mid), &a))
+			return NULL;
+		if (a < pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < n; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+
+		if (dwarf_lineaddr(l, &a) || a != pc || dwarf_linebeginstatement(l, &stmt))
+			return NULL;
+		if (stmt)
+			return l;
+	}
+	return NULL;
+}
+
+static int line_listed(Dwarf_Die *func, Dwarf_Lines *lines, size_t n, Dwarf_Line *l,
+		       int decl, const char *file, Dwarf_Addr entry)
+{
+	Dwarf_Addr a;
+	Dwarf_Die inl;
+	Dwarf_Line *back;
+	Dwarf_Attribute attr;
+	Dwarf_Word call;
+	const char *src;
+	int ln, back_ln;
+	bool flag = false;
+
+	if (dwarf_lineaddr(l, &a) || dwarf_lineno(l, &ln) || ln < decl ||
+	    dwarf_lineendsequence(l, &flag) || flag ||
+	    dwarf_linebeginstatement(l, &flag) || !flag || dwarf_haspc(func, a) != 1)
+		return 0;
+	src = dwarf_linesrc(l, NULL, NULL);
+	if (!src || !file || strcmp(src, file))
+		return 0;
+	if (inline_at(func, a, &inl) &&
+	    (!dwarf_attr(&inl, DW_AT_call_line, &attr) || dwarf_formudata(&attr, &call) ||
+	     (int)call != ln))
+		return 0;
+	if (a == entry)
+		return ln == decl;
+	back = first_stmt_at(lines, n, a);
+	return back && !dwarf_lineno(back, &back_ln) && back_ln == ln;
+}
+
+static int listed_lines(Dwarf_Die *func, int decl, const char *file, int **out, int *nr)
+{
+	Dwarf_Die cu;
+	Dwarf_Lines *lines;
+	Dwarf_Addr entry = 0;
+	size_t n, i;
+	int alloc = 1;
+
+	*out = xmalloc(sizeof(**out));
+	(*out)[0] = decl;
+	*nr = 1;
+	func_entry(func, &entry);
+	if (!dwarf_diecu(func, &cu, NULL, NULL) || dwarf_getsrclines(&cu, &lines, &n))
+		return 0;
+	for (i = 0; i < n; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		int ln;
+
+		if (!line_listed(func, lines, n, l, decl, file, entry) || dwarf_lineno(l, &ln))
+			continue;
+		if (*nr == alloc) {
+			alloc *= 2;
+			*out = xrealloc(*out, alloc * sizeof(**out));
+		}
+		(*out)[(*nr)++] = ln;
+	}
+	return 0;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* perf prints this many lines past the last numbered one (NR_ADDITIONAL_LINES + 1). */
+#define LIST_LINES_AFTER 3
+
+/* A relative source name is relative to the CU's DW_AT_comp_dir (perf prints it so). */
+static void source_path(Dwarf_Die *func, const char *file, struct strbuf *path)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die cu;
+	const char *dir = NULL;
+
+	if (*file != '/' && dwarf_diecu(func, &cu, NULL, NULL))
+		dir = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &attr));
+	if (dir)
+		strbuf_addf(path, "%s/", dir);
+	strbuf_addstr(path, file);
 }
 
 int probe_dwarf_list_lines(struct probe_debuginfo *dbg, const struct probe_spec *spec,
 			   struct strbuf *out, struct strbuf *err)
 {
-	struct line_row *rows;
+	struct strbuf path = STRBUF_INIT;
 	Dwarf_Die func;
 	const char *file;
-	int nr, i, decl = 0, first, last, ret;
+	int *listed, nr, i, j = 0, decl = 0, last, ret;
 	char *line = NULL;
 	size_t cap = 0;
 	FILE *src;
@@ -1607,23 +2185,24 @@ int probe_dwarf_list_lines(struct probe_debuginfo *dbg, const struct probe_spec 
 		return ret;
 	dwarf_decl_line(&func, &decl);
 	file = dwarf_decl_file(&func);
-	func_rows(&func, &rows, &nr);
-	first = decl;
-	last = decl;
-	for (i = 0; i < nr; i++)
-		if (rows[i].line > last)
-			last = rows[i].line;
-	strbuf_addf(out, "<%s@%s:%d>\n", spec->func, file ? file : "?", 0);
-	src = file ? fopen(file, "re") : NULL;
-	for (i = 1; src && i < first && getline(&line, &cap, src) > 0; i++)
+	listed_lines(&func, decl, file, &listed, &nr);
+	qsort(listed, nr, sizeof(*listed), cmp_int);
+	last = listed[nr - 1];
+	if (file)
+		source_path(&func, file, &path);
+	strbuf_addf(out, "<%s@%s:%d>\n", spec->func, file ? path.buf : "?", 0);
+	src = file ? fopen(path.buf, "re") : NULL;
+	for (i = 1; src && i < decl && getline(&line, &cap, src) > 0; i++)
 		;
-	for (i = first; i <= last; i++) {
-		int probeable = 0, j;
+	for (i = decl; i <= last + LIST_LINES_AFTER; i++) {
 		ssize_t len = src ? getline(&line, &cap, src) : -1;
 
-		for (j = 0; j < nr && !probeable; j++)
-			probeable = rows[j].line == i;
-		if (probeable)
+		/* Past the function, up to the end of the file only. */
+		if (i > last && len <= 0)
+			break;
+		while (j < nr && listed[j] < i)
+			j++;
+		if (j < nr && listed[j] == i)
 			strbuf_addf(out, "%7d  ", i - decl);
 		else
 			strbuf_addstr(out, "         ");
@@ -1635,7 +2214,8 @@ int probe_dwarf_list_lines(struct probe_debuginfo *dbg, const struct probe_spec 
 	if (src)
 		fclose(src);
 	free(line);
-	free(rows);
+	free(listed);
+	strbuf_release(&path);
 	return 0;
 }
 
@@ -1645,19 +2225,46 @@ struct func_list {
 	int nr, alloc;
 };
 
-static int list_func_cb(Dwarf_Die *die, void *arg)
+static void list_func_push(struct func_list *fl, const char *name)
 {
-	struct func_list *fl = arg;
-	const char *name = dwarf_diename(die);
-
-	if (!name || !has_code(die) || (fl->glob && fnmatch(fl->glob, name, 0)))
-		return DWARF_CB_OK;
+	if (fl->glob && fnmatch(fl->glob, name, 0))
+		return;
 	if (fl->nr == fl->alloc) {
 		fl->alloc = fl->alloc ? 2 * fl->alloc : 64;
 		fl->names = xrealloc(fl->names, fl->alloc * sizeof(*fl->names));
 	}
 	fl->names[fl->nr++] = xstrdup(name);
+}
+
+static int list_func_cb(Dwarf_Die *die, void *arg)
+{
+	const char *name = dwarf_diename(die);
+
+	if (name && has_code(die))
+		list_func_push(arg, name);
 	return DWARF_CB_OK;
+}
+
+/*
+ * Functions the DWARF does not describe (libc's assembly memchr, objects
+ * built without -g) are still probe-able by their symbol: perf -F lists
+ * the symbol table, so the listing has both.
+ */
+static void list_func_symbols(struct probe_debuginfo *dbg, struct func_list *fl)
+{
+	int i, n = dwfl_module_getsymtab(dbg->mod);
+
+	for (i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		const char *name = dwfl_module_getsym_info(dbg->mod, i, &sym, &addr,
+							   NULL, NULL, NULL);
+		int type = GELF_ST_TYPE(sym.st_info);
+
+		if (name && *name && sym.st_shndx != SHN_UNDEF &&
+		    (type == STT_FUNC || type == STT_GNU_IFUNC))
+			list_func_push(fl, name);
+	}
 }
 
 static int list_funcs_in_cu(Dwarf_Die *cu, void *arg)
@@ -1678,6 +2285,7 @@ int probe_dwarf_list_funcs(struct probe_debuginfo *dbg, const char *glob,
 	int i;
 
 	for_each_cu(dbg, list_funcs_in_cu, &fl);
+	list_func_symbols(dbg, &fl);
 	qsort(fl.names, fl.nr, sizeof(*fl.names), cmp_str);
 	for (i = 0; i < fl.nr; i++) {
 		if (!i || strcmp(fl.names[i], fl.names[i - 1]))

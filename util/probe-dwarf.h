@@ -51,11 +51,13 @@ void probe_debuginfo_close(struct probe_debuginfo *dbg);
 /*
  * The probe points of spec: one, or one per inlined copy of a function
  * that exists only inlined (they share one event: the kernel's multi-probe
- * append needs their arguments to have the same names and types).
+ * append needs their arguments to have the same names and types).  warn
+ * gets a line for what is fetched other than asked (signed bitfields,
+ * $params left out or cut), NULL: none.
  */
 int probe_dwarf_resolve(struct probe_debuginfo *dbg, const struct probe_spec *spec,
 			const struct probe_dwarf_opts *opts, struct probe_point **pps,
-			int *nr, struct strbuf *err);
+			int *nr, struct strbuf *warn, struct strbuf *err);
 void probe_point_release(struct probe_point *pp);
 
 /*
@@ -67,6 +69,9 @@ struct probe_arg_ops {
 	/* A variable and its member chain: fa's base, derefs and type. */
 	int (*var)(void *ctx, const struct probe_arg *arg, struct fetch_arg *fa,
 		   struct strbuf *err);
+	/* One parameter of $params; NULL: var. */
+	int (*param)(void *ctx, const struct probe_arg *arg, struct fetch_arg *fa,
+		     struct strbuf *err);
 	/* The type of $retval (fa->base is FETCH_RETVAL). */
 	int (*retval)(void *ctx, struct fetch_arg *fa, struct strbuf *err);
 	/* $params: the parameter names in order, in an array the caller frees. */
@@ -76,10 +81,11 @@ struct probe_arg_ops {
 /*
  * The fetch args of spec at pp, from ops: named (NAME=, the last member,
  * or argN) and made unique as the kernel needs; $params leaves out what
- * ops cannot fetch, as perf does.
+ * ops cannot fetch, as perf does, and says so in warn (unless NULL).
  */
 int probe_point_args(struct probe_point *pp, const struct probe_spec *spec,
-		     const struct probe_arg_ops *ops, void *ctx, struct strbuf *err);
+		     const struct probe_arg_ops *ops, void *ctx, struct strbuf *warn,
+		     struct strbuf *err);
 void probe_points_release(struct probe_point *pps, int nr);
 
 /* -V: variables (with types) available at the spec's probe point. */

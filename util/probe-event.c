@@ -149,13 +149,13 @@ static int translate(const struct probe_target *t, const char *text,
 	if (ret)
 		return ret;
 	ret = t->btf ? probe_btf_resolve(t->btf, &spec, dopts, &pps, &nr, err) :
-	      probe_dwarf_resolve(t->dbg, &spec, dopts, &pps, &nr, err);
+	      probe_dwarf_resolve(t->dbg, &spec, dopts, &pps, &nr, warn, err);
 	if (ret) {
 		probe_spec_release(&spec);
 		return ret;
 	}
 	if (nr > 1 && tk_features()->readme && !tk_features()->multiprobe) {
-		strbuf_addf(err, "%s is inlined %d times: this kernel cannot put several probes on one event",
+		strbuf_addf(err, "%s has %d copies (inlined, or static in several files): this kernel cannot put several probes on one event",
 			    spec.func, nr);
 		ret = -ENOTSUP;
 	}

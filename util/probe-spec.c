@@ -202,7 +202,14 @@ static int parse_point(const char *tok, struct probe_spec *spec, struct strbuf *
 		}
 		p = eq + 1;
 	}
+	if (strchr(p, ';')) {
+		spec_error(err, tok, "lazy-line patterns (FUNC;PATTERN) are not supported: give the line as FUNC:LINE (-L FUNC lists them)");
+		return -EINVAL;
+	}
 	n = ident_len(p);
+	/* C++ qualified names: ns::Cls::method (a ':' alone starts a line). */
+	while (n && p[n] == ':' && p[n + 1] == ':' && is_ident_start((unsigned char)p[n + 2]))
+		n += 2 + ident_len(p + n + 2);
 	/* Clones keep their suffix: foo.isra.0 */
 	while (n && p[n] == '.' && is_ident((unsigned char)p[n + 1])) {
 		n++;

@@ -1,0 +1,166 @@
+#!/bin/bash
+# description: probe: uprobes on static copies, negative enums, signed bitfields, split DWARF and C++ methods record what the program prints
+# A static function defined in two CUs is probed at both copies under one
+# event (perf probe -D gives both places), an enum with a negative value
+# records it signed (split DWARF too), and a signed bitfield, which the kernel's b type
+# records unsigned, is warned about.  The events, read back from a private
+# tracefs instance, are compared with what the program printed.
+. "$(dirname "$0")/lib/common.sh"
+
+need_tracefs
+need_cap uprobes "this kernel has no uprobe_events"
+need_cap instances "this tracefs has no instances"
+need_host_cmd gcc g++ perf
+
+cat >"$TK_TMP/a.c" <<'SRC'
+#include <stdio.h>
+enum sgn { NEG = -5, ZERO = 0, POS = 3 };
+struct bf { int s : 4; unsigned u : 4; };
+static __attribute__((noinline)) int helper(int v)
+{
+	printf("EXPECT helper: v=%d\n", v);
+	return v + 1;
+}
+int call_a(int v);
+int call_a(int v) { return helper(v); }
+int call_b(int v);
+__attribute__((noinline)) int use_enum(enum sgn e)
+{
+	printf("EXPECT use_enum: e=%d\n", (int)e);
+	return e;
+}
+__attribute__((noinline)) int use_bf(struct bf *b)
+{
+	/* The kernel's b4 is unsigned: what it records is s modulo 16. */
+	printf("EXPECT use_bf: s=%u u=%u\n", (unsigned)b->s & 15, b->u);
+	return b->s;
+}
+int main(void)
+{
+	struct bf b = { .s = -3, .u = 5 };
+
+	call_a(1);
+	call_b(2);
+	use_enum(NEG);
+	use_bf(&b);
+	return 0;
+}
+SRC
+cat >"$TK_TMP/b.c" <<'SRC'
+#include <stdio.h>
+static __attribute__((noinline)) int helper(int v)
+{
+	printf("EXPECT helper: v=%d\n", v);
+	return v + 2;
+}
+int call_b(int v);
+int call_b(int v) { return helper(v); }
+SRC
+
+# "p:G/E PATH:0xOFF ARGS" -> "OFF" in decimal, sorted (tracefs pads it).
+places() {
+	sed -E 's/^[^ ]* [^ ]*:0x([0-9a-f]+).*/\1/' | while read -r h; do echo $((16#$h)); done | sort
+}
+
+# NAME:FLAGS; split DWARF's places come from perf on the same code
+# built without it (perf 6.1 does not read .dwo files).
+for build in O0:-O0 O2:-O2 split:'-O2 -gsplit-dwarf'; do
+	opt=${build%%:*}
+	bin=$TK_TMP/tkdefect_$opt group=probe_tkdefect_$opt inst=tkdefect_$$_$opt
+	(cd "$TK_TMP" && gcc -g ${build#*:} -o "$bin" a.c b.c &&
+		gcc -g ${build#*:} -o "$bin.whole" -gno-split-dwarf a.c b.c) ||
+		fail "gcc ${build#*:} failed"
+
+	# The oracle for the places: perf probes every copy of helper.
+	perf probe -q -x "$bin.whole" -D 'helper v' | places >"$TK_TMP/perf.$opt"
+	assert_eq "-$opt: perf's copies of helper" "$(wc -l <"$TK_TMP/perf.$opt")" 2
+
+	on_exit "'$TRACEKIT' probe -d '$group:*'"
+	"$TRACEKIT" probe -x "$bin" -a 'helper v' -a 'use_enum e' -a 'use_bf b->s b->u' \
+		>"$TK_TMP/add.$opt" 2>&1 || { cat "$TK_TMP/add.$opt"; fail "-$opt: probe -a failed"; }
+	cat "$TK_TMP/add.$opt"
+	assert_grep "warning: 'b->s' is a signed bitfield" "$TK_TMP/add.$opt"
+	assert_eq "-$opt: one warning" "$(grep -c 'signed bitfield' "$TK_TMP/add.$opt")" 1
+	grep "^p:$group/helper " "$TRACEFS/uprobe_events" | places >"$TK_TMP/ours.$opt"
+	diff -u "$TK_TMP/perf.$opt" "$TK_TMP/ours.$opt" || fail "-$opt: copies differ from perf's"
+
+	mkdir "$TRACEFS/instances/$inst" || fail "cannot create instance"
+	on_exit "rmdir '$TRACEFS/instances/$inst'"
+	for ev in helper use_enum use_bf; do
+		echo 1 >"$TRACEFS/instances/$inst/events/$group/$ev/enable" ||
+			fail "cannot enable $group:$ev"
+		on_exit "echo 0 >'$TRACEFS/instances/$inst/events/$group/$ev/enable'"
+	done
+	"$bin" >"$TK_TMP/out.$opt" || fail "-$opt: target failed"
+	for ev in helper use_enum use_bf; do
+		echo 0 >"$TRACEFS/instances/$inst/events/$group/$ev/enable"
+	done
+	sed -n 's/^EXPECT //p' "$TK_TMP/out.$opt" | sort >"$TK_TMP/want.$opt"
+	sed -n -E 's/^.*[0-9]: ([A-Za-z0-9_]+): \([^)]*\) (.*)$/\1: \2/p' \
+		"$TRACEFS/instances/$inst/trace" | sort >"$TK_TMP/got.$opt"
+	cat "$TK_TMP/got.$opt"
+	if ! diff -u "$TK_TMP/want.$opt" "$TK_TMP/got.$opt"; then
+		cat "$TRACEFS/instances/$inst/trace"
+		fail "-$opt: recorded values differ from the program's"
+	fi
+	assert_grep '^use_enum: e=-5$' "$TK_TMP/got.$opt"
+	"$TRACEKIT" probe -d "$group:*" >/dev/null || fail "-$opt: probe -d failed"
+done
+
+# C++: a method by its qualified name, and an overload by its mangled
+# name, with `this`; the place is perf's for the mangled names.
+cat >"$TK_TMP/c.cc" <<'SRC'
+#include <cstdio>
+namespace ns {
+struct Cls {
+	int base;
+	__attribute__((noinline)) int method(int x);
+	__attribute__((noinline)) int over(int x);
+	__attribute__((noinline)) int over(long l, int y);
+};
+int Cls::method(int x)
+{
+	std::printf("EXPECT ns__Cls__method: x=%d base=%d\n", x, base);
+	return base + x;
+}
+int Cls::over(int x) { std::printf("%d\n", x); return x; }
+int Cls::over(long l, int y)
+{
+	std::printf("EXPECT _ZN2ns3Cls4overEli: y=%d base=%d\n", y, base);
+	return (int)l + y;
+}
+}
+int main() { ns::Cls c{5}; return c.method(3) + c.over(1) + c.over(2, 4) != 15; }
+SRC
+for opt in O0 O2; do
+	bin=$TK_TMP/tkcxx_$opt group=probe_tkcxx_$opt inst=tkcxx_$$_$opt
+	g++ -g -"$opt" -o "$bin" "$TK_TMP/c.cc" || fail "g++ -$opt failed"
+	for s in '_ZN2ns3Cls6methodEi x' '_ZN2ns3Cls4overEli y'; do
+		perf probe -q -x "$bin" -D "$s" | places >>"$TK_TMP/cxxperf.$opt"
+	done
+	on_exit "'$TRACEKIT' probe -d '$group:*'"
+	"$TRACEKIT" probe -x "$bin" -a 'ns::Cls::method x base=this->base' \
+		-a '_ZN2ns3Cls4overEli y base=this->base' >"$TK_TMP/add.$opt" 2>&1 ||
+		{ cat "$TK_TMP/add.$opt"; fail "-$opt: probe -a failed"; }
+	grep "^p:$group/" "$TRACEFS/uprobe_events" | places >"$TK_TMP/cxxours.$opt"
+	diff -u <(sort "$TK_TMP/cxxperf.$opt") "$TK_TMP/cxxours.$opt" ||
+		fail "-$opt: C++ places differ from perf's"
+	mkdir "$TRACEFS/instances/$inst" || fail "cannot create instance"
+	on_exit "rmdir '$TRACEFS/instances/$inst'"
+	for ev in ns__Cls__method _ZN2ns3Cls4overEli; do
+		echo 1 >"$TRACEFS/instances/$inst/events/$group/$ev/enable" ||
+			fail "cannot enable $group:$ev"
+		on_exit "echo 0 >'$TRACEFS/instances/$inst/events/$group/$ev/enable'"
+	done
+	"$bin" >"$TK_TMP/out.$opt" || fail "-$opt: target failed"
+	for ev in ns__Cls__method _ZN2ns3Cls4overEli; do
+		echo 0 >"$TRACEFS/instances/$inst/events/$group/$ev/enable"
+	done
+	sed -n 's/^EXPECT //p' "$TK_TMP/out.$opt" | sort >"$TK_TMP/want.$opt"
+	sed -n -E 's/^.*[0-9]: ([A-Za-z0-9_]+): \([^)]*\) (.*)$/\1: \2/p' \
+		"$TRACEFS/instances/$inst/trace" | sort >"$TK_TMP/got.$opt"
+	cat "$TK_TMP/got.$opt"
+	diff -u "$TK_TMP/want.$opt" "$TK_TMP/got.$opt" || fail "-$opt: C++ values differ"
+	assert_eq "-$opt: C++ events" "$(wc -l <"$TK_TMP/got.$opt")" 2
+	"$TRACEKIT" probe -d "$group:*" >/dev/null || fail "-$opt: probe -d failed"
+done
