@@ -63,6 +63,8 @@ struct tracedat {
 	struct td_buffer *buffers;
 	int nr_buffers;
 	struct strbuf cpustats;
+	struct tracedat_bad_format *bad;
+	int nr_bad;
 	char *text[TD_NR_TEXTS];
 };
 

@@ -385,60 +385,157 @@ static int print_fmt_sane(const char *p, const char *end)
 /*
  * libtraceevent 1.7 crashes on some malformed formats (found by
  * tests/fuzz/report.c: a print fmt naming a field the format does not
- * declare, a field declaration with a broken "[", ...).  A format is
- * handed to it only when it looks the way the kernel writes them: ASCII,
+ * declare, a field declaration with a broken "[", ...).  It is handed a
+ * format only as far as it looks the way the kernel writes them: ASCII,
  * well-formed field lines, a balanced print fmt whose REC->names are
- * declared fields.
+ * declared fields.  Returns that length: len for the whole, else the
+ * start of the first line that is not.
  */
-static int format_sane(const char *text, size_t len)
+static size_t format_sane_part(const char *text, size_t len)
 {
 	const char *end = text + len, *fmt = memmem(text, len, "\nprint fmt:", 11);
-	const char *p, *nl;
+	const char *fields_end = fmt ? fmt + 1 : end, *p, *q, *nl;
 	struct strbuf names = STRBUF_INIT;
 	char name[256];
 	int ok = 1;
 
-	for (p = text; p < end; p++)
-		if (!isprint((unsigned char)*p) && *p != '\n' && *p != '\t')
-			return 0;
-	if (!fmt)
-		return 0;
-	fmt++;
-	/* The print fmt runs to the end: its strings may hold newlines. */
-	if (!print_fmt_sane(fmt + 10, end))
-		return 0;
 	strbuf_addch(&names, ' ');
-	for (p = text; ok && p < fmt; p = nl + 1) {
+	for (p = text; p < fields_end; p = nl + 1) {
 		const char *f;
 
-		nl = memchr(p, '\n', fmt - p);
+		nl = memchr(p, '\n', fields_end - p);
 		if (!nl)
-			nl = fmt;
+			nl = fields_end;
+		for (q = p; q < nl && (isprint((unsigned char)*q) || *q == '\t'); q++)
+			;
 		f = memmem(p, nl - p, "field:", 6);
-		if (!f)
-			continue;
-		ok = field_line_sane(f + 6, nl) && !field_name(f, nl, name, sizeof(name));
-		if (ok)
+		if (q < nl || (f && (!field_line_sane(f + 6, nl) ||
+				     field_name(f, nl, name, sizeof(name)))))
+			break;
+		/* libtraceevent reads "ID: 3x4" as 3, another event's id. */
+		if (nl - p > 3 && !memcmp(p, "ID:", 3) &&
+		    (nl - p < 5 || p[3] != ' ' || strspn(p + 4, "0123456789") != (size_t)(nl - p - 4)))
+			break;
+		if (f)
 			strbuf_addf(&names, "%s ", name);
 	}
-	for (p = fmt; ok && (p = memmem(p, end - p, "REC->", 5)); ) {
+	if (p < fields_end || !fmt)
+		goto out;
+	for (q = fields_end; q < end && (isprint((unsigned char)*q) || *q == '\n' || *q == '\t');
+	     q++)
+		;
+	/* The print fmt runs to the end: its strings may hold newlines. */
+	ok = q == end && print_fmt_sane(fields_end + 10, end);
+	for (q = fields_end; ok && (q = memmem(q, end - q, "REC->", 5)); ) {
 		size_t n = 0;
 
-		p += 5;
-		while (p + n < end && (isalnum((unsigned char)p[n]) || p[n] == '_') && n < 250)
+		q += 5;
+		while (q + n < end && (isalnum((unsigned char)q[n]) || q[n] == '_') && n < 250)
 			n++;
 		name[0] = ' ';
-		memcpy(name + 1, p, n);
+		memcpy(name + 1, q, n);
 		name[n + 1] = ' ';
 		name[n + 2] = '\0';
 		ok = strstr(names.buf, name) != NULL;
 	}
+	if (ok)
+		p = end;
+out:
 	strbuf_release(&names);
-	return ok;
+	return p - text;
 }
 
-/* u32 count, then per format u64 size + text.  Formats libtraceevent
- * cannot parse are skipped, as trace-cmd does. */
+static size_t count_lines(const char *text, size_t len)
+{
+	size_t n = 0;
+	const char *p = text, *end = text + len;
+
+	while ((p = memchr(p, '\n', end - p))) {
+		p++;
+		n++;
+	}
+	return n;
+}
+
+/* The "name: " of a format for a message, printable or "?". */
+static void format_name(const char *text, size_t len, char *name, size_t size)
+{
+	const char *end = text + len, *p = text;
+	size_t n = 0;
+
+	if (len > 6 && !memcmp(text, "name: ", 6))
+		for (p += 6; p < end && n + 1 < size && isgraph((unsigned char)*p); p++)
+			name[n++] = *p;
+	if (!n)
+		name[n++] = '?';
+	name[n] = '\0';
+}
+
+/* The id of a format's "ID: N" line, or -1. */
+static int format_id(const char *text, size_t len)
+{
+	const char *p = memmem(text, len, "\nID: ", 5), *end = text + len;
+	int id = 0;
+
+	if (!p)
+		return -1;
+	for (p += 5; p < end && isdigit((unsigned char)*p) && id < TRACEDAT_MAX_EVENT_ID; p++)
+		id = id * 10 + *p - '0';
+	return p < end && *p == '\n' && id < TRACEDAT_MAX_EVENT_ID ? id : -1;
+}
+
+static void add_bad_format(struct tracedat *td, int id, struct strbuf *what)
+{
+	struct tracedat_bad_format *b;
+
+	td->bad = xrealloc(td->bad, (td->nr_bad + 1) * sizeof(*td->bad));
+	b = &td->bad[td->nr_bad++];
+	b->id = id;
+	b->what = strbuf_detach(what, NULL);
+}
+
+/*
+ * libtraceevent keeps an event whose format it cannot parse to the end,
+ * marked TEP_EVENT_FL_FAILED, with the fields read before the fault,
+ * and prints it as "[FAILED TO PARSE]" and those fields: that is what
+ * trace-cmd report shows.  A format with a line too malformed to hand
+ * over is cut there and given a line that fails on its first token, for
+ * the same result.  Without a sane "format:" header there is no event.
+ */
+static void parse_format(struct tracedat *td, const char *data, size_t len,
+			 const char *system)
+{
+	struct tep_event *event = NULL;
+	struct strbuf text = STRBUF_INIT;
+	size_t sane = format_sane_part(data, len);
+	const char *fields = memmem(data, sane, "\nformat:\n", 9);
+	char name[64];
+
+	if (sane == len) {
+		tep_parse_format(td->tep, &event, data, len, system);
+	} else if (fields) {
+		strbuf_add(&text, data, sane);
+		strbuf_addstr(&text, "fail\n");
+		tep_parse_format(td->tep, &event, text.buf, text.len, system);
+		strbuf_reset(&text);
+	}
+	if (event && (event->flags & TEP_EVENT_FL_FAILED)) {
+		strbuf_addf(&text, "event %s:%s: format does not parse", event->system,
+			    event->name);
+		if (sane < len)
+			strbuf_addf(&text, " at line %zu", count_lines(data, sane) + 1);
+		strbuf_addstr(&text, ": printed as trace-cmd does ([FAILED TO PARSE] and its fields)");
+		add_bad_format(td, event->id, &text);
+	} else if (!event) {
+		format_name(data, len, name, sizeof(name));
+		strbuf_addf(&text, "event %s:%s: malformed format: printed as [UNKNOWN EVENT]",
+			    system, name);
+		add_bad_format(td, format_id(data, len), &text);
+	}
+	strbuf_release(&text);
+}
+
+/* u32 count, then per format u64 size + text. */
 static int parse_formats(struct cursor *c, const char *system)
 {
 	uint64_t count, len, i;
@@ -451,8 +548,7 @@ static int parse_formats(struct cursor *c, const char *system)
 		data = cur_sized(c, 8, &len, "event format");
 		if (!data)
 			return -1;
-		if (format_sane(data, len))
-			tep_parse_event(c->td->tep, data, len, system);
+		parse_format(c->td, data, len, system);
 		free(data);
 	}
 	return 0;
@@ -1092,6 +1188,13 @@ int tracedat_open(const char *path, unsigned int flags, struct tracedat **out,
 	td->zctx = ZSTD_createDCtx();
 	if (!td->tep || !td->zctx)
 		die("out of memory");
+	/*
+	 * Before the formats, as trace-cmd loads them: libtraceevent attaches
+	 * a plugin's handler to an event when it parses the event's fields,
+	 * so an event whose fields do not parse keeps none.
+	 */
+	if (!(flags & TRACEDAT_NO_PLUGINS))
+		td->plugins = tep_load_plugins(td->tep);
 	td->info.in_usecs = 1;
 	ret = read_file_header(td, &pos);
 	if (!ret) {
@@ -1113,8 +1216,6 @@ int tracedat_open(const char *path, unsigned int flags, struct tracedat **out,
 	}
 	if (!td->info.cpus)
 		td->info.cpus = td->buffers[0].nr_cpus;
-	if (!(flags & TRACEDAT_NO_PLUGINS))
-		td->plugins = tep_load_plugins(td->tep);
 	td->info.compression = td->text[TD_COMPRESSION] ? : "none";
 	td->info.compression_version = td->text[TD_COMPRESSION_VERSION] ? : "";
 	td->info.clock = td->text[TD_CLOCK] ? : "";
@@ -1142,6 +1243,9 @@ void tracedat_close(struct tracedat *td)
 	if (td->fd >= 0)
 		close(td->fd);
 	strbuf_release(&td->cpustats);
+	for (i = 0; i < td->nr_bad; i++)
+		free(td->bad[i].what);
+	free(td->bad);
 	for (i = 0; i < TD_NR_TEXTS; i++)
 		free(td->text[i]);
 	free(td->path);
@@ -1156,6 +1260,12 @@ const char *tracedat_path(const struct tracedat *td)
 const struct tracedat_info *tracedat_info(const struct tracedat *td)
 {
 	return &td->info;
+}
+
+int tracedat_bad_formats(const struct tracedat *td, const struct tracedat_bad_format **bad)
+{
+	*bad = td->bad;
+	return td->nr_bad;
 }
 
 struct tep_handle *tracedat_tep(const struct tracedat *td)

@@ -79,6 +79,18 @@ const char *tracedat_path(const struct tracedat *td);
 const struct tracedat_info *tracedat_info(const struct tracedat *td);
 struct tep_handle *tracedat_tep(const struct tracedat *td);
 
+/*
+ * The formats that did not parse: the file is read on, their events
+ * printed as trace-cmd prints them.  id is the event's (-1 where even
+ * that is unreadable), what "event SYS:NAME: what is wrong".
+ */
+struct tracedat_bad_format {
+	int id;
+	char *what;
+};
+
+int tracedat_bad_formats(const struct tracedat *td, const struct tracedat_bad_format **bad);
+
 /* Buffer 0 is the top-level buffer (name ""); the rest are instances. */
 int tracedat_nr_buffers(const struct tracedat *td);
 const char *tracedat_buffer_name(const struct tracedat *td, int buffer);
