@@ -10,6 +10,7 @@
 #include <endian.h>
 #include <stdint.h>
 #include <string.h>
+#include <zlib.h>
 #include <zstd.h>
 
 #include "util/strbuf.h"
@@ -45,6 +46,14 @@ enum td_text {
 	TD_NR_TEXTS,
 };
 
+/* The file header's compression name: trace-cmd writes zstd, or zlib
+ * where it was built without libzstd (lib/trace-cmd/trace-compress-*.c). */
+enum td_compression {
+	TD_COMPRESS_NONE,
+	TD_COMPRESS_ZSTD,
+	TD_COMPRESS_ZLIB,
+};
+
 struct tracedat {
 	char *path;
 	int fd;
@@ -54,7 +63,7 @@ struct tracedat {
 	struct tep_handle *tep;
 	struct tep_plugin_list *plugins;
 	ZSTD_DCtx *zctx;
-	int compressed;
+	enum td_compression compression;
 	int have_clock_option;
 	long long ts_offset;
 	uint32_t tsc_mult, tsc_shift;
@@ -74,6 +83,14 @@ int tracedat_bad(struct tracedat *td, uint64_t off, const char *fmt, ...)
 /* All n bytes at off, or -1 (reported). */
 int tracedat_pread(struct tracedat *td, void *dst, size_t n, uint64_t off,
 		   const char *what);
+
+/*
+ * Decompresses src (csize bytes at file offset off) into exactly usize
+ * bytes at dst, with the file's compression; 0, or -1 with "corrupt
+ * zstd WHAT: why" reported.
+ */
+int tracedat_decompress(struct tracedat *td, void *dst, uint64_t usize, const void *src,
+			uint64_t csize, uint64_t off, const char *what);
 
 /* A 2, 4 or 8-byte number in the file's byte order. */
 static inline uint64_t tracedat_num(const struct tracedat *td, const void *p,

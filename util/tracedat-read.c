@@ -892,6 +892,56 @@ static int parse_options(struct cursor *c, uint64_t *next)
 	}
 }
 
+int tracedat_decompress(struct tracedat *td, void *dst, uint64_t usize, const void *src,
+			uint64_t csize, uint64_t off, const char *what)
+{
+	uLongf zlen = usize;
+	size_t r;
+	int zr;
+
+	if (td->compression == TD_COMPRESS_ZLIB) {
+		/* trace-cmd's zlib writes compress2()'s zlib stream, one per chunk. */
+		zr = uncompress(dst, &zlen, src, csize);
+		if (zr != Z_OK || zlen != usize)
+			return tracedat_bad(td, off, "corrupt zlib %s: %s", what,
+					    zr == Z_OK ? "short output" :
+					    zr == Z_BUF_ERROR ? "longer than claimed" : zError(zr));
+		return 0;
+	}
+	r = ZSTD_decompressDCtx(td->zctx, dst, usize, src, csize);
+	if (ZSTD_isError(r) || r != usize)
+		return tracedat_bad(td, off, "corrupt zstd %s: %s", what,
+				    ZSTD_isError(r) ? ZSTD_getErrorName(r) : "short output");
+	return 0;
+}
+
+/*
+ * Before usize bytes are allocated for a section: a zstd frame states
+ * its size; deflate expands at most 1032 to 1 (zlib's FAQ), and
+ * trace-cmd's sections are whole zlib streams.
+ */
+static int claimed_size_sane(struct tracedat *td, const void *cdata, uint64_t csize,
+			     uint64_t usize, uint64_t off)
+{
+	unsigned long long fsize;
+
+	if (td->compression == TD_COMPRESS_ZLIB) {
+		if (usize > csize * 1032 + 64)
+			return tracedat_bad(td, off,
+					    "corrupt zlib section: %llu bytes claimed from %llu",
+					    (unsigned long long)usize, (unsigned long long)csize);
+		return 0;
+	}
+	fsize = ZSTD_getFrameContentSize(cdata, csize);
+	if (fsize == ZSTD_CONTENTSIZE_ERROR ||
+	    (fsize != ZSTD_CONTENTSIZE_UNKNOWN && fsize != usize) ||
+	    (fsize == ZSTD_CONTENTSIZE_UNKNOWN && usize > MAX_CHUNK_SIZE))
+		return tracedat_bad(td, off, "corrupt zstd section: %llu bytes claimed, frame says %s",
+				    (unsigned long long)usize,
+				    fsize == ZSTD_CONTENTSIZE_ERROR ? "it is not zstd" : "otherwise");
+	return 0;
+}
+
 /*
  * Loads a v7 section: checks its header, decompresses it when flagged,
  * and points the cursor at the payload (which the caller frees via *mem).
@@ -902,9 +952,8 @@ static int load_section(struct tracedat *td, uint64_t off, unsigned int want_id,
 	unsigned char hdr[TRACEDAT_SECTION_HDR_SIZE];
 	unsigned int id, flags;
 	uint64_t size, csize, usize;
-	unsigned long long fsize;
 	unsigned char *cdata, *udata;
-	size_t r;
+	int r;
 
 	*mem = NULL;
 	if (tracedat_pread(td, hdr, sizeof(hdr), off, "section header"))
@@ -923,7 +972,7 @@ static int load_section(struct tracedat *td, uint64_t off, unsigned int want_id,
 		*c = (struct cursor){ td, NULL, off, off + size, off };
 		return 0;
 	}
-	if (!td->compressed)
+	if (td->compression == TD_COMPRESS_NONE)
 		return tracedat_bad(td, off, "compressed section in a file without compression");
 	if (tracedat_pread(td, hdr, TRACEDAT_CHUNK_HDR_SIZE, off, "compression header"))
 		return -1;
@@ -937,23 +986,17 @@ static int load_section(struct tracedat *td, uint64_t off, unsigned int want_id,
 		free(cdata);
 		return -1;
 	}
-	/* Trust the claimed size only as far as the zstd frame confirms it. */
-	fsize = ZSTD_getFrameContentSize(cdata, csize);
-	if (fsize == ZSTD_CONTENTSIZE_ERROR ||
-	    (fsize != ZSTD_CONTENTSIZE_UNKNOWN && fsize != usize) ||
-	    (fsize == ZSTD_CONTENTSIZE_UNKNOWN && usize > MAX_CHUNK_SIZE)) {
+	/* Trust the claimed size only as far as the frame confirms it. */
+	if (claimed_size_sane(td, cdata, csize, usize, off)) {
 		free(cdata);
-		return tracedat_bad(td, off, "corrupt zstd section: %llu bytes claimed, frame says %s",
-				    (unsigned long long)usize,
-				    fsize == ZSTD_CONTENTSIZE_ERROR ? "it is not zstd" : "otherwise");
+		return -1;
 	}
 	udata = xmalloc(usize + BUF_PAD);
-	r = ZSTD_decompressDCtx(td->zctx, udata, usize, cdata, csize);
+	r = tracedat_decompress(td, udata, usize, cdata, csize, off, "section");
 	free(cdata);
-	if (ZSTD_isError(r) || r != usize) {
+	if (r) {
 		free(udata);
-		return tracedat_bad(td, off, "corrupt zstd section: %s",
-				    ZSTD_isError(r) ? ZSTD_getErrorName(r) : "short output");
+		return -1;
 	}
 	memset(udata + usize, 0, BUF_PAD);
 	*mem = udata;
@@ -1096,6 +1139,22 @@ static int read_v6(struct tracedat *td, uint64_t pos)
 	return 0;
 }
 
+/* The name as C would spell it: an error is one line of text. */
+static int bad_compression(struct tracedat *td, uint64_t off, const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	for (; *name; name++)
+		if (isprint((unsigned char)*name) && *name != '"' && *name != '\\')
+			strbuf_addch(&sb, *name);
+		else
+			strbuf_addf(&sb, "\\x%02x", (unsigned char)*name);
+	ret = tracedat_bad(td, off, "unsupported compression \"%s\"", sb.buf);
+	strbuf_release(&sb);
+	return ret;
+}
+
 static int read_file_header(struct tracedat *td, uint64_t *pos)
 {
 	struct cursor c = { td, NULL, 0, td->info.file_size, 0 };
@@ -1134,9 +1193,11 @@ static int read_file_header(struct tracedat *td, uint64_t *pos)
 		if (!td->text[TD_COMPRESSION_VERSION])
 			return -1;
 		if (!strcmp(name, "zstd"))
-			td->compressed = 1;
+			td->compression = TD_COMPRESS_ZSTD;
+		else if (!strcmp(name, "zlib"))
+			td->compression = TD_COMPRESS_ZLIB;
 		else if (strcmp(name, "none"))
-			return tracedat_bad(td, c.pos, "unsupported compression \"%s\"", name);
+			return bad_compression(td, c.pos, name);
 	}
 	*pos = c.pos;
 	return 0;
@@ -1152,7 +1213,8 @@ static int check_buffers(struct tracedat *td)
 		for (j = 0; j < b->nr_cpus; j++) {
 			struct td_cpu *cpu = &b->cpus[j];
 
-			uint64_t need = cpu->size + (td->compressed && cpu->size ? 4 : 0);
+			uint64_t need = cpu->size +
+					(td->compression != TD_COMPRESS_NONE && cpu->size ? 4 : 0);
 
 			if (cpu->offset > td->info.file_size ||
 			    need > td->info.file_size - cpu->offset)

@@ -8,7 +8,7 @@
 #include "util/strbuf.h"
 
 /*
- * trace.dat reader (versions 6 and 7, zstd or uncompressed).  Opening a
+ * trace.dat reader (versions 6 and 7, zstd, zlib or uncompressed).  Opening a
  * file loads its metadata (event formats, kallsyms, printk formats,
  * cmdlines, options) into a libtraceevent handle; the per-CPU ring-buffer
  * pages are then streamed, one compressed chunk per CPU in memory at a
@@ -54,7 +54,7 @@ struct tracedat_info {
 	int big_endian;
 	int long_size;
 	unsigned int page_size;
-	const char *compression;	/* "zstd", "none" */
+	const char *compression;	/* "zstd", "zlib", "none" */
 	const char *compression_version;
 	int cpus;			/* CPUCOUNT (or the top buffer's) */
 	const char *clock;		/* from TRACECLOCK, "" if absent */

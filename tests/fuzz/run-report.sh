@@ -17,7 +17,7 @@ ubsan) sanflags=fuzzer,undefined ;;
 esac
 out=build/fuzz-$san
 mkdir -p "$out/corpus" "$out/artifacts"
-pkgs="libtraceevent libzstd"
+pkgs="libtraceevent libzstd zlib"
 # shellcheck disable=SC2046
 clang -g -O1 -std=gnu11 -D_GNU_SOURCE -I. $(pkg-config --cflags $pkgs) \
 	-fsanitize=$sanflags -fno-sanitize-recover=undefined \
