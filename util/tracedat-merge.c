@@ -152,6 +152,14 @@ static uint64_t stream_ts(const struct stream *s, unsigned long long ts)
 {
 	const struct tracedat *td = s->td;
 
+	/*
+	 * A guest's timestamps in the host's clock, before the TSC
+	 * conversion, as trace-cmd's timestamp_calc().  trace-cmd 3.1.6
+	 * applies TIME_SHIFT to the top-level buffer only: an instance's
+	 * events print unshifted (measured on a fixture with the option).
+	 */
+	if (td->tsync.nr_cpus && !*td->buffers[s->buffer].name)
+		ts = tracedat_tsync(&td->tsync, s->cpu, ts);
 	if (td->tsc_mult)
 		ts = (uint64_t)(((unsigned __int128)ts * td->tsc_mult) >> td->tsc_shift) +
 			td->tsc_offset;
