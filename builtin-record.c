@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,20 @@ static int opt_duration(const struct option *opt, const char *arg, int unset)
 	*d = strtod(arg, &end);
 	if (end == arg || *end || *d <= 0)
 		return error("--duration %s: not a positive number of seconds", arg);
+	return 0;
+}
+
+static int opt_sleep(const struct option *opt, const char *arg, int unset)
+{
+	int *us = opt->value;
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (end == arg || *end || v < 0 || v > INT_MAX || errno)
+		return error("-s %s: not a number of microseconds", arg);
+	*us = v;
 	return 0;
 }
 
@@ -142,7 +157,7 @@ static const char *const record_usage[] = {
 	"                [-g FUNC]... [--max-graph-depth N] [--func-stack]] [-O OPTION]...\n"
 	"                [-o FILE] [-b KB] [-C CLOCK] [-P PID [-c]] [--proc-map]\n"
 	"                [--cpus LIST | -M MASK] [-z LEVEL | --no-compress] [-T]\n"
-	"                [--duration S] [--top]\n"
+	"                [--duration S] [--top | -B NAME] [-s USEC] [-m KB]\n"
 	"                [-- COMMAND [ARGS...]]",
 	NULL
 };
@@ -150,7 +165,7 @@ static const char *const record_usage[] = {
 int cmd_record(int argc, const char **argv)
 {
 	struct event_args ev = { 0 };
-	struct record_opts o = { .zlevel = 1 };
+	struct record_opts o = { .zlevel = 1, .sleep_us = -1 };
 	struct record_result res;
 	struct record_hooks hooks = { 0 };
 	struct strbuf err = STRBUF_INIT;
@@ -203,6 +218,13 @@ int cmd_record(int argc, const char **argv)
 		OPT_BOOL(0, "no-compress", &no_compress, "write an uncompressed file"),
 		OPT_CALLBACK(0, "duration", &o.duration, "S",
 			     "stop after S seconds", opt_duration),
+		OPT_STRING('B', "buffer", &o.instance, "NAME",
+			   "record into instance NAME (kept if it exists, else removed at the end)"),
+		OPT_CALLBACK('s', "sleep", &o.sleep_us, "USEC",
+			     "readers sleep USEC between reads (0: woken by every write)",
+			     opt_sleep),
+		OPT_ULONG('m', "max-kb", &o.max_kb, "KB",
+			  "keep only the last KB (in halves) of each CPU's data"),
 		OPT_BOOL(0, "top", &o.top,
 			 "use the top-level buffer instead of a private instance"),
 		OPT_BOOL('q', "quiet", &quiet, "no live status line"),
@@ -242,6 +264,8 @@ int cmd_record(int argc, const char **argv)
 		die_code(TK_EXIT_USAGE, "-P %d: not a process id", o.pid);
 	if (o.pid && argc)
 		die_code(TK_EXIT_USAGE, "-P and a COMMAND exclude each other");
+	if (o.instance && o.top)
+		die_code(TK_EXIT_USAGE, "-B and --top exclude each other");
 	if (no_compress)
 		o.zlevel = -1;
 	take_list(&o.ftrace_filter, &filter);

@@ -225,13 +225,14 @@ static int run(struct report_cmd *c)
 		}
 		if (!report_keep(r, &ev) || c->stat)
 			continue;
-		if (c->fmt == FMT_TEXT && !c->raw && report_fold_graph(r, &ev, &c->err) < 0) {
+		if (!c->raw && report_fold_graph(r, &ev, &c->err) < 0) {
 			ret = -1;
 			break;
 		}
 		if (c->fmt == FMT_JSON)
 			print_json(&pc, &c->out, &ev, tracedat_buffer_name(ev.td, ev.buffer),
-				   r->nr_files > 1 ? r->sources[ev.source].file->base : NULL);
+				   r->nr_files > 1 ? r->sources[ev.source].file->base : NULL,
+				   c->raw ? NULL : &r->sources[ev.source].file->ftrace);
 		else
 			print_text(&pc, &c->out, &ev, labels ? label_of(r, &ev) : NULL, width);
 		if (c->out.len > OUT_FLUSH && flush_out(c))

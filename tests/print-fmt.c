@@ -420,7 +420,7 @@ static int file_lines(const char *path, int no_compile, int disagree, struct str
 	while (!err.len && tracedat_merge_next(m, &ev, &err) > 0 &&
 	       !print_record_check(&pc, tracedat_tep(td), ev.rec)) {
 		print_text(&pc, out, &ev, tracedat_buffer_name(td, ev.buffer), 8);
-		print_json(&pc, out, &ev, tracedat_buffer_name(td, ev.buffer), NULL);
+		print_json(&pc, out, &ev, tracedat_buffer_name(td, ev.buffer), NULL, NULL);
 		n++;
 	}
 	/* Dropped exactly when they were made to disagree. */

@@ -201,3 +201,36 @@ int ftrace_print_is_leaf(const struct ftrace_print *fp, struct tep_handle *tep,
 	       tep_data_pid(tep, (struct tep_record *)rec) &&
 	       field_val(fp->ret_func, next) == field_val(fp->ent_func, rec);
 }
+
+void ftrace_print_call(const struct ftrace_print *fp, struct tep_handle *tep,
+		       const struct tep_record *rec, struct ftrace_print_call *call)
+{
+	int type = type_of(tep, rec);
+	const struct tep_record *exit = rec;
+
+	memset(call, 0, sizeof(*call));
+	if (fp->fn_ip && fp->fn_parent && type == fp->fn_ip->event->id) {
+		call->kind = FTRACE_PRINT_FUNCTION;
+		call->func = field_val(fp->fn_ip, rec);
+		call->parent = field_val(fp->fn_parent, rec);
+		return;
+	}
+	if (!fp->entry)
+		return;
+	if (type == fp->entry->id) {
+		call->kind = FTRACE_PRINT_ENTRY;
+		call->func = field_val(fp->ent_func, rec);
+		call->depth = (int)field_val(fp->ent_depth, rec);
+		if (fp->leaf_entry != rec || !fp->leaf_exit)
+			return;
+		call->kind = FTRACE_PRINT_LEAF;
+		exit = fp->leaf_exit;
+	} else if (type == fp->exit->id) {
+		call->kind = FTRACE_PRINT_EXIT;
+		call->func = field_val(fp->ret_func, rec);
+		call->depth = (int)field_val(fp->ret_depth, rec);
+	} else {
+		return;
+	}
+	call->duration_ns = field_val(fp->rettime, exit) - field_val(fp->calltime, exit);
+}

@@ -37,4 +37,28 @@ int ftrace_print_is_entry(const struct ftrace_print *fp, struct tep_handle *tep,
 int ftrace_print_is_leaf(const struct ftrace_print *fp, struct tep_handle *tep,
 			 const struct tep_record *rec, const struct tep_record *next);
 
+/* What a record is to the tracers, for typed output (JSON). */
+enum ftrace_print_kind {
+	FTRACE_PRINT_OTHER,	/* no tracer's event, or one fp does not know */
+	FTRACE_PRINT_FUNCTION,	/* ftrace:function: func called from parent */
+	FTRACE_PRINT_ENTRY,	/* a funcgraph_entry that opens a nest */
+	FTRACE_PRINT_LEAF,	/* a funcgraph_entry folded with its exit */
+	FTRACE_PRINT_EXIT,	/* a funcgraph_exit that closes a nest */
+};
+
+struct ftrace_print_call {
+	enum ftrace_print_kind kind;
+	unsigned long long func, parent;	/* addresses; parent of FUNCTION only */
+	long long depth;			/* graph events */
+	unsigned long long duration_ns;		/* LEAF and EXIT: rettime - calltime */
+};
+
+/*
+ * rec as the text prints it: an entry is a LEAF while it is
+ * fp->leaf_entry (the caller folding it with fp->leaf_exit).  The
+ * record must have been checked to fit its format.
+ */
+void ftrace_print_call(const struct ftrace_print *fp, struct tep_handle *tep,
+		       const struct tep_record *rec, struct ftrace_print_call *call);
+
 #endif

@@ -571,8 +571,53 @@ static struct json_event *json_event_of(struct tep_event *event)
 	return j;
 }
 
+/* A function's name, null where kallsyms has none. */
+static void json_func(struct strbuf *out, struct tep_handle *tep, unsigned long long addr)
+{
+	const char *name = tep_find_function(tep, addr);
+
+	if (name)
+		json_add_string(out, name, strlen(name));
+	else
+		strbuf_addstr(out, "null");
+}
+
+static void json_call(struct strbuf *out, struct tep_handle *tep, const struct ftrace_print *fp,
+		      const struct tep_record *rec)
+{
+	static const char *const kinds[] = {
+		[FTRACE_PRINT_ENTRY] = "entry",
+		[FTRACE_PRINT_LEAF] = "leaf",
+		[FTRACE_PRINT_EXIT] = "exit",
+	};
+	struct ftrace_print_call call;
+
+	ftrace_print_call(fp, tep, rec, &call);
+	switch (call.kind) {
+	case FTRACE_PRINT_OTHER:
+		return;
+	case FTRACE_PRINT_FUNCTION:
+		strbuf_addstr(out, ",\"function\":{\"func\":");
+		json_func(out, tep, call.func);
+		strbuf_addstr(out, ",\"parent\":");
+		json_func(out, tep, call.parent);
+		strbuf_addch(out, '}');
+		return;
+	case FTRACE_PRINT_ENTRY:
+	case FTRACE_PRINT_LEAF:
+	case FTRACE_PRINT_EXIT:
+		strbuf_addf(out, ",\"graph\":{\"kind\":\"%s\",\"depth\":%lld,\"func\":",
+			    kinds[call.kind], call.depth);
+		json_func(out, tep, call.func);
+		if (call.kind != FTRACE_PRINT_ENTRY)
+			strbuf_addf(out, ",\"duration_ns\":%llu", call.duration_ns);
+		strbuf_addch(out, '}');
+		return;
+	}
+}
+
 void print_json(struct print_ctx *p, struct strbuf *out, const struct tracedat_event *ev,
-		const char *buffer, const char *file)
+		const char *buffer, const char *file, const struct ftrace_print *fp)
 {
 	struct tep_handle *tep = tracedat_tep(ev->td);
 	struct tep_record *rec = ev->rec;
@@ -616,7 +661,10 @@ void print_json(struct print_ctx *p, struct strbuf *out, const struct tracedat_e
 		strbuf_addstr(out, j->keys[i].key);
 		json_field(out, tep, &j->keys[i], rec);
 	}
-	strbuf_addstr(out, "},\"info\":");
+	strbuf_addch(out, '}');
+	if (fp)
+		json_call(out, tep, fp, rec);
+	strbuf_addstr(out, ",\"info\":");
 	strbuf_reset(&p->info);
 	add_info(p, &p->info, tep, pe, rec);
 	json_add_string(out, p->info.buf, p->info.len);

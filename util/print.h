@@ -5,6 +5,7 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
+#include "util/ftrace-print.h"
 #include "util/strbuf.h"
 #include "util/tracedat-merge.h"
 
@@ -50,8 +51,13 @@ int print_record_check(struct print_ctx *p, struct tep_handle *tep, struct tep_r
 void print_text(struct print_ctx *p, struct strbuf *out, const struct tracedat_event *ev,
 		const char *label, int width);
 
-/* {"ts_ns":..,"cpu":..,"pid":..,"comm":..,"system":..,"event":..,"fields":{..}} */
+/*
+ * {"ts_ns":..,"cpu":..,"pid":..,"comm":..,"system":..,"event":..,"fields":{..},
+ * "info":..}, and with fp (NULL: none) the tracers' events typed:
+ * "function":{"func":..,"parent":..} or "graph":{"kind":..,"depth":..,
+ * "func":..,"duration_ns":..} (Documentation/tracekit-report.txt).
+ */
 void print_json(struct print_ctx *p, struct strbuf *out, const struct tracedat_event *ev,
-		const char *buffer, const char *file);
+		const char *buffer, const char *file, const struct ftrace_print *fp);
 
 #endif

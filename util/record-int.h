@@ -36,6 +36,11 @@ struct cpu_reader {
 	int fd;			/* trace_pipe_raw */
 	int pipe[2];		/* for splice() */
 	int scratch;		/* this CPU's chunks */
+	/* -m: the half before (see rotate_scratch()), -1 until there is one */
+	int scratch_old;
+	uint64_t old_size;	/* compressor only */
+	uint32_t old_chunks;	/* compressor only */
+	uint64_t cur_in;	/* compressor only: ring-buffer bytes in scratch */
 	pthread_t thread;
 	int started;
 	uint64_t scratch_size;	/* compressor only */
@@ -54,6 +59,7 @@ struct record {
 	const struct record_opts *o;
 	const char *inst;	/* NULL: top level */
 	char inst_name[64];
+	int inst_reused;	/* -B named one that was there: kept */
 	unsigned int psize;	/* ring-buffer sub-buffer size */
 	size_t chunk_size;
 	int nr_sys_cpus;
@@ -131,6 +137,8 @@ void record_procmap_release(struct record *rec);
 int record_open_readers(struct record *rec);
 int record_start_threads(struct record *rec);
 void record_stop_threads(struct record *rec);
+/* After the threads: -m's two halves of each CPU made one, in order. */
+int record_join_scratch(struct record *rec);
 void record_close_readers(struct record *rec);
 
 #endif

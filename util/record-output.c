@@ -329,7 +329,8 @@ int record_write_trailer(struct record *rec, struct record_result *res)
 	r = l ? strchr(l, ']') : NULL;
 	if (r)
 		*r = 0;
-	ret = tracedat_write_finish(rec->w, "", l ? l + 1 : "local", rec->psize, cd, rec->nr_cpus);
+	ret = tracedat_write_finish(rec->w, rec->o->instance ? rec->o->instance : "",
+				    l ? l + 1 : "local", rec->psize, cd, rec->nr_cpus);
 out:
 	if (ret)
 		record_error(rec, "%s: %s", rec->output, strerror(-ret));

@@ -118,6 +118,27 @@ static ssize_t read_page(struct cpu_reader *r, struct chunk *c)
 
 enum reader_phase { READ_RUNNING, READ_DRAIN_FULL, READ_DRAIN_PARTIAL };
 
+/*
+ * Until there may be pages to read; 1 when told to stop.  -s USEC
+ * sleeps that long between reads, as trace-cmd's recorders do
+ * (tracecmd_start_recording()); else poll() wakes the reader when the
+ * kernel's buffer_percent of the buffer is full, or after a second.
+ */
+static int idle_wait(struct cpu_reader *r)
+{
+	struct record *rec = r->rec;
+	struct pollfd pfd[2] = {
+		{ .fd = rec->stop_fd, .events = POLLIN },
+		{ .fd = r->fd, .events = POLLIN },
+	};
+	int us = rec->o->sleep_us;
+	struct timespec ts = { us / 1000000, us % 1000000 * 1000L };
+
+	if (us > 0)
+		return ppoll(pfd, 1, &ts, NULL) > 0;
+	return poll(pfd, 2, 1000) > 0 && (pfd[0].revents & POLLIN);
+}
+
 static void *reader_main(void *arg)
 {
 	struct cpu_reader *r = arg;
@@ -149,21 +170,40 @@ static void *reader_main(void *arg)
 			phase = READ_DRAIN_PARTIAL;
 			continue;
 		}
-		{
-			struct pollfd pfd[2] = {
-				{ .fd = r->fd, .events = POLLIN },
-				{ .fd = rec->stop_fd, .events = POLLIN },
-			};
-
-			if (poll(pfd, 2, 1000) > 0 && (pfd[1].revents & POLLIN))
-				phase = READ_DRAIN_FULL;
-		}
+		if (idle_wait(r))
+			phase = READ_DRAIN_FULL;
 	}
 	if (c->len)
 		queue_chunk(rec, c);
 	else
 		put_chunk(rec, c);
 	return NULL;
+}
+
+/*
+ * -m: trace-cmd's recorder keeps the last max_kb of a CPU in two files
+ * of half that size each (trace-recorder.c, max_kb), writing to one
+ * until it is full, then emptying the other and writing there.  The
+ * halves here count ring-buffer bytes, compressed in the file.
+ */
+static int rotate_scratch(struct record *rec, struct cpu_reader *r)
+{
+	int fd = r->scratch_old;
+
+	if (fd < 0)
+		fd = record_open_scratch(rec, rec->output);
+	else if (ftruncate(fd, 0) < 0 || lseek(fd, 0, SEEK_SET) < 0)
+		return -errno;
+	if (fd < 0)
+		return fd;
+	r->scratch_old = r->scratch;
+	r->old_size = r->scratch_size;
+	r->old_chunks = r->nr_chunks;
+	r->scratch = fd;
+	r->scratch_size = 0;
+	r->nr_chunks = 0;
+	r->cur_in = 0;
+	return 0;
 }
 
 static void *compressor_main(void *arg)
@@ -195,7 +235,17 @@ static void *compressor_main(void *arg)
 		if (!c)
 			break;
 		r = c->r;
+		if (!failed && rec->o->max_kb &&
+		    r->cur_in + c->len > rec->o->max_kb * 1024 / 2 && r->cur_in) {
+			ret = rotate_scratch(rec, r);
+			if (ret) {
+				record_error(rec, "%s: scratch file: %s", rec->dir, strerror(-ret));
+				set_err(rec, ret);
+				failed = 1;
+			}
+		}
 		if (!failed) {
+			r->cur_in += c->len;
 			strbuf_reset(&out);
 			ret = tracedat_chunk_encode(z, c->data, c->len, &out);
 			if (!ret)
@@ -291,6 +341,35 @@ void record_stop_threads(struct record *rec)
 		pthread_join(rec->compressor, NULL);
 		rec->compressor_started = 0;
 	}
+}
+
+int record_join_scratch(struct record *rec)
+{
+	int i;
+
+	for (i = 0; i < rec->nr_cpus; i++) {
+		struct cpu_reader *r = &rec->cpus[i];
+		loff_t in = 0, out = r->old_size;
+		uint64_t left = r->scratch_size;
+		ssize_t n;
+
+		if (r->scratch_old < 0)
+			continue;
+		for (; left; left -= n) {
+			n = copy_file_range(r->scratch, &in, r->scratch_old, &out, left, 0);
+			if (n <= 0) {
+				record_error(rec, "%s: scratch file: %s", rec->dir,
+					     n ? strerror(errno) : "short copy");
+				return n ? -errno : -EIO;
+			}
+		}
+		close(r->scratch);
+		r->scratch = r->scratch_old;
+		r->scratch_old = -1;
+		r->scratch_size += r->old_size;
+		r->nr_chunks += r->old_chunks;
+	}
+	return 0;
 }
 
 /* An instance cannot be removed while its files are open. */

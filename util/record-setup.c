@@ -36,6 +36,98 @@ static int read_first_word(struct record *rec, const char *file, struct strbuf *
 	return 0;
 }
 
+/* events/SYS/EVENT/FILE set to "0" where it holds more, the undo its text. */
+static int event_clear(struct record *rec, const char *sys, const char *event,
+		       const char *file, struct strbuf *sb)
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret = 0;
+
+	strbuf_reset(sb);
+	strbuf_addf(&path, "events/%s/%s/%s", sys, event, file);
+	if (tk_tracefs_read(rec->inst, path.buf, sb) > 0) {
+		strbuf_rtrim(sb);
+		if (strcmp(sb->buf, "0") && strcmp(sb->buf, "none"))
+			ret = tk_event_set(rec->inst, sys, event, file, "0", sb->buf);
+		if (ret)
+			record_error(rec, "%s: cannot write '0': %s", path.buf, strerror(-ret));
+	}
+	strbuf_release(&path);
+	return ret;
+}
+
+/*
+ * An instance -B found may have events enabled and filtered: the file
+ * would hold events whose formats it lacks, and miss filtered ones.
+ * All are switched off and unfiltered for the recording, then restored.
+ */
+static int quiet_instance(struct record *rec)
+{
+	struct strbuf events = STRBUF_INIT, sys = STRBUF_INIT, sb = STRBUF_INIT;
+	struct dirent *de, *ev;
+	DIR *d, *e;
+	int ret = 0;
+
+	tk_tracefs_path(&events, rec->inst, "events");
+	d = opendir(events.buf);
+	if (!d) {
+		ret = -errno;
+		record_error(rec, "%s: %s", events.buf, strerror(errno));
+	}
+	while (!ret && d && (de = readdir(d))) {
+		if (!is_dir_entry(de))
+			continue;
+		strbuf_reset(&sys);
+		strbuf_addf(&sys, "%s/%s", events.buf, de->d_name);
+		e = opendir(sys.buf);
+		while (!ret && e && (ev = readdir(e)))
+			if (is_dir_entry(ev))
+				ret = event_clear(rec, de->d_name, ev->d_name, "enable", &sb) ||
+				      event_clear(rec, de->d_name, ev->d_name, "filter", &sb) ?
+				      -EIO : 0;
+		if (e)
+			closedir(e);
+	}
+	if (d)
+		closedir(d);
+	strbuf_release(&events);
+	strbuf_release(&sys);
+	strbuf_release(&sb);
+	return ret;
+}
+
+/*
+ * -B NAME, as trace-cmd record -B: an instance it creates goes at the
+ * end; one that was there is kept, its buffer cleared (the one change
+ * that is not undone: the kernel cannot put events back), its settings
+ * restored.
+ */
+static int named_instance(struct record *rec, const char *name)
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret;
+
+	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, "..")) {
+		record_error(rec, "-B '%s': not an instance name", name);
+		return -EINVAL;
+	}
+	rec->inst = name;
+	ret = tk_instance_create(name);
+	if (ret == -EEXIST) {
+		rec->inst_reused = 1;
+		ret = rec->o->tracer ? 0 : tk_tracefs_set(name, "current_tracer", "nop", NULL);
+		if (!ret && quiet_instance(rec))
+			return -EIO;
+	}
+	if (ret) {
+		tk_tracefs_path(&path, name, NULL);
+		record_error(rec, "-B %s: %s: %s", name, path.buf, strerror(-ret));
+		rec->inst = NULL;
+	}
+	strbuf_release(&path);
+	return ret;
+}
+
 static int make_instance(struct record *rec)
 {
 	struct strbuf stale = STRBUF_INIT;
@@ -51,6 +143,8 @@ static int make_instance(struct record *rec)
 			record_warn(rec, "removed instance %.*s: its recorder is gone",
 				    (int)(nl - p), p);
 	strbuf_release(&stale);
+	if (rec->o->instance)
+		return named_instance(rec, rec->o->instance);
 	snprintf(rec->inst_name, sizeof(rec->inst_name), "tracekit-%d", (int)getpid());
 	ret = tk_instance_create(rec->inst_name);
 	if (ret) {
@@ -289,7 +383,7 @@ static int setup_cpus(struct record *rec)
 		r = &rec->cpus[rec->nr_cpus++];
 		r->rec = rec;
 		r->cpu = cpu;
-		r->fd = r->scratch = r->pipe[0] = r->pipe[1] = -1;
+		r->fd = r->scratch = r->scratch_old = r->pipe[0] = r->pipe[1] = -1;
 	}
 	free(mask);
 	if (!rec->nr_cpus) {
@@ -333,11 +427,17 @@ static int choose_buffer(struct record *rec)
 		ret = -EOPNOTSUPP;
 	} else if (rec->inst && (tk_tracefs_read(rec->inst, "available_tracers", &avail) < 0 ||
 				 !listed(avail.buf, tracer))) {
-		ret = tk_instance_remove(rec->inst);
-		if (ret)
-			record_error(rec, "cannot remove instance %s: %s", rec->inst,
-				     strerror(-ret));
-		rec->inst = NULL;
+		if (rec->o->instance) {
+			record_error(rec, "-p %s: this kernel's instances do not offer it: no -B",
+				     tracer);
+			ret = -EOPNOTSUPP;
+		} else {
+			ret = tk_instance_remove(rec->inst);
+			if (ret)
+				record_error(rec, "cannot remove instance %s: %s", rec->inst,
+					     strerror(-ret));
+			rec->inst = NULL;
+		}
 	}
 	strbuf_release(&avail);
 	strbuf_release(&top);
@@ -441,6 +541,13 @@ int record_setup_tracefs(struct record *rec)
 			return ret;
 	}
 	ret = set_file(rec, "tracing_on", "0", NULL);
+	/* What -B's instance held before, now that nothing adds to it. */
+	if (!ret && rec->inst_reused) {
+		ret = tk_tracefs_write(rec->inst, "trace", "");
+		if (ret)
+			record_error(rec, "-B %s: trace: cannot clear: %s", rec->inst,
+				     strerror(-ret));
+	}
 	if (ret)
 		goto out;
 	ret = setup_cpus(rec);
@@ -491,8 +598,9 @@ int record_setup_tracefs(struct record *rec)
 	/*
 	 * Wake the readers when a tenth of the buffer is full instead of half
 	 * (the default): on a busy machine they may wait long for a CPU.
+	 * trace-cmd's -s 0 is a reader woken by every write: 0 percent.
 	 */
-	if (tk_tracefs_set(rec->inst, "buffer_percent", "10", NULL))
+	if (tk_tracefs_set(rec->inst, "buffer_percent", o->sleep_us ? "10" : "0", NULL))
 		record_warn(rec, "buffer_percent: cannot set, readers wake at its default");
 	if (o->stacktrace) {
 		int r = tk_tracefs_set(rec->inst, "options/stacktrace", "1", NULL);

@@ -165,6 +165,8 @@ static void release(struct record *rec)
 
 		if (r->scratch >= 0)
 			close(r->scratch);
+		if (r->scratch_old >= 0)
+			close(r->scratch_old);
 		if (r->pipe[0] >= 0)
 			close(r->pipe[0]);
 		if (r->pipe[1] >= 0)
@@ -270,6 +272,10 @@ int record_run(const struct record_opts *o, const struct record_hooks *hooks,
 		goto out;
 	rec.psize = record_subbuf_size(&rec);
 	rec.chunk_size = (size_t)rec.psize * CHUNK_PAGES;
+	/* -m keeps whole halves of max_kb: a chunk must fit in one. */
+	if (o->max_kb && o->max_kb * 1024 / 2 < rec.chunk_size)
+		rec.chunk_size = o->max_kb * 1024 / 2 < rec.psize ? rec.psize :
+				 o->max_kb * 1024 / 2 / rec.psize * rec.psize;
 	ret = record_write_metadata(&rec);
 	if (ret)
 		goto out;
@@ -329,7 +335,9 @@ int record_run(const struct record_opts *o, const struct record_hooks *hooks,
 		ret = rec.err;
 		goto out;
 	}
-	ret = record_write_trailer(&rec, res);
+	ret = record_join_scratch(&rec);
+	if (!ret)
+		ret = record_write_trailer(&rec, res);
 	if (!ret)
 		ret = record_publish_output(&rec);
 	if (!ret) {

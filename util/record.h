@@ -46,6 +46,9 @@ struct record_opts {
 	int stacktrace;
 	double duration;		/* seconds, 0: until stopped */
 	int top;			/* top-level buffer, no instance */
+	const char *instance;		/* -B: this instance, NULL: a private one */
+	int sleep_us;			/* -s: readers' sleep when idle, < 0: poll */
+	unsigned long max_kb;		/* -m: ring-buffer kB kept per CPU, 0: all */
 	char *const *argv;		/* COMMAND or NULL */
 	const char *version;		/* stored in the VERSION option */
 };

@@ -76,6 +76,50 @@ static int event_selected(const struct report *r, const struct tep_event *ev)
 	return 0;
 }
 
+static void warn_file(const struct report_opts *o, const char *path, const char *what)
+{
+	struct strbuf msg = STRBUF_INIT;
+
+	strbuf_addf(&msg, "%s: %s", path, what);
+	o->warn(msg.buf);
+	strbuf_release(&msg);
+}
+
+/*
+ * A file of every format the kernel has holds some that libtraceevent
+ * cannot parse (xen's, maple_tree's on 6.1): trace-cmd is silent about
+ * them, so a warning waits for the first event of its format to be
+ * printed, where the output differs from a whole format's.  A format
+ * whose id is unreadable is told at once.
+ */
+static void setup_bad_formats(struct report_file *f, const struct report_opts *o,
+			      const char *path)
+{
+	const struct tracedat_bad_format *bad;
+	int i, n = tracedat_bad_formats(f->td, &bad);
+
+	for (i = 0; i < n && o->warn; i++) {
+		if (bad[i].id < 0) {
+			warn_file(o, path, bad[i].what);
+			continue;
+		}
+		if (!f->unwarned)
+			f->unwarned = xcalloc(TRACEDAT_MAX_EVENT_ID, 1);
+		f->unwarned[bad[i].id] = 1;
+	}
+}
+
+static void warn_bad_format(const struct report *r, struct report_file *f, int id)
+{
+	const struct tracedat_bad_format *bad;
+	int i, n = tracedat_bad_formats(f->td, &bad);
+
+	f->unwarned[id] = 0;
+	for (i = 0; i < n; i++)
+		if (bad[i].id == id)
+			warn_file(r->o, tracedat_path(f->td), bad[i].what);
+}
+
 static int setup_file(struct report *r, struct report_file *f, const char *path,
 		      struct strbuf *err)
 {
@@ -86,6 +130,7 @@ static int setup_file(struct report *r, struct report_file *f, const char *path,
 	if (tracedat_open(path, o->no_plugins ? TRACEDAT_NO_PLUGINS : 0, &f->td, err))
 		return -1;
 	f->base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	setup_bad_formats(f, o, path);
 	tep = tracedat_tep(f->td);
 	n = tep_get_events_count(tep);
 	for (i = 0; i < 2; i++) {
@@ -306,6 +351,12 @@ int report_keep(struct report *r, const struct tracedat_event *ev)
 	}
 	if (!keep)
 		return 0;
+	if (f->unwarned) {
+		int id = tep_data_type(tracedat_tep(f->td), ev->rec);
+
+		if (id >= 0 && id < TRACEDAT_MAX_EVENT_ID && f->unwarned[id])
+			warn_bad_format(r, f, id);
+	}
 	if (r->o->stat)
 		count_event(r, ev);
 	return 1;
@@ -319,6 +370,7 @@ void report_release(struct report *r)
 		if (r->files[i].filter)
 			tep_filter_free(r->files[i].filter);
 		free(r->files[i].allowed);
+		free(r->files[i].unwarned);
 		free(r->files[i].per_event);
 		tracedat_close(r->files[i].td);
 	}

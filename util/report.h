@@ -38,6 +38,8 @@ struct report_file {
 	unsigned char *allowed;		/* by event id, NULL = all (-e) */
 	struct tep_event_filter *filter;	/* -F */
 	unsigned long long *per_event;	/* with stat: counts by event id */
+	/* By event id: a format that did not parse, not yet warned of. */
+	unsigned char *unwarned;
 	int stack_ids[2];		/* ftrace:kernel_stack, user_stack; -1 */
 	struct ftrace_print ftrace;	/* the tracers' handlers, unless no_plugins */
 };
@@ -111,7 +113,8 @@ int report_fold_graph(struct report *r, struct tracedat_event *ev, struct strbuf
 
 /*
  * 1 when ev passes -e, --pid, --comm and -F (and is then counted, with
- * stat), 0 when it is left out.  The record must have been checked to
+ * stat, and, the first time an event of a format that did not parse is
+ * kept, told to o->warn), 0 when it is left out.  The record must have been checked to
  * fit its format first (print_record_check()): the filters read fields.
  */
 int report_keep(struct report *r, const struct tracedat_event *ev);

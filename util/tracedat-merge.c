@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The per-CPU streams of opened trace.dat files, each reading its pages
- * (raw, or zstd chunks decompressed one at a time) through kbuffer, and
- * their merge by timestamp in a binary heap.
+ * (raw, or zstd or zlib chunks decompressed one at a time) through
+ * kbuffer, and their merge by timestamp in a binary heap.
  */
 #include <stdlib.h>
 #include <traceevent/kbuffer.h>
@@ -68,7 +68,6 @@ static int stream_read_chunk(struct stream *s)
 	struct tracedat *td = s->td;
 	unsigned char hdr[TRACEDAT_CHUNK_HDR_SIZE];
 	uint64_t csize, usize;
-	size_t r;
 
 	if (!s->chunks_left)
 		return 0;
@@ -96,10 +95,8 @@ static int stream_read_chunk(struct stream *s)
 		s->buf = xmalloc(usize + BUF_PAD);
 		s->buf_alloc = usize;
 	}
-	r = ZSTD_decompressDCtx(td->zctx, s->buf, usize, s->cbuf, csize);
-	if (ZSTD_isError(r) || r != usize)
-		return tracedat_bad(td, s->pos, "corrupt zstd chunk: %s",
-				    ZSTD_isError(r) ? ZSTD_getErrorName(r) : "short output");
+	if (tracedat_decompress(td, s->buf, usize, s->cbuf, csize, s->pos, "chunk"))
+		return -1;
 	memset(s->buf + usize, 0, BUF_PAD);
 	s->buf_off = s->pos;
 	s->pos += sizeof(hdr) + csize;
@@ -155,6 +152,14 @@ static uint64_t stream_ts(const struct stream *s, unsigned long long ts)
 {
 	const struct tracedat *td = s->td;
 
+	/*
+	 * A guest's timestamps in the host's clock, before the TSC
+	 * conversion, as trace-cmd's timestamp_calc().  trace-cmd 3.1.6
+	 * applies TIME_SHIFT to the top-level buffer only: an instance's
+	 * events print unshifted (measured on a fixture with the option).
+	 */
+	if (td->tsync.nr_cpus && !*td->buffers[s->buffer].name)
+		ts = tracedat_tsync(&td->tsync, s->cpu, ts);
 	if (td->tsc_mult)
 		ts = (uint64_t)(((unsigned __int128)ts * td->tsc_mult) >> td->tsc_shift) +
 			td->tsc_offset;
@@ -261,7 +266,7 @@ static struct stream *stream_new(struct tracedat *td, int buffer, int idx)
 	s->hdr_size = 8 + td->info.long_size;
 	s->pos = cpu->offset;
 	s->end = cpu->offset + cpu->size;
-	s->chunked = td->compressed;
+	s->chunked = td->compression != TD_COMPRESS_NONE;
 	if (s->chunked && cpu->size)
 		s->end += 4;
 	s->buf_alloc = (size_t)s->page_size * RAW_READ_PAGES;

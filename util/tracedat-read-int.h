@@ -10,6 +10,7 @@
 #include <endian.h>
 #include <stdint.h>
 #include <string.h>
+#include <zlib.h>
 #include <zstd.h>
 
 #include "util/strbuf.h"
@@ -45,6 +46,30 @@ enum td_text {
 	TD_NR_TEXTS,
 };
 
+/* The file header's compression name: trace-cmd writes zstd, or zlib
+ * where it was built without libzstd (lib/trace-cmd/trace-compress-*.c). */
+enum td_compression {
+	TD_COMPRESS_NONE,
+	TD_COMPRESS_ZSTD,
+	TD_COMPRESS_ZLIB,
+};
+
+/*
+ * TIME_SHIFT: a guest file's corrections to its host's clock, per guest
+ * CPU a set of samples sorted by time (trace-cmd's trace-input.c,
+ * tsync_cpu_offsets_load()).
+ */
+struct td_tsync_sample {
+	int64_t time, offset, scaling, fraction;
+};
+
+struct td_tsync {
+	uint32_t flags;			/* TRACEDAT_TSYNC_INTERPOLATE */
+	int nr_cpus;
+	int *nr_samples;		/* by CPU */
+	struct td_tsync_sample **samples;
+};
+
 struct tracedat {
 	char *path;
 	int fd;
@@ -54,15 +79,18 @@ struct tracedat {
 	struct tep_handle *tep;
 	struct tep_plugin_list *plugins;
 	ZSTD_DCtx *zctx;
-	int compressed;
+	enum td_compression compression;
 	int have_clock_option;
 	long long ts_offset;
 	uint32_t tsc_mult, tsc_shift;
 	uint64_t tsc_offset;
+	struct td_tsync tsync;		/* nr_cpus 0: none */
 	uint64_t sec_off[TRACEDAT_OPT_CMDLINES + 1];
 	struct td_buffer *buffers;
 	int nr_buffers;
 	struct strbuf cpustats;
+	struct tracedat_bad_format *bad;
+	int nr_bad;
 	char *text[TD_NR_TEXTS];
 };
 
@@ -72,6 +100,17 @@ int tracedat_bad(struct tracedat *td, uint64_t off, const char *fmt, ...)
 /* All n bytes at off, or -1 (reported). */
 int tracedat_pread(struct tracedat *td, void *dst, size_t n, uint64_t off,
 		   const char *what);
+
+/*
+ * Decompresses src (csize bytes at file offset off) into exactly usize
+ * bytes at dst, with the file's compression; 0, or -1 with "corrupt
+ * zstd WHAT: why" reported.
+ */
+int tracedat_decompress(struct tracedat *td, void *dst, uint64_t usize, const void *src,
+			uint64_t csize, uint64_t off, const char *what);
+
+/* The host's time of a guest's raw timestamp ts on cpu: 0 samples, none. */
+uint64_t tracedat_tsync(const struct td_tsync *t, int cpu, uint64_t ts);
 
 /* A 2, 4 or 8-byte number in the file's byte order. */
 static inline uint64_t tracedat_num(const struct tracedat *td, const void *p,

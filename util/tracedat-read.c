@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -385,60 +386,157 @@ static int print_fmt_sane(const char *p, const char *end)
 /*
  * libtraceevent 1.7 crashes on some malformed formats (found by
  * tests/fuzz/report.c: a print fmt naming a field the format does not
- * declare, a field declaration with a broken "[", ...).  A format is
- * handed to it only when it looks the way the kernel writes them: ASCII,
+ * declare, a field declaration with a broken "[", ...).  It is handed a
+ * format only as far as it looks the way the kernel writes them: ASCII,
  * well-formed field lines, a balanced print fmt whose REC->names are
- * declared fields.
+ * declared fields.  Returns that length: len for the whole, else the
+ * start of the first line that is not.
  */
-static int format_sane(const char *text, size_t len)
+static size_t format_sane_part(const char *text, size_t len)
 {
 	const char *end = text + len, *fmt = memmem(text, len, "\nprint fmt:", 11);
-	const char *p, *nl;
+	const char *fields_end = fmt ? fmt + 1 : end, *p, *q, *nl;
 	struct strbuf names = STRBUF_INIT;
 	char name[256];
 	int ok = 1;
 
-	for (p = text; p < end; p++)
-		if (!isprint((unsigned char)*p) && *p != '\n' && *p != '\t')
-			return 0;
-	if (!fmt)
-		return 0;
-	fmt++;
-	/* The print fmt runs to the end: its strings may hold newlines. */
-	if (!print_fmt_sane(fmt + 10, end))
-		return 0;
 	strbuf_addch(&names, ' ');
-	for (p = text; ok && p < fmt; p = nl + 1) {
+	for (p = text; p < fields_end; p = nl + 1) {
 		const char *f;
 
-		nl = memchr(p, '\n', fmt - p);
+		nl = memchr(p, '\n', fields_end - p);
 		if (!nl)
-			nl = fmt;
+			nl = fields_end;
+		for (q = p; q < nl && (isprint((unsigned char)*q) || *q == '\t'); q++)
+			;
 		f = memmem(p, nl - p, "field:", 6);
-		if (!f)
-			continue;
-		ok = field_line_sane(f + 6, nl) && !field_name(f, nl, name, sizeof(name));
-		if (ok)
+		if (q < nl || (f && (!field_line_sane(f + 6, nl) ||
+				     field_name(f, nl, name, sizeof(name)))))
+			break;
+		/* libtraceevent reads "ID: 3x4" as 3, another event's id. */
+		if (nl - p > 3 && !memcmp(p, "ID:", 3) &&
+		    (nl - p < 5 || p[3] != ' ' || strspn(p + 4, "0123456789") != (size_t)(nl - p - 4)))
+			break;
+		if (f)
 			strbuf_addf(&names, "%s ", name);
 	}
-	for (p = fmt; ok && (p = memmem(p, end - p, "REC->", 5)); ) {
+	if (p < fields_end || !fmt)
+		goto out;
+	for (q = fields_end; q < end && (isprint((unsigned char)*q) || *q == '\n' || *q == '\t');
+	     q++)
+		;
+	/* The print fmt runs to the end: its strings may hold newlines. */
+	ok = q == end && print_fmt_sane(fields_end + 10, end);
+	for (q = fields_end; ok && (q = memmem(q, end - q, "REC->", 5)); ) {
 		size_t n = 0;
 
-		p += 5;
-		while (p + n < end && (isalnum((unsigned char)p[n]) || p[n] == '_') && n < 250)
+		q += 5;
+		while (q + n < end && (isalnum((unsigned char)q[n]) || q[n] == '_') && n < 250)
 			n++;
 		name[0] = ' ';
-		memcpy(name + 1, p, n);
+		memcpy(name + 1, q, n);
 		name[n + 1] = ' ';
 		name[n + 2] = '\0';
 		ok = strstr(names.buf, name) != NULL;
 	}
+	if (ok)
+		p = end;
+out:
 	strbuf_release(&names);
-	return ok;
+	return p - text;
 }
 
-/* u32 count, then per format u64 size + text.  Formats libtraceevent
- * cannot parse are skipped, as trace-cmd does. */
+static size_t count_lines(const char *text, size_t len)
+{
+	size_t n = 0;
+	const char *p = text, *end = text + len;
+
+	while ((p = memchr(p, '\n', end - p))) {
+		p++;
+		n++;
+	}
+	return n;
+}
+
+/* The "name: " of a format for a message, printable or "?". */
+static void format_name(const char *text, size_t len, char *name, size_t size)
+{
+	const char *end = text + len, *p = text;
+	size_t n = 0;
+
+	if (len > 6 && !memcmp(text, "name: ", 6))
+		for (p += 6; p < end && n + 1 < size && isgraph((unsigned char)*p); p++)
+			name[n++] = *p;
+	if (!n)
+		name[n++] = '?';
+	name[n] = '\0';
+}
+
+/* The id of a format's "ID: N" line, or -1. */
+static int format_id(const char *text, size_t len)
+{
+	const char *p = memmem(text, len, "\nID: ", 5), *end = text + len;
+	int id = 0;
+
+	if (!p)
+		return -1;
+	for (p += 5; p < end && isdigit((unsigned char)*p) && id < TRACEDAT_MAX_EVENT_ID; p++)
+		id = id * 10 + *p - '0';
+	return p < end && *p == '\n' && id < TRACEDAT_MAX_EVENT_ID ? id : -1;
+}
+
+static void add_bad_format(struct tracedat *td, int id, struct strbuf *what)
+{
+	struct tracedat_bad_format *b;
+
+	td->bad = xrealloc(td->bad, (td->nr_bad + 1) * sizeof(*td->bad));
+	b = &td->bad[td->nr_bad++];
+	b->id = id;
+	b->what = strbuf_detach(what, NULL);
+}
+
+/*
+ * libtraceevent keeps an event whose format it cannot parse to the end,
+ * marked TEP_EVENT_FL_FAILED, with the fields read before the fault,
+ * and prints it as "[FAILED TO PARSE]" and those fields: that is what
+ * trace-cmd report shows.  A format with a line too malformed to hand
+ * over is cut there and given a line that fails on its first token, for
+ * the same result.  Without a sane "format:" header there is no event.
+ */
+static void parse_format(struct tracedat *td, const char *data, size_t len,
+			 const char *system)
+{
+	struct tep_event *event = NULL;
+	struct strbuf text = STRBUF_INIT;
+	size_t sane = format_sane_part(data, len);
+	const char *fields = memmem(data, sane, "\nformat:\n", 9);
+	char name[64];
+
+	if (sane == len) {
+		tep_parse_format(td->tep, &event, data, len, system);
+	} else if (fields) {
+		strbuf_add(&text, data, sane);
+		strbuf_addstr(&text, "fail\n");
+		tep_parse_format(td->tep, &event, text.buf, text.len, system);
+		strbuf_reset(&text);
+	}
+	if (event && (event->flags & TEP_EVENT_FL_FAILED)) {
+		strbuf_addf(&text, "event %s:%s: format does not parse", event->system,
+			    event->name);
+		if (sane < len)
+			strbuf_addf(&text, " at line %zu", count_lines(data, sane) + 1);
+		strbuf_addstr(&text, ": printed as trace-cmd does ([FAILED TO PARSE] and its fields)");
+		add_bad_format(td, event->id, &text);
+	} else if (!event) {
+		format_name(data, len, name, sizeof(name));
+		strbuf_addf(&text, "event %s:%s: malformed format: printed as [UNKNOWN EVENT]",
+			    system, name);
+		add_bad_format(td, format_id(data, len), &text);
+	}
+	strbuf_release(&text);
+}
+
+/* u32 count, then per format u64 size + text. */
 static int parse_formats(struct cursor *c, const char *system)
 {
 	uint64_t count, len, i;
@@ -451,8 +549,7 @@ static int parse_formats(struct cursor *c, const char *system)
 		data = cur_sized(c, 8, &len, "event format");
 		if (!data)
 			return -1;
-		if (format_sane(data, len))
-			tep_parse_event(c->td->tep, data, len, system);
+		parse_format(c->td, data, len, system);
 		free(data);
 	}
 	return 0;
@@ -701,6 +798,146 @@ static int parse_buffer_option(struct tracedat *td, const char *data, uint64_t l
 	return 0;
 }
 
+static int sample_cmp(const void *a, const void *b)
+{
+	const struct td_tsync_sample *x = a, *y = b;
+
+	return x->time > y->time ? 1 : x->time < y->time ? -1 : 0;
+}
+
+static void tsync_release(struct td_tsync *t)
+{
+	int i;
+
+	for (i = 0; i < t->nr_cpus; i++)
+		free(t->samples[i]);
+	free(t->samples);
+	free(t->nr_samples);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Reads n s64 values into member member of each sample: 0, or -1 if short. */
+static int tsync_column(const struct tracedat *td, const char **p, const char *end,
+			struct td_tsync_sample *s, int n, size_t member)
+{
+	int i;
+
+	if ((uint64_t)(end - *p) < (uint64_t)n * 8)
+		return -1;
+	for (i = 0; i < n; i++, *p += 8)
+		*(int64_t *)((char *)&s[i] + member) = (int64_t)tracedat_num(td, *p, 8);
+	return 0;
+}
+
+/*
+ * TIME_SHIFT, as trace-cmd reads it: the fraction columns are optional,
+ * the samples sorted by time with repeated times dropped.  A file whose
+ * option does not parse is refused, as trace-cmd refuses it.
+ */
+static int parse_time_shift(struct tracedat *td, const char *data, uint64_t len, uint64_t off)
+{
+	struct td_tsync *t = &td->tsync;
+	const char *p = data + 12, *end = data + len;
+	int cpu, i, j, n;
+
+	if (len < 16)
+		return 0;
+	tsync_release(t);
+	t->flags = tracedat_num(td, data + 8, 4);
+	n = tracedat_num(td, p, 4);
+	p += 4;
+	if (n < 0 || n > MAX_CPUS)
+		return tracedat_bad(td, off, "TIME_SHIFT: absurd CPU count %d", n);
+	t->nr_cpus = n;
+	t->nr_samples = xcalloc(n ? n : 1, sizeof(*t->nr_samples));
+	t->samples = xcalloc(n ? n : 1, sizeof(*t->samples));
+	for (cpu = 0; cpu < n; cpu++) {
+		struct td_tsync_sample *s;
+
+		if (end - p < 4)
+			goto short_option;
+		i = tracedat_num(td, p, 4);
+		p += 4;
+		if (i < 0 || (uint64_t)i * 24 > (uint64_t)(end - p))
+			goto short_option;
+		s = t->samples[cpu] = xcalloc(i ? i : 1, sizeof(*s));
+		t->nr_samples[cpu] = i;
+		if (tsync_column(td, &p, end, s, i, offsetof(struct td_tsync_sample, time)) ||
+		    tsync_column(td, &p, end, s, i, offsetof(struct td_tsync_sample, offset)) ||
+		    tsync_column(td, &p, end, s, i, offsetof(struct td_tsync_sample, scaling)))
+			goto short_option;
+	}
+	for (cpu = 0; p < end && cpu < n; cpu++)
+		if (tsync_column(td, &p, end, t->samples[cpu], t->nr_samples[cpu],
+				 offsetof(struct td_tsync_sample, fraction)))
+			goto short_option;
+	for (cpu = 0; cpu < n; cpu++) {
+		struct td_tsync_sample *s = t->samples[cpu];
+
+		qsort(s, t->nr_samples[cpu], sizeof(*s), sample_cmp);
+		for (i = j = 0; i < t->nr_samples[cpu]; i++)
+			if (!i || s[i].time != s[i - 1].time)
+				s[j++] = s[i];
+		t->nr_samples[cpu] = j;
+	}
+	return 0;
+short_option:
+	tsync_release(t);
+	return tracedat_bad(td, off, "TIME_SHIFT option of %llu bytes is cut short",
+			    (unsigned long long)len);
+}
+
+/*
+ * trace-cmd's timestamp_correction_calc(): the offset of sample a, or
+ * interpolated between a and b, after the scaling of a; in its 64-bit
+ * arithmetic, wrapping where it wraps.
+ */
+static uint64_t tsync_correct(uint64_t ts, uint32_t flags, const struct td_tsync_sample *a,
+			      const struct td_tsync_sample *b)
+{
+	int64_t cor = a->offset;
+
+	if (flags & TRACEDAT_TSYNC_INTERPOLATE) {
+		int64_t delta = (int64_t)((uint64_t)b->time - (uint64_t)a->time);
+		int64_t off = (int64_t)((ts - (uint64_t)a->time) *
+					((uint64_t)b->offset - (uint64_t)a->offset));
+
+		cor = (int64_t)((uint64_t)a->offset + (uint64_t)((off + delta / 2) / delta));
+	}
+	/* Its ts - llabs(cor) for a negative cor is this, modulo 2^64. */
+	return ((ts * (uint64_t)a->scaling) >> (a->fraction & 63)) + (uint64_t)cor;
+}
+
+uint64_t tracedat_tsync(const struct td_tsync *t, int cpu, uint64_t ts)
+{
+	const struct td_tsync_sample *s;
+	int n, lo, hi, mid;
+
+	if (cpu < 0 || cpu >= t->nr_cpus || !t->nr_samples[cpu])
+		return ts;
+	s = t->samples[cpu];
+	n = t->nr_samples[cpu];
+	if (n == 1)
+		return ts + (uint64_t)s[0].offset;
+	if (n == 2 || (int64_t)ts <= s[0].time)
+		return tsync_correct(ts, t->flags, &s[0], &s[1]);
+	if ((int64_t)ts >= s[n - 1].time)
+		return tsync_correct(ts, t->flags, &s[n - 2], &s[n - 1]);
+	lo = 0;
+	hi = n - 1;
+	mid = (lo + hi) / 2;
+	while (lo <= hi) {
+		if ((int64_t)ts < s[mid].time)
+			hi = mid - 1;
+		else if ((int64_t)ts > s[mid].time)
+			lo = mid + 1;
+		else
+			break;
+		mid = (lo + hi) / 2;
+	}
+	return tsync_correct(ts, t->flags, &s[mid], &s[mid + 1]);
+}
+
 static int handle_option(struct tracedat *td, unsigned int id, char *data, uint64_t len,
 			 uint64_t off)
 {
@@ -737,6 +974,8 @@ static int handle_option(struct tracedat *td, unsigned int id, char *data, uint6
 			return tracedat_bad(td, off, "absurd CPUCOUNT %d", td->info.cpus);
 		tep_set_cpus(td->tep, td->info.cpus);
 		break;
+	case TRACEDAT_OPT_TIME_SHIFT:
+		return parse_time_shift(td, data, len, off);
 	case TRACEDAT_OPT_TSC2NSEC:
 		if (len < 16)
 			return tracedat_bad(td, off, "TSC2NSEC option of %llu bytes",
@@ -796,6 +1035,56 @@ static int parse_options(struct cursor *c, uint64_t *next)
 	}
 }
 
+int tracedat_decompress(struct tracedat *td, void *dst, uint64_t usize, const void *src,
+			uint64_t csize, uint64_t off, const char *what)
+{
+	uLongf zlen = usize;
+	size_t r;
+	int zr;
+
+	if (td->compression == TD_COMPRESS_ZLIB) {
+		/* trace-cmd's zlib writes compress2()'s zlib stream, one per chunk. */
+		zr = uncompress(dst, &zlen, src, csize);
+		if (zr != Z_OK || zlen != usize)
+			return tracedat_bad(td, off, "corrupt zlib %s: %s", what,
+					    zr == Z_OK ? "short output" :
+					    zr == Z_BUF_ERROR ? "longer than claimed" : zError(zr));
+		return 0;
+	}
+	r = ZSTD_decompressDCtx(td->zctx, dst, usize, src, csize);
+	if (ZSTD_isError(r) || r != usize)
+		return tracedat_bad(td, off, "corrupt zstd %s: %s", what,
+				    ZSTD_isError(r) ? ZSTD_getErrorName(r) : "short output");
+	return 0;
+}
+
+/*
+ * Before usize bytes are allocated for a section: a zstd frame states
+ * its size; deflate expands at most 1032 to 1 (zlib's FAQ), and
+ * trace-cmd's sections are whole zlib streams.
+ */
+static int claimed_size_sane(struct tracedat *td, const void *cdata, uint64_t csize,
+			     uint64_t usize, uint64_t off)
+{
+	unsigned long long fsize;
+
+	if (td->compression == TD_COMPRESS_ZLIB) {
+		if (usize > csize * 1032 + 64)
+			return tracedat_bad(td, off,
+					    "corrupt zlib section: %llu bytes claimed from %llu",
+					    (unsigned long long)usize, (unsigned long long)csize);
+		return 0;
+	}
+	fsize = ZSTD_getFrameContentSize(cdata, csize);
+	if (fsize == ZSTD_CONTENTSIZE_ERROR ||
+	    (fsize != ZSTD_CONTENTSIZE_UNKNOWN && fsize != usize) ||
+	    (fsize == ZSTD_CONTENTSIZE_UNKNOWN && usize > MAX_CHUNK_SIZE))
+		return tracedat_bad(td, off, "corrupt zstd section: %llu bytes claimed, frame says %s",
+				    (unsigned long long)usize,
+				    fsize == ZSTD_CONTENTSIZE_ERROR ? "it is not zstd" : "otherwise");
+	return 0;
+}
+
 /*
  * Loads a v7 section: checks its header, decompresses it when flagged,
  * and points the cursor at the payload (which the caller frees via *mem).
@@ -806,9 +1095,8 @@ static int load_section(struct tracedat *td, uint64_t off, unsigned int want_id,
 	unsigned char hdr[TRACEDAT_SECTION_HDR_SIZE];
 	unsigned int id, flags;
 	uint64_t size, csize, usize;
-	unsigned long long fsize;
 	unsigned char *cdata, *udata;
-	size_t r;
+	int r;
 
 	*mem = NULL;
 	if (tracedat_pread(td, hdr, sizeof(hdr), off, "section header"))
@@ -827,7 +1115,7 @@ static int load_section(struct tracedat *td, uint64_t off, unsigned int want_id,
 		*c = (struct cursor){ td, NULL, off, off + size, off };
 		return 0;
 	}
-	if (!td->compressed)
+	if (td->compression == TD_COMPRESS_NONE)
 		return tracedat_bad(td, off, "compressed section in a file without compression");
 	if (tracedat_pread(td, hdr, TRACEDAT_CHUNK_HDR_SIZE, off, "compression header"))
 		return -1;
@@ -841,23 +1129,17 @@ static int load_section(struct tracedat *td, uint64_t off, unsigned int want_id,
 		free(cdata);
 		return -1;
 	}
-	/* Trust the claimed size only as far as the zstd frame confirms it. */
-	fsize = ZSTD_getFrameContentSize(cdata, csize);
-	if (fsize == ZSTD_CONTENTSIZE_ERROR ||
-	    (fsize != ZSTD_CONTENTSIZE_UNKNOWN && fsize != usize) ||
-	    (fsize == ZSTD_CONTENTSIZE_UNKNOWN && usize > MAX_CHUNK_SIZE)) {
+	/* Trust the claimed size only as far as the frame confirms it. */
+	if (claimed_size_sane(td, cdata, csize, usize, off)) {
 		free(cdata);
-		return tracedat_bad(td, off, "corrupt zstd section: %llu bytes claimed, frame says %s",
-				    (unsigned long long)usize,
-				    fsize == ZSTD_CONTENTSIZE_ERROR ? "it is not zstd" : "otherwise");
+		return -1;
 	}
 	udata = xmalloc(usize + BUF_PAD);
-	r = ZSTD_decompressDCtx(td->zctx, udata, usize, cdata, csize);
+	r = tracedat_decompress(td, udata, usize, cdata, csize, off, "section");
 	free(cdata);
-	if (ZSTD_isError(r) || r != usize) {
+	if (r) {
 		free(udata);
-		return tracedat_bad(td, off, "corrupt zstd section: %s",
-				    ZSTD_isError(r) ? ZSTD_getErrorName(r) : "short output");
+		return -1;
 	}
 	memset(udata + usize, 0, BUF_PAD);
 	*mem = udata;
@@ -1000,6 +1282,22 @@ static int read_v6(struct tracedat *td, uint64_t pos)
 	return 0;
 }
 
+/* The name as C would spell it: an error is one line of text. */
+static int bad_compression(struct tracedat *td, uint64_t off, const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	for (; *name; name++)
+		if (isprint((unsigned char)*name) && *name != '"' && *name != '\\')
+			strbuf_addch(&sb, *name);
+		else
+			strbuf_addf(&sb, "\\x%02x", (unsigned char)*name);
+	ret = tracedat_bad(td, off, "unsupported compression \"%s\"", sb.buf);
+	strbuf_release(&sb);
+	return ret;
+}
+
 static int read_file_header(struct tracedat *td, uint64_t *pos)
 {
 	struct cursor c = { td, NULL, 0, td->info.file_size, 0 };
@@ -1038,9 +1336,11 @@ static int read_file_header(struct tracedat *td, uint64_t *pos)
 		if (!td->text[TD_COMPRESSION_VERSION])
 			return -1;
 		if (!strcmp(name, "zstd"))
-			td->compressed = 1;
+			td->compression = TD_COMPRESS_ZSTD;
+		else if (!strcmp(name, "zlib"))
+			td->compression = TD_COMPRESS_ZLIB;
 		else if (strcmp(name, "none"))
-			return tracedat_bad(td, c.pos, "unsupported compression \"%s\"", name);
+			return bad_compression(td, c.pos, name);
 	}
 	*pos = c.pos;
 	return 0;
@@ -1056,7 +1356,8 @@ static int check_buffers(struct tracedat *td)
 		for (j = 0; j < b->nr_cpus; j++) {
 			struct td_cpu *cpu = &b->cpus[j];
 
-			uint64_t need = cpu->size + (td->compressed && cpu->size ? 4 : 0);
+			uint64_t need = cpu->size +
+					(td->compression != TD_COMPRESS_NONE && cpu->size ? 4 : 0);
 
 			if (cpu->offset > td->info.file_size ||
 			    need > td->info.file_size - cpu->offset)
@@ -1092,6 +1393,13 @@ int tracedat_open(const char *path, unsigned int flags, struct tracedat **out,
 	td->zctx = ZSTD_createDCtx();
 	if (!td->tep || !td->zctx)
 		die("out of memory");
+	/*
+	 * Before the formats, as trace-cmd loads them: libtraceevent attaches
+	 * a plugin's handler to an event when it parses the event's fields,
+	 * so an event whose fields do not parse keeps none.
+	 */
+	if (!(flags & TRACEDAT_NO_PLUGINS))
+		td->plugins = tep_load_plugins(td->tep);
 	td->info.in_usecs = 1;
 	ret = read_file_header(td, &pos);
 	if (!ret) {
@@ -1113,8 +1421,6 @@ int tracedat_open(const char *path, unsigned int flags, struct tracedat **out,
 	}
 	if (!td->info.cpus)
 		td->info.cpus = td->buffers[0].nr_cpus;
-	if (!(flags & TRACEDAT_NO_PLUGINS))
-		td->plugins = tep_load_plugins(td->tep);
 	td->info.compression = td->text[TD_COMPRESSION] ? : "none";
 	td->info.compression_version = td->text[TD_COMPRESSION_VERSION] ? : "";
 	td->info.clock = td->text[TD_CLOCK] ? : "";
@@ -1142,6 +1448,10 @@ void tracedat_close(struct tracedat *td)
 	if (td->fd >= 0)
 		close(td->fd);
 	strbuf_release(&td->cpustats);
+	tsync_release(&td->tsync);
+	for (i = 0; i < td->nr_bad; i++)
+		free(td->bad[i].what);
+	free(td->bad);
 	for (i = 0; i < TD_NR_TEXTS; i++)
 		free(td->text[i]);
 	free(td->path);
@@ -1156,6 +1466,12 @@ const char *tracedat_path(const struct tracedat *td)
 const struct tracedat_info *tracedat_info(const struct tracedat *td)
 {
 	return &td->info;
+}
+
+int tracedat_bad_formats(const struct tracedat *td, const struct tracedat_bad_format **bad)
+{
+	*bad = td->bad;
+	return td->nr_bad;
 }
 
 struct tep_handle *tracedat_tep(const struct tracedat *td)

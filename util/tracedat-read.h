@@ -8,7 +8,7 @@
 #include "util/strbuf.h"
 
 /*
- * trace.dat reader (versions 6 and 7, zstd or uncompressed).  Opening a
+ * trace.dat reader (versions 6 and 7, zstd, zlib or uncompressed).  Opening a
  * file loads its metadata (event formats, kallsyms, printk formats,
  * cmdlines, options) into a libtraceevent handle; the per-CPU ring-buffer
  * pages are then streamed, one compressed chunk per CPU in memory at a
@@ -54,7 +54,7 @@ struct tracedat_info {
 	int big_endian;
 	int long_size;
 	unsigned int page_size;
-	const char *compression;	/* "zstd", "none" */
+	const char *compression;	/* "zstd", "zlib", "none" */
 	const char *compression_version;
 	int cpus;			/* CPUCOUNT (or the top buffer's) */
 	const char *clock;		/* from TRACECLOCK, "" if absent */
@@ -78,6 +78,18 @@ void tracedat_close(struct tracedat *td);
 const char *tracedat_path(const struct tracedat *td);
 const struct tracedat_info *tracedat_info(const struct tracedat *td);
 struct tep_handle *tracedat_tep(const struct tracedat *td);
+
+/*
+ * The formats that did not parse: the file is read on, their events
+ * printed as trace-cmd prints them.  id is the event's (-1 where even
+ * that is unreadable), what "event SYS:NAME: what is wrong".
+ */
+struct tracedat_bad_format {
+	int id;
+	char *what;
+};
+
+int tracedat_bad_formats(const struct tracedat *td, const struct tracedat_bad_format **bad);
 
 /* Buffer 0 is the top-level buffer (name ""); the rest are instances. */
 int tracedat_nr_buffers(const struct tracedat *td);

@@ -42,8 +42,11 @@ enum tracedat_option {
 	TRACEDAT_OPT_VERSION = 9,
 	TRACEDAT_OPT_PROCMAPS = 10,
 	TRACEDAT_OPT_TRACEID = 11,	/* u64 */
+	/* u64 peer trace id, u32 flags, u32 CPU count, per CPU: u32 count,
+	 * s64 times[count], offsets[count], scalings[count]; then per CPU
+	 * s64 fraction bits[count] (trace-cmd 3.x, lib/trace-cmd/trace-input.c) */
 	TRACEDAT_OPT_TIME_SHIFT = 12,
-	TRACEDAT_OPT_GUEST = 13,
+	TRACEDAT_OPT_GUEST = 13,	/* host side: name, trace id, vCPU to pid */
 	TRACEDAT_OPT_TSC2NSEC = 14,	/* u32 mult, u32 shift, u64 offset */
 	TRACEDAT_OPT_STRINGS = 15,	/* v7 section id of the strings section */
 	TRACEDAT_OPT_HEADER_INFO = 16,	/* u64 section offsets from here on */
@@ -54,6 +57,9 @@ enum tracedat_option {
 	TRACEDAT_OPT_CMDLINES = 21,
 	TRACEDAT_OPT_BUFFER_TEXT = 22,	/* latency (text) buffer */
 };
+
+/* TIME_SHIFT flags: interpolate between samples (TRACECMD_TSYNC_FLAG_INTERPOLATE) */
+#define TRACEDAT_TSYNC_INTERPOLATE	0x1
 
 /* Section ids equal the option that points at them. */
 #define TRACEDAT_SEC_OPTIONS	TRACEDAT_OPT_DONE

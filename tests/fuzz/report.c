@@ -61,7 +61,7 @@ static void decode(struct tracedat *td, int no_compile, struct strbuf *out, int 
 		if (print_record_check(&pc, tracedat_tep(td), ev.rec))
 			break;
 		print_text(&pc, out, &ev, tracedat_buffer_name(td, ev.buffer), 8);
-		print_json(&pc, out, &ev, tracedat_buffer_name(td, ev.buffer), NULL);
+		print_json(&pc, out, &ev, tracedat_buffer_name(td, ev.buffer), NULL, NULL);
 	}
 	check_error(tracedat_path(td), r < 0, &err);
 	strbuf_release(&err);

@@ -2,6 +2,7 @@
 # description: report --format json: the members are those the manual's JSON OUTPUT lists, in its order
 # Every member tracekit-report(1) names must turn up in real output, and
 # no other: the sched fixtures (v6, v7, and both at once for "file"), the
+# function and function_graph ones ("function", "graph"), the
 # v6 one with sched_switch's format renumbered (its records become
 # unknown events, "event": null and "type"), and a buffer that a syscall
 # storm overran, as trace-cmd extracts it ("missed_before").  The members
@@ -16,7 +17,7 @@ doc=$TRACEKIT_SRCDIR/Documentation/tracekit-report.txt
 
 # The members the manual lists, in its order.
 sed -n '/^JSON OUTPUT$/,/^ERRORS$/p' "$doc" | sed -n 's/^`\([a-z_]*\)`::$/\1/p' >"$TK_TMP/doc"
-assert_eq "members in the manual" "$(wc -l <"$TK_TMP/doc")" 12
+assert_eq "members in the manual" "$(wc -l <"$TK_TMP/doc")" 14
 
 r() {
 	"$TRACEKIT" report --format json "$@" >>"$TK_TMP/json" || fail "report --format json $* failed"
@@ -24,6 +25,11 @@ r() {
 r "$data/report-sched-v7.dat"
 r "$data/report-sched-v6.dat"
 r "$data/report-sched-v7.dat" "$data/report-sched-v6.dat"
+# The tracers' typed members, in files trace-cmd recorded.
+for f in function fgraph; do
+	gzip -dc "$data/report-ftrace-$f.dat.gz" >"$TK_TMP/$f.dat" || fail "no report-ftrace-$f fixture"
+	r "$TK_TMP/$f.dat"
+done
 
 # The format's "ID: N" is text in a v6 file; the same length keeps every
 # offset.
