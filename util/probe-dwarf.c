@@ -127,7 +127,6 @@ struct func_search {
 	Dwarf_Addr pc;		/* by_pc: only the definition entered at pc */
 	int by_pc;
 	struct site_list sites;
-	int local;		/* a symbol found is static: other CUs may have copies */
 	Dwarf_Die abstract;	/* an inline-only definition, if that is all there is */
 	int has_abstract;
 };
@@ -341,6 +340,28 @@ static int find_func_in_cu(Dwarf_Die *cu, void *arg)
 }
 
 /*
+ * sym is a copy of func: func itself, or a clone gcc made of a static
+ * func (func.constprop.0, func.isra.0, func.part.0), whose DW_TAG_subprogram
+ * is still named func.  func.cold is a part of func's body, not a copy.
+ */
+static int copy_symbol(const char *sym, const char *func)
+{
+	static const char *const clones[] = { "constprop.", "isra.", "part." };
+	size_t len = strlen(func), i;
+
+	if (strncmp(sym, func, len))
+		return 0;
+	if (!sym[len])
+		return 1;
+	if (sym[len] != '.')
+		return 0;
+	for (i = 0; i < sizeof(clones) / sizeof(clones[0]); i++)
+		if (!strncmp(sym + len + 1, clones[i], strlen(clones[i])))
+			return 1;
+	return 0;
+}
+
+/*
  * The fast path: the ELF symbol gives the address, .debug_aranges its CU,
  * and only that CU is searched.  perf walks every CU for every spec (gcc's
  * DWARF 5 has no pubnames), which is most of its time on big binaries.
@@ -357,11 +378,10 @@ static void find_func_by_symbol(struct probe_debuginfo *dbg, struct func_search 
 		const char *name = dwfl_module_getsym_info(dbg->mod, i, &sym, &addr,
 							   NULL, NULL, NULL);
 
-		if (!name || GELF_ST_TYPE(sym.st_info) != STT_FUNC || strcmp(name, fs->name))
+		if (!name || GELF_ST_TYPE(sym.st_info) != STT_FUNC || !copy_symbol(name, fs->name))
 			continue;
 		fs->pc = addr - dbg->bias;
 		fs->by_pc = 1;
-		fs->local |= GELF_ST_BIND(sym.st_info) == STB_LOCAL;
 		if (dwarf_addrdie(dbg->dw, fs->pc, &cu) && unit_die(&cu))
 			find_func_in_cu(&cu, fs);
 	}
@@ -483,9 +503,13 @@ static int find_sites(struct probe_debuginfo *dbg, const struct probe_spec *spec
 		fs.scope = scope;
 		fs.name = colons + 2;
 	}
+	/*
+	 * Every copy of a static function has a symbol, its own name or a
+	 * clone's: every CU is walked only when no symbol is found (on the
+	 * kernel's vmlinux, 0.07 s a spec when each static one walked them).
+	 */
 	find_func_by_symbol(dbg, &fs);
-	/* A static copy may have no symbol of its name (helper.constprop.0). */
-	if (!fs.sites.nr || fs.local)
+	if (!fs.sites.nr)
 		for_each_cu(dbg, find_func_in_cu, &fs);
 	if (!fs.sites.nr && !fs.has_abstract && (dot = strchr(spec->func, '.'))) {
 		/* foo.isra.0: DWARF names the clone's source function foo. */
