@@ -34,6 +34,7 @@ struct probe_opts {
 	int force_regs;
 	int sdt;
 	int verbose;
+	int keep_going;
 };
 
 static const char *const probe_usage[] = {
@@ -221,6 +222,34 @@ static int open_target(struct probe_target *t, const struct probe_opts *po)
 	return ret;
 }
 
+/*
+ * -D --keep-going: each spec on its own, so that one that does not
+ * translate costs only its own line, on stderr, named by the spec.
+ */
+static int define_each(const struct probe_target *t, const struct opt_string_list *specs,
+		       const struct probe_dwarf_opts *dopts)
+{
+	struct strbuf err = STRBUF_INIT, warn = STRBUF_INIT;
+	int i, failed = 0;
+
+	for (i = 0; i < specs->nr; i++) {
+		struct probe_events evs;
+
+		strbuf_reset(&err);
+		if (probe_events_translate(t, &specs->items[i], 1, dopts, &evs, &warn, &err)) {
+			error("'%s': %s", specs->items[i], err.buf);
+			failed++;
+		} else {
+			print_definitions(&evs);
+			probe_events_release(&evs);
+		}
+		print_warnings(&warn);
+	}
+	strbuf_release(&err);
+	strbuf_release(&warn);
+	return failed ? TK_EXIT_FAIL : TK_EXIT_OK;
+}
+
 static int do_add(struct probe_opts *po, const struct opt_string_list *specs, int define_only)
 {
 	struct probe_target t;
@@ -236,6 +265,10 @@ static int do_add(struct probe_opts *po, const struct opt_string_list *specs, in
 	if (open_target(&t, po))
 		return TK_EXIT_FAIL;
 	probe_target_dwarf_opts(&t, po->force_regs, &dopts);
+	if (define_only && po->keep_going) {
+		ret = define_each(&t, specs, &dopts);
+		goto out;
+	}
 	ret = probe_events_translate(&t, specs->items, specs->nr, &dopts, &evs, &warn, &err);
 	print_warnings(&warn);
 	if (ret) {
@@ -375,6 +408,8 @@ int cmd_probe(int argc, const char **argv)
 		  .flags = PARSE_OPT_OPTARG,
 		  .help = "list the functions with code (matching GLOB)" },
 		OPT_GROUP("Translation"),
+		OPT_BOOL(0, "keep-going", &po.keep_going,
+			 "with -D: translate each spec on its own, print those that translate, and one error per spec that does not (exit 1)"),
 		OPT_BOOL(0, "regs", &po.force_regs,
 			 "kprobes: spell arguments as registers, not $argN"),
 		OPT_BOOL('v', "verbose", &po.verbose,
@@ -418,6 +453,8 @@ int cmd_probe(int argc, const char **argv)
 		error(actions ? "give one action at a time" : "no probe spec given");
 		usage_with_options(probe_usage, options);
 	}
+	if (po.keep_going && !po.def.nr)
+		die_code(TK_EXIT_USAGE, "--keep-going goes with -D");
 	if (po.list) {
 		ret = do_list(list_glob);
 	} else if (po.del.nr) {

@@ -27,6 +27,28 @@ struct probe_debuginfo {
 	Elf *elf;		/* the main file: PT_LOAD and symbols */
 	Dwarf_CFI *cfi;
 	Dwarf_Addr cfi_bias;
+	struct func_sym *syms;	/* sorted by name; built on first use */
+	struct func_sym **by_pc;	/* the same, sorted by address */
+	size_t nr_syms;
+	int syms_read;
+	struct func_unit *units;	/* sorted by name; built on first use */
+	size_t nr_units, alloc_units;
+	int units_read;
+};
+
+/* A name (DW_AT_name or linkage name) dwarf_getfuncs reports in a unit. */
+struct func_unit {
+	const char *name;	/* in libdw's string section */
+	Dwarf_Die cu;		/* the unit, split unit for split DWARF */
+};
+
+/* A defined STT_FUNC or STT_GNU_IFUNC symbol. */
+struct func_sym {
+	const char *name;	/* in libelf's string table */
+	Dwarf_Addr pc;		/* DWARF address */
+	GElf_Xword size;
+	int type, bind;
+	int ndx;		/* in the symbol table: of aliases, the first wins */
 };
 
 static const Dwfl_Callbacks offline_callbacks = {
@@ -82,6 +104,9 @@ void probe_debuginfo_close(struct probe_debuginfo *dbg)
 		return;
 	if (dbg->dwfl)
 		dwfl_end(dbg->dwfl);
+	free(dbg->syms);
+	free(dbg->by_pc);
+	free(dbg->units);
 	free(dbg->path);
 	free(dbg);
 }
@@ -339,6 +364,199 @@ static int find_func_in_cu(Dwarf_Die *cu, void *arg)
 	return 0;
 }
 
+struct unit_walk {
+	struct probe_debuginfo *dbg;
+	Dwarf_Die cu;
+};
+
+static void push_unit(struct probe_debuginfo *dbg, const char *name, const Dwarf_Die *cu)
+{
+	if (dbg->nr_units == dbg->alloc_units) {
+		dbg->alloc_units = dbg->alloc_units ? 2 * dbg->alloc_units : 1024;
+		dbg->units = xrealloc(dbg->units, dbg->alloc_units * sizeof(*dbg->units));
+	}
+	dbg->units[dbg->nr_units].name = name;
+	dbg->units[dbg->nr_units++].cu = *cu;
+}
+
+static int unit_func_cb(Dwarf_Die *die, void *arg)
+{
+	struct unit_walk *w = arg;
+	const char *name = dwarf_diename(die), *mangled = linkage_name(die);
+
+	if (name)
+		push_unit(w->dbg, name, &w->cu);
+	if (mangled && (!name || strcmp(mangled, name)))
+		push_unit(w->dbg, mangled, &w->cu);
+	return DWARF_CB_OK;
+}
+
+static int index_unit(Dwarf_Die *cu, void *arg)
+{
+	struct unit_walk *w = arg;
+
+	w->cu = *cu;
+	dwarf_getfuncs(cu, unit_func_cb, w, 0);
+	return 0;
+}
+
+static int cmp_func_unit(const void *a, const void *b)
+{
+	const struct func_unit *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->cu.addr > y->cu.addr) - (x->cu.addr < y->cu.addr);
+}
+
+/*
+ * find_func_in_cu in every unit that has a function of fs's name, as
+ * walking them all would find it.  The walk is done once and kept as an
+ * index: a spec whose function no symbol names (inlined only, or absent)
+ * walked all of a vmlinux's 2,800 units, 0.2 s each time.
+ */
+static void find_func_everywhere(struct probe_debuginfo *dbg, struct func_search *fs)
+{
+	size_t lo = 0, hi;
+	const void *last = NULL;
+
+	if (!dbg->units_read) {
+		struct unit_walk w = { .dbg = dbg };
+
+		dbg->units_read = 1;
+		for_each_cu(dbg, index_unit, &w);
+		qsort(dbg->units, dbg->nr_units, sizeof(*dbg->units), cmp_func_unit);
+	}
+	hi = dbg->nr_units;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(dbg->units[mid].name, fs->name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < dbg->nr_units && !strcmp(dbg->units[lo].name, fs->name); lo++) {
+		if (dbg->units[lo].cu.addr == last)
+			continue;
+		last = dbg->units[lo].cu.addr;
+		find_func_in_cu(&dbg->units[lo].cu, fs);
+	}
+}
+
+/* By name, then address: a name's copies come in the order they are laid out. */
+static int cmp_func_sym(const void *a, const void *b)
+{
+	const struct func_sym *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->pc > y->pc) - (x->pc < y->pc);
+}
+
+static int cmp_sym_pc(const void *a, const void *b)
+{
+	const struct func_sym *x = *(const struct func_sym *const *)a;
+	const struct func_sym *y = *(const struct func_sym *const *)b;
+
+	return (x->pc > y->pc) - (x->pc < y->pc);
+}
+
+static size_t func_syms_from(struct probe_debuginfo *dbg, const char *name);
+
+static int bind_rank(const struct func_sym *f)
+{
+	return f->bind == STB_GLOBAL ? 2 : f->bind == STB_WEAK;
+}
+
+/*
+ * The function symbol holding pc and pc's offset in it, a global one
+ * before a weak or a local one at the same address, as
+ * dwfl_module_addrinfo answers; that one searches the whole symbol table
+ * on every call (elfutils 0.188), half of a vmlinux spec's time.  Where no
+ * function symbol holds pc, the answer is dwfl_module_addrinfo's.
+ */
+static const char *func_at(struct probe_debuginfo *dbg, Dwarf_Addr pc, GElf_Off *off)
+{
+	size_t lo = 0, hi;
+	const struct func_sym *best = NULL;
+	GElf_Sym sym;
+
+	func_syms_from(dbg, "");
+	hi = dbg->nr_syms;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (dbg->by_pc[mid]->pc <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* The symbols at the nearest address at or below pc. */
+	for (hi = lo; lo > 0 && dbg->by_pc[lo - 1]->pc == dbg->by_pc[hi - 1]->pc; lo--) {
+		const struct func_sym *f = dbg->by_pc[lo - 1];
+
+		if (pc >= f->pc + (f->size ? f->size : 1))
+			continue;
+		if (!best || bind_rank(f) > bind_rank(best) ||
+		    (bind_rank(f) == bind_rank(best) && f->ndx < best->ndx))
+			best = f;
+	}
+	if (best) {
+		*off = pc - best->pc;
+		return best->name;
+	}
+	return dwfl_module_addrinfo(dbg->mod, pc + dbg->bias, off, &sym, NULL, NULL, NULL);
+}
+
+/*
+ * The index of the first function symbol not sorting before name.  The
+ * table is read once: dwfl_module_getsym_info over a vmlinux's 150,000
+ * symbols for every spec was most of a kernel spec's time.
+ */
+static size_t func_syms_from(struct probe_debuginfo *dbg, const char *name)
+{
+	size_t lo = 0, hi;
+
+	if (!dbg->syms_read) {
+		int i, n = dwfl_module_getsymtab(dbg->mod);
+
+		dbg->syms_read = 1;
+		dbg->syms = xcalloc(n > 0 ? n : 1, sizeof(*dbg->syms));
+		for (i = 1; i < n; i++) {
+			struct func_sym *f = &dbg->syms[dbg->nr_syms];
+			GElf_Sym sym;
+			GElf_Addr addr;
+			const char *s = dwfl_module_getsym_info(dbg->mod, i, &sym, &addr,
+								NULL, NULL, NULL);
+
+			f->type = GELF_ST_TYPE(sym.st_info);
+			if (!s || !*s || sym.st_shndx == SHN_UNDEF ||
+			    (f->type != STT_FUNC && f->type != STT_GNU_IFUNC))
+				continue;
+			f->name = s;
+			f->pc = addr - dbg->bias;
+			f->size = sym.st_size;
+			f->bind = GELF_ST_BIND(sym.st_info);
+			f->ndx = i;
+			dbg->nr_syms++;
+		}
+		qsort(dbg->syms, dbg->nr_syms, sizeof(*dbg->syms), cmp_func_sym);
+		dbg->by_pc = xcalloc(dbg->nr_syms ? dbg->nr_syms : 1, sizeof(*dbg->by_pc));
+		for (i = 0; i < (int)dbg->nr_syms; i++)
+			dbg->by_pc[i] = &dbg->syms[i];
+		qsort(dbg->by_pc, dbg->nr_syms, sizeof(*dbg->by_pc), cmp_sym_pc);
+	}
+	hi = dbg->nr_syms;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(dbg->syms[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /*
  * sym is a copy of func: func itself, or a clone gcc made of a static
  * func (func.constprop.0, func.isra.0, func.part.0), whose DW_TAG_subprogram
@@ -368,19 +586,16 @@ static int copy_symbol(const char *sym, const char *func)
  */
 static void find_func_by_symbol(struct probe_debuginfo *dbg, struct func_search *fs)
 {
-	int i, n = dwfl_module_getsymtab(dbg->mod);
+	size_t i, len = strlen(fs->name);
 
 	/* Every symbol: a static function has a local one in each of its CUs. */
-	for (i = 1; i < n; i++) {
-		GElf_Sym sym;
-		GElf_Addr addr;
+	for (i = func_syms_from(dbg, fs->name);
+	     i < dbg->nr_syms && !strncmp(dbg->syms[i].name, fs->name, len); i++) {
 		Dwarf_Die cu;
-		const char *name = dwfl_module_getsym_info(dbg->mod, i, &sym, &addr,
-							   NULL, NULL, NULL);
 
-		if (!name || GELF_ST_TYPE(sym.st_info) != STT_FUNC || !copy_symbol(name, fs->name))
+		if (dbg->syms[i].type != STT_FUNC || !copy_symbol(dbg->syms[i].name, fs->name))
 			continue;
-		fs->pc = addr - dbg->bias;
+		fs->pc = dbg->syms[i].pc;
 		fs->by_pc = 1;
 		if (dwarf_addrdie(dbg->dw, fs->pc, &cu) && unit_die(&cu))
 			find_func_in_cu(&cu, fs);
@@ -510,13 +725,13 @@ static int find_sites(struct probe_debuginfo *dbg, const struct probe_spec *spec
 	 */
 	find_func_by_symbol(dbg, &fs);
 	if (!fs.sites.nr)
-		for_each_cu(dbg, find_func_in_cu, &fs);
+		find_func_everywhere(dbg, &fs);
 	if (!fs.sites.nr && !fs.has_abstract && (dot = strchr(spec->func, '.'))) {
 		/* foo.isra.0: DWARF names the clone's source function foo. */
 		char *base = xstrndup(spec->func, dot - spec->func);
 
 		fs.name = base;
-		for_each_cu(dbg, find_func_in_cu, &fs);
+		find_func_everywhere(dbg, &fs);
 		free(base);
 	}
 	free(scope);
@@ -1457,6 +1672,11 @@ static int find_variable(struct var_ctx *vc, const struct probe_arg *arg, Dwarf_
 				 dwarf_hasattr_integrate(out, DW_AT_const_value)))
 			return 0;
 	}
+	/* A parameter of $params that has no location here is not a global. */
+	if (vc->whole) {
+		strbuf_addf(err, "'%s': optimized out at %s", arg->var, dwarf_diename(vc->target));
+		return -ENOENT;
+	}
 	for_each_cu(vc->dbg, find_global_in_cu, &gs);
 	if (gs.found) {
 		*out = gs.die;
@@ -1793,14 +2013,13 @@ static int place_point(struct probe_debuginfo *dbg, const struct probe_spec *spe
 		       const struct probe_dwarf_opts *opts, Dwarf_Addr pc,
 		       struct probe_point *pp, struct strbuf *err)
 {
-	GElf_Sym sym;
 	GElf_Off off;
 	const char *name;
 
 	pp->func = xstrdup(spec->func);
 	pp->addr = pc;
 	pp->retprobe = spec->retprobe;
-	name = dwfl_module_addrinfo(dbg->mod, pc + dbg->bias, &off, &sym, NULL, NULL, NULL);
+	name = func_at(dbg, pc, &off);
 	if (!name) {
 		strbuf_addf(err, "%s: no symbol covers %s at 0x%" PRIx64, dbg->path,
 			    spec->func, (uint64_t)pc);
@@ -1822,21 +2041,13 @@ static int place_point(struct probe_debuginfo *dbg, const struct probe_spec *spe
 static int func_symbol(struct probe_debuginfo *dbg, const char *name, Dwarf_Addr *pc,
 		       int *type)
 {
-	int i, n = dwfl_module_getsymtab(dbg->mod);
+	size_t i = func_syms_from(dbg, name);
 
-	for (i = 1; i < n; i++) {
-		GElf_Sym sym;
-		GElf_Addr addr;
-		const char *s = dwfl_module_getsym_info(dbg->mod, i, &sym, &addr, NULL, NULL, NULL);
-
-		*type = GELF_ST_TYPE(sym.st_info);
-		if (s && !strcmp(s, name) && sym.st_shndx != SHN_UNDEF &&
-		    (*type == STT_FUNC || *type == STT_GNU_IFUNC)) {
-			*pc = addr - dbg->bias;
-			return 0;
-		}
-	}
-	return -ENOENT;
+	if (i == dbg->nr_syms || strcmp(dbg->syms[i].name, name))
+		return -ENOENT;
+	*pc = dbg->syms[i].pc;
+	*type = dbg->syms[i].type;
+	return 0;
 }
 
 /*
@@ -2002,7 +2213,6 @@ static int list_site_vars(struct probe_debuginfo *dbg, const struct probe_spec *
 	struct probe_dwarf_opts opts = { .kind = PROBE_UPROBE };
 	struct var_ctx vc = { .dbg = dbg, .opts = &opts, .func = &site->func };
 	Dwarf_Die cu, *scopes = NULL;
-	GElf_Sym sym;
 	GElf_Off off = 0;
 	const char *name;
 	int ret, skipped, n, i;
@@ -2013,7 +2223,7 @@ static int list_site_vars(struct probe_debuginfo *dbg, const struct probe_spec *
 	      point_address(spec, &site->func, 1, &vc.pc, &skipped, err);
 	if (ret)
 		return ret;
-	name = dwfl_module_addrinfo(dbg->mod, vc.pc + dbg->bias, &off, &sym, NULL, NULL, NULL);
+	name = func_at(dbg, vc.pc, &off);
 	strbuf_addf(out, "\t@<%s+%" PRIu64 ">\n", name ? name : spec->func, (uint64_t)off);
 	len = out->len;
 	/*
