@@ -10,7 +10,7 @@ set -u
 
 build_pkgs="gcc make pkg-config libelf-dev libdw-dev
 libtraceevent-dev libtracefs-dev libzstd-dev libssl-dev liblzo2-dev
-zlib1g-dev"
+zlib1g-dev libunwind-dev"
 test_pkgs="trace-cmd linux-perf systemtap-sdt-dev mtd-utils openssl xxd
 busybox-static cpio kmod qemu-system-x86 keyutils time jq clang binutils
 asciidoctor man-db libkshark-dev"

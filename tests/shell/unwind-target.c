@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The target of tests/shell/unwind-*.sh: leaf() is reached through a
+ * recursion of rec() of a chosen depth, and prints its own backtrace,
+ * taken in-process by glibc's backtrace() (libgcc's unwinder, from the
+ * same .eh_frame): "BT ID DEPTH PC RET1 RET2 ..." in decimal, which the
+ * tests hold tracekit's offline stack of the probe on leaf() against.
+ *
+ *   unwind-target N [DEPTH]   N calls; DEPTH, or 5 and 20 in turn
+ */
+#include <execinfo.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+volatile int sink;
+
+__attribute__((noinline)) void leaf(int id, int depth)
+{
+	void *bt[128];
+	int n = backtrace(bt, 128), i;
+
+	printf("BT %d %d", id, depth);
+	for (i = 0; i < n; i++)
+		printf(" %lu", (unsigned long)bt[i]);
+	printf("\n");
+	sink += id;
+}
+
+/* Not a tail call: the add after it keeps each frame on the stack. */
+__attribute__((noinline)) void rec(int id, int depth, int left)
+{
+	if (left == 0)
+		leaf(id, depth);
+	else
+		rec(id, depth, left - 1);
+	sink++;
+}
+
+int main(int argc, char **argv)
+{
+	int n = argc > 1 ? atoi(argv[1]) : 10, fixed = argc > 2, i, d;
+
+	for (i = 0; i < n; i++) {
+		d = fixed ? atoi(argv[2]) : i % 2 ? 20 : 5;
+		rec(i, d, d);
+	}
+	return 0;
+}
