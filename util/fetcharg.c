@@ -216,3 +216,20 @@ int fetch_arg_call_graph(unsigned int stack_size, struct strbuf *out)
 	}
 	return nr + i;
 }
+
+int fetch_arg_is_call_graph(const char *name)
+{
+	const struct arch_unwind_reg *regs;
+	size_t plen = strlen(FETCH_CG_PREFIX);
+	int i, nr;
+
+	if (strncmp(name, FETCH_CG_PREFIX, plen))
+		return 0;
+	if (!strncmp(name, FETCH_CG_STACK, strlen(FETCH_CG_STACK)))
+		return 1;
+	regs = arch_unwind_regs(&nr);
+	for (i = 0; i < nr; i++)
+		if (!strcmp(name + plen, regs[i].kname))
+			return 1;
+	return 0;
+}

@@ -104,4 +104,7 @@ void fetch_arg_release(struct fetch_arg *fa);
  */
 int fetch_arg_call_graph(unsigned int stack_size, struct strbuf *out);
 
+/* 1 when name is one of the fields fetch_arg_call_graph() writes. */
+int fetch_arg_is_call_graph(const char *name);
+
 #endif

@@ -63,6 +63,7 @@ struct tracedat {
 	struct td_buffer *buffers;
 	int nr_buffers;
 	struct strbuf cpustats;
+	struct strbuf procmaps;		/* the PROCMAPS texts, one after another */
 	char *text[TD_NR_TEXTS];
 };
 

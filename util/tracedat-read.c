@@ -716,6 +716,11 @@ static int handle_option(struct tracedat *td, unsigned int id, char *data, uint6
 		if (td->cpustats.len && td->cpustats.buf[td->cpustats.len - 1] != '\n')
 			strbuf_addch(&td->cpustats, '\n');
 		break;
+	case TRACEDAT_OPT_PROCMAPS:
+		strbuf_addstr(&td->procmaps, data);
+		if (td->procmaps.len && td->procmaps.buf[td->procmaps.len - 1] != '\n')
+			strbuf_addch(&td->procmaps, '\n');
+		break;
 	case TRACEDAT_OPT_BUFFER:
 		return parse_buffer_option(td, data, len, off);
 	case TRACEDAT_OPT_TRACECLOCK:
@@ -1081,6 +1086,7 @@ int tracedat_open(const char *path, unsigned int flags, struct tracedat **out,
 	td->path = xstrdup(path);
 	td->err = err;
 	strbuf_init(&td->cpustats, 0);
+	strbuf_init(&td->procmaps, 0);
 	td->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (td->fd < 0 || fstat(td->fd, &st)) {
 		strbuf_addf(err, "%s: %s", path, strerror(errno));
@@ -1142,10 +1148,16 @@ void tracedat_close(struct tracedat *td)
 	if (td->fd >= 0)
 		close(td->fd);
 	strbuf_release(&td->cpustats);
+	strbuf_release(&td->procmaps);
 	for (i = 0; i < TD_NR_TEXTS; i++)
 		free(td->text[i]);
 	free(td->path);
 	free(td);
+}
+
+const char *tracedat_procmaps(const struct tracedat *td)
+{
+	return td->procmaps.buf;
 }
 
 const char *tracedat_path(const struct tracedat *td)
