@@ -4,10 +4,14 @@
  * recursion of rec() of a chosen depth, and prints its own backtrace,
  * taken in-process by glibc's backtrace() (libgcc's unwinder, from the
  * same .eh_frame): "BT ID DEPTH PC RET1 RET2 ..." in decimal, which the
- * tests hold tracekit's offline stack of the probe on leaf() against.
+ * tests hold tracekit's offline stack of the probe on leaf() against,
+ * and the same addresses less the base of their file (dladdr()) as
+ * "BTREL ID DEPTH ...", for perf script's file-relative ones.
  *
  *   unwind-target N [DEPTH]   N calls; DEPTH, or 5 and 20 in turn
  */
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <execinfo.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +26,13 @@ __attribute__((noinline)) void leaf(int id, int depth)
 	printf("BT %d %d", id, depth);
 	for (i = 0; i < n; i++)
 		printf(" %lu", (unsigned long)bt[i]);
+	printf("\nBTREL %d %d", id, depth);
+	for (i = 0; i < n; i++) {
+		Dl_info dl;
+
+		printf(" %lu", dladdr(bt[i], &dl) ? (unsigned long)bt[i] -
+		       (unsigned long)dl.dli_fbase : 0);
+	}
 	printf("\n");
 	sink += id;
 }
