@@ -2,7 +2,8 @@
 # description: unwind: probe --call-graph stacks unwound by report equal the program's own backtrace() (-O2 -fomit-frame-pointer, -O0)
 # The oracle is the program: at the probed leaf() it prints the stack
 # glibc's backtrace() walks in-process.  tracekit records the same calls
-# with probe --call-graph and record --proc-map, and its offline stack
+# with probe --call-graph and record (--proc-map, or nothing, which such
+# events imply), and its offline stack
 # of each event must equal that one frame for frame (the return
 # addresses; frame 0 is leaf itself) for >= 95% of the events, with
 # recursion depths 5 and 20.  Text output, --format folded and a stack
@@ -29,10 +30,11 @@ unwound() {
 		sed 's/ $//' | sort
 }
 
-# check NAME GCC-FLAGS...: builds, probes, records N calls, compares.
+# check NAME MAPS GCC-FLAGS...: builds, probes, records N calls (with
+# MAPS, --proc-map or nothing: the events imply it), compares.
 check() {
-	local name=$1 bin group ev match total
-	shift
+	local name=$1 maps=$2 bin group ev match total
+	shift 2
 	bin=$TK_TMP/unwind_$name
 	group=probe_unwind_$name
 	gcc -g "$@" -o "$bin" "$src" || fail "gcc $* failed"
@@ -41,8 +43,10 @@ check() {
 		{ cat "$TK_TMP/add.$name"; fail "$name: probe --call-graph failed"; }
 	"$TRACEKIT" probe -x "$bin" --call-graph -D 'leaf id depth' | grep -q ' __stack0=+0(%sp):x64\[64\]' ||
 		fail "$name: -D shows no stack capture"
-	"$TRACEKIT" record -q --proc-map -e "$group:leaf" -b 8192 -o "$TK_TMP/$name.dat" \
-		-- "$bin" $N >"$TK_TMP/out.$name" || fail "$name: record failed"
+	"$TRACEKIT" record -q $maps -e "$group:leaf" -b 8192 -o "$TK_TMP/$name.dat" \
+		-- "$bin" $N >"$TK_TMP/out.$name" 2>"$TK_TMP/log.$name" ||
+		{ cat "$TK_TMP/log.$name"; fail "$name: record failed"; }
+	[ -n "$maps" ] || assert_grep "storing the maps of the traced processes" "$TK_TMP/log.$name"
 	expected "$TK_TMP/out.$name" >"$TK_TMP/want.$name"
 	unwound "$TK_TMP/$name.dat" >"$TK_TMP/got.$name"
 	total=$(wc -l <"$TK_TMP/want.$name")
@@ -77,5 +81,5 @@ check() {
 	"$TRACEKIT" probe -d "$group:*" >/dev/null || fail "$name: probe -d failed"
 }
 
-check O2 -O2 -fomit-frame-pointer
-check O0 -O0
+check O2 --proc-map -O2 -fomit-frame-pointer
+check O0 "" -O0
