@@ -1,5 +1,5 @@
 #!/bin/bash
-# description: unwind: probe --call-graph stacks unwound by report equal the program's own backtrace() (-O2 -fomit-frame-pointer, -O0)
+# description: unwind: probe --call-graph stacks unwound by report equal the program's own backtrace() (-O2 -fomit-frame-pointer, -O0, an SDT marker)
 # The oracle is the program: at the probed leaf() it prints the stack
 # glibc's backtrace() walks in-process.  tracekit records the same calls
 # with probe --call-graph and record (--proc-map, or nothing, which such
@@ -30,18 +30,18 @@ unwound() {
 		sed 's/ $//' | sort
 }
 
-# check NAME MAPS GCC-FLAGS...: builds, probes, records N calls (with
-# MAPS, --proc-map or nothing: the events imply it), compares.
+# check NAME MAPS GROUP SPEC GCC-FLAGS...: builds, probes SPEC (its event
+# GROUP:leaf), records N calls (with MAPS, --proc-map or nothing: the
+# events imply it), compares.
 check() {
-	local name=$1 maps=$2 bin group ev match total
-	shift 2
+	local name=$1 maps=$2 group=$3 spec=$4 bin ev match total
+	shift 4
 	bin=$TK_TMP/unwind_$name
-	group=probe_unwind_$name
 	gcc -g "$@" -o "$bin" "$src" || fail "gcc $* failed"
 	on_exit "'$TRACEKIT' probe -d '$group:*'"
-	"$TRACEKIT" probe -x "$bin" --call-graph 'leaf id depth' >"$TK_TMP/add.$name" 2>&1 ||
+	"$TRACEKIT" probe -x "$bin" --call-graph "$spec" >"$TK_TMP/add.$name" 2>&1 ||
 		{ cat "$TK_TMP/add.$name"; fail "$name: probe --call-graph failed"; }
-	"$TRACEKIT" probe -x "$bin" --call-graph -D 'leaf id depth' | grep -q ' __stack0=+0(%sp):x64\[64\]' ||
+	"$TRACEKIT" probe -x "$bin" --call-graph -D "$spec" | grep -q ' __stack0=+0(%sp):x64\[64\]' ||
 		fail "$name: -D shows no stack capture"
 	"$TRACEKIT" record -q $maps -e "$group:leaf" -b 8192 -o "$TK_TMP/$name.dat" \
 		-- "$bin" $N >"$TK_TMP/out.$name" 2>"$TK_TMP/log.$name" ||
@@ -81,5 +81,7 @@ check() {
 	"$TRACEKIT" probe -d "$group:*" >/dev/null || fail "$name: probe -d failed"
 }
 
-check O2 --proc-map -O2 -fomit-frame-pointer
-check O0 "" -O0
+check O2 --proc-map probe_unwind_O2 'leaf id depth' -O2 -fomit-frame-pointer
+check O0 "" probe_unwind_O0 'leaf id depth' -O0
+# The SDT marker in leaf(), as for a library's markers.
+check SDT --proc-map sdt_tkunwind 'sdt_tkunwind:leaf id=arg1 depth=arg2' -O2 -fomit-frame-pointer

@@ -6,7 +6,8 @@
  * same .eh_frame): "BT ID DEPTH PC RET1 RET2 ..." in decimal, which the
  * tests hold tracekit's offline stack of the probe on leaf() against,
  * and the same addresses less the base of their file (dladdr()) as
- * "BTREL ID DEPTH ...", for perf script's file-relative ones.
+ * "BTREL ID DEPTH ...", for perf script's file-relative ones.  leaf()
+ * has an SDT marker too, sdt_tkunwind:leaf(id, depth).
  *
  *   unwind-target N [DEPTH]   N calls; DEPTH, or 5 and 20 in turn
  */
@@ -15,13 +16,17 @@
 #include <execinfo.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/sdt.h>
 
 volatile int sink;
 
 __attribute__((noinline)) void leaf(int id, int depth)
 {
 	void *bt[128];
-	int n = backtrace(bt, 128), i;
+	int n, i;
+
+	DTRACE_PROBE2(tkunwind, leaf, id, depth);
+	n = backtrace(bt, 128);
 
 	printf("BT %d %d", id, depth);
 	for (i = 0; i < n; i++)
