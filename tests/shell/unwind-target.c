@@ -7,7 +7,9 @@
  * tests hold tracekit's offline stack of the probe on leaf() against,
  * and the same addresses less the base of their file (dladdr()) as
  * "BTREL ID DEPTH ...", for perf script's file-relative ones.  leaf()
- * has an SDT marker too, sdt_tkunwind:leaf(id, depth).
+ * has an SDT marker too, sdt_tkunwind:leaf(id, depth).  Built with
+ * -DUNWIND_LIB, the recursion reaches leaf() through unwind-lib.c's
+ * library and libc's qsort().
  *
  *   unwind-target N [DEPTH]   N calls; DEPTH, or 5 and 20 in turn
  */
@@ -19,6 +21,10 @@
 #include <sys/sdt.h>
 
 volatile int sink;
+
+#ifdef UNWIND_LIB
+void unwind_lib_sort(void (*fn)(int, int), int id, int depth);
+#endif
 
 __attribute__((noinline)) void leaf(int id, int depth)
 {
@@ -46,7 +52,11 @@ __attribute__((noinline)) void leaf(int id, int depth)
 __attribute__((noinline)) void rec(int id, int depth, int left)
 {
 	if (left == 0)
+#ifdef UNWIND_LIB
+		unwind_lib_sort(leaf, id, depth);
+#else
 		leaf(id, depth);
+#endif
 	else
 		rec(id, depth, left - 1);
 	sink++;
