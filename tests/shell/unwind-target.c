@@ -11,7 +11,7 @@
  * -DUNWIND_LIB, the recursion reaches leaf() through unwind-lib.c's
  * library and libc's qsort().
  *
- *   unwind-target N [DEPTH]   N calls; DEPTH, or 5 and 20 in turn
+ *   unwind-target N [DEPTH,...]   N calls, of the depths in turn (5,20,60)
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -64,11 +64,14 @@ __attribute__((noinline)) void rec(int id, int depth, int left)
 
 int main(int argc, char **argv)
 {
-	int n = argc > 1 ? atoi(argv[1]) : 10, fixed = argc > 2, i, d;
+	int n = argc > 1 ? atoi(argv[1]) : 10, depths[8] = { 5, 20, 60 }, nr = 3, i;
+	char *p = argc > 2 ? argv[2] : NULL;
 
-	for (i = 0; i < n; i++) {
-		d = fixed ? atoi(argv[2]) : i % 2 ? 20 : 5;
-		rec(i, d, d);
-	}
+	for (i = 0; p && *p && i < 8; i++, p += *p == ',')
+		depths[i] = strtol(p, &p, 10);
+	if (argc > 2)
+		nr = i ? i : 1;
+	for (i = 0; i < n; i++)
+		rec(i, depths[i % nr], depths[i % nr]);
 	return 0;
 }
