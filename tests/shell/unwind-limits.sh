@@ -1,11 +1,12 @@
 #!/bin/bash
-# description: unwind: --call-graph sizes the kernel takes and refuses, a dump past the stack's top, a short dump ends in [unknown]
+# description: unwind: --call-graph sizes the kernel takes and refuses, a dump past the stack's top, a short dump and a binary gone end in [unknown]
 # The kernel is the judge of the size: the largest stack tracekit lets
 # through is defined by it, one more word is refused by it (and by
 # tracekit, first).  A dump taken at _start runs past the top of the
 # stack, whose fetch faults: the event must still be recorded, and
 # unwind.  A dump too short to hold the callers' frames must end the
-# stack with [unknown], the frames before it right.
+# stack with [unknown], the frames before it right; so must a binary
+# deleted since the recording, after the one address known.
 . "$(dirname "$0")/lib/common.sh"
 
 need_tracefs
@@ -81,3 +82,19 @@ awk '{ print $1, $3 }' "$TK_TMP/got.short" >"$TK_TMP/got.short1"
 diff -u "$TK_TMP/want.short1" "$TK_TMP/got.short1" || fail "the frame the dump holds is wrong"
 "$TRACEKIT" report -i "$TK_TMP/short.dat" >"$TK_TMP/text.short" || fail "report failed"
 assert_grep '^  => \[unknown\]$' "$TK_TMP/text.short"
+"$TRACEKIT" probe -d "$group:*" >/dev/null || fail "probe -d failed"
+
+# A binary gone since the recording: its frame is an address, then the
+# unwinder has no CFI to go on.
+cp "$bin" "$TK_TMP/gone" || fail "cp failed"
+"$TRACEKIT" probe -x "$TK_TMP/gone" --call-graph 'leaf id depth' >/dev/null || fail "probe failed"
+on_exit "'$TRACEKIT' probe -d 'probe_gone:*'"
+"$TRACEKIT" record -q -e probe_gone:leaf -o "$TK_TMP/gone.dat" -- "$TK_TMP/gone" 10 \
+	>/dev/null 2>&1 || fail "record failed"
+"$TRACEKIT" probe -d 'probe_gone:*' >/dev/null || fail "probe -d failed"
+rm "$TK_TMP/gone"
+"$TRACEKIT" report -i "$TK_TMP/gone.dat" --format json >"$TK_TMP/gone.json" ||
+	fail "report of a file whose binary is gone failed"
+assert_eq "stacks without their binary" \
+	"$(jq -c '[.callchain[] | .dso // .sym]' "$TK_TMP/gone.json" | sort | uniq -c | awk '{print $1, $2}')" \
+	'10 [null,"[unknown]"]'
