@@ -175,10 +175,18 @@ static size_t lay_out(unsigned char *buf, const struct snapshot *s, size_t stack
  * interceptor of backtrace() adds a frame of its own before it); the
  * callers follow, which the offline frames 1 on must equal.
  */
-static int check_stack(const struct unwind_stack *st, const struct snapshot *s)
+static int check_stack(const struct unwind_stack *all, const struct snapshot *s)
 {
-	int i, k, known = st->nr - (st->nr && st->v[st->nr - 1].unknown);
+	static struct unwind_frame frames[UNWIND_MAX_FRAMES + 1];
+	struct unwind_stack real = { .v = frames }, *st = &real;
 	uintptr_t fn = (uintptr_t)take;
+	int i, k, known;
+
+	/* backtrace() has no frames for inlined functions. */
+	for (i = 0; i < all->nr && real.nr <= UNWIND_MAX_FRAMES; i++)
+		if (!all->v[i].inlined)
+			frames[real.nr++] = all->v[i];
+	known = st->nr - (st->nr && st->v[st->nr - 1].unknown);
 
 	for (k = 0; k < s->nr_bt; k++)
 		if ((uintptr_t)s->bt[k] > fn && (uintptr_t)s->bt[k] < fn + 4096)

@@ -667,13 +667,17 @@ void print_callchain_text(struct strbuf *out, const struct unwind_stack *st)
 			strbuf_addstr(out, "  => [unknown]\n");
 			continue;
 		}
-		if (f->sym)
+		if (f->sym && f->inlined)
+			strbuf_addf(out, "  => %s", f->sym);
+		else if (f->sym)
 			strbuf_addf(out, "  => %s+0x%llx", f->sym, (unsigned long long)f->sym_off);
 		else
 			strbuf_addf(out, "  => 0x%llx", (unsigned long long)f->ip);
 		strbuf_addf(out, " (%s)", f->dso ? f->dso : "[unknown]");
 		if (f->src)
 			strbuf_addf(out, " %s:%d", base_name(f->src), f->line);
+		if (f->inlined)
+			strbuf_addstr(out, " (inlined)");
 		strbuf_addch(out, '\n');
 	}
 }
@@ -703,6 +707,8 @@ void print_callchain_json(struct strbuf *out, const struct unwind_stack *st)
 		if (f->src)
 			strbuf_addf(&src, "%s:%d", f->src, f->line);
 		json_opt_string(out, "srcline", f->src ? src.buf : NULL);
+		if (f->inlined)
+			strbuf_addstr(out, ",\"inlined\":true");
 		strbuf_addch(out, '}');
 	}
 	strbuf_addch(out, ']');

@@ -59,7 +59,8 @@ void print_json(struct print_ctx *p, struct strbuf *out, const struct tracedat_e
 
 /*
  * An unwound user stack: "=> func+0x1a (libc.so.6) file.c:123" lines
- * (text), a JSON array of {"ip","sym","dso","srcline"}, or the frame
+ * ("=> func (dso) file.c:12 (inlined)" for an inlined function), a JSON
+ * array of {"ip","sym","dso","srcline"[,"inlined":true]}, or the frame
  * names outer first, ';'-separated, as flamegraph.pl's folded input.
  */
 void print_callchain_text(struct strbuf *out, const struct unwind_stack *st);

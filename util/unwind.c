@@ -6,7 +6,9 @@
  * dwarf_search_unwind_table() find the FDE; access_mem serves the dump,
  * else the file; access_reg the registers of the event.
  */
+#include <dwarf.h>
 #include <elf.h>
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -88,6 +90,13 @@ struct unwind_ctx {
 	size_t stack_len;
 };
 
+/* A function inlined at an address: its name and where it was inlined. */
+struct sym_inline {
+	const char *name;
+	const char *call_src;
+	int call_line;
+};
+
 /* One address named by libdw, remembered (addrinfo walks the whole symtab). */
 struct sym_entry {
 	const struct unwind_elf *elf;	/* NULL: free slot */
@@ -95,6 +104,8 @@ struct sym_entry {
 	const char *sym, *src;
 	uint64_t off;
 	int line;
+	struct sym_inline *inl;		/* innermost first */
+	int nr_inl;
 };
 
 struct unwind {
@@ -375,6 +386,8 @@ void unwind_free(struct unwind *u)
 		return;
 	for (i = 0; i < u->nr_elfs; i++)
 		elf_free(u->elfs[i]);
+	for (i = 0; i < (int)u->alloc_syms; i++)
+		free(u->syms[i].inl);
 	for (i = 0; i < u->nr_procs; i++)
 		proc_release(&u->procs[i]);
 	free(u->elfs);
@@ -597,6 +610,47 @@ static void syms_grow(struct unwind *u)
 	free(old);
 }
 
+/* The file name of index idx of cu's file table (DW_AT_call_file). */
+static const char *cu_file(Dwarf_Die *cu, Dwarf_Word idx)
+{
+	Dwarf_Files *files;
+	size_t nr;
+
+	if (dwarf_getsrcfiles(cu, &files, &nr) || idx >= nr)
+		return NULL;
+	return dwarf_filesrc(files, idx, NULL, NULL);
+}
+
+/* The DW_TAG_inlined_subroutine scopes at addr, innermost first, into s. */
+static void find_inlines(struct unwind_elf *e, uint64_t addr, struct sym_entry *s)
+{
+	Dwarf_Die *cu, *scopes = NULL, origin;
+	Dwarf_Attribute attr;
+	Dwarf_Addr bias;
+	Dwarf_Word file, line;
+	int i, n;
+
+	cu = dwfl_module_addrdie(e->mod, addr, &bias);
+	n = cu ? dwarf_getscopes(cu, addr - bias, &scopes) : 0;
+	for (i = 0; i < n; i++) {
+		struct sym_inline *in;
+
+		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+			continue;
+		s->inl = xrealloc(s->inl, (s->nr_inl + 1) * sizeof(*s->inl));
+		in = &s->inl[s->nr_inl++];
+		memset(in, 0, sizeof(*in));
+		if (dwarf_formref_die(dwarf_attr(&scopes[i], DW_AT_abstract_origin, &attr),
+				      &origin))
+			in->name = dwarf_diename(&origin);
+		if (!dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &attr), &file))
+			in->call_src = cu_file(cu, file);
+		if (!dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &attr), &line))
+			in->call_line = line;
+	}
+	free(scopes);
+}
+
 /* What libdw knows of addr in e, looked up once. */
 static const struct sym_entry *sym_lookup(struct unwind *u, struct unwind_elf *e, uint64_t addr)
 {
@@ -618,28 +672,47 @@ static const struct sym_entry *sym_lookup(struct unwind *u, struct unwind_elf *e
 	line = dwfl_module_getsrc(e->mod, addr);
 	if (line)
 		s->src = dwfl_lineinfo(line, NULL, &s->line, NULL, NULL, NULL);
+	find_inlines(e, addr, s);
 	return s;
 }
 
-static void symbolize(struct unwind *u, struct unwind_proc *p, struct unwind_frame *f,
-		      int caller)
+/*
+ * The frames of ip: one, or with inlined functions there one for each of
+ * them, innermost first and marked inlined, then the function they were
+ * inlined into; each at the source line of the call in the one before.
+ */
+static void push_named(struct unwind *u, struct unwind_proc *p, struct unwind_stack *st,
+		       uint64_t ip, int caller)
 {
-	struct unwind_map *m = map_of(p, f->ip);
+	struct unwind_map *m = map_of(p, ip);
 	struct unwind_elf *e = m ? m->elf : NULL;
 	const struct sym_entry *s;
+	struct unwind_frame *f;
+	int i;
 
+	f = push_frame(st);
+	f->ip = ip;
 	if (!e)
 		return;
 	f->dso = e->base;
 	if (!e->mod)
 		return;
 	/* A return address may be the first byte after a noreturn call's function. */
-	s = sym_lookup(u, e, f->ip - m->bias + e->dwfl_bias - caller);
+	s = sym_lookup(u, e, ip - m->bias + e->dwfl_bias - caller);
+	f->src = s->src;
+	f->line = s->line;
+	for (i = 0; i < s->nr_inl && st->nr < UNWIND_MAX_FRAMES; i++) {
+		f->sym = s->inl[i].name;
+		f->inlined = 1;
+		f = push_frame(st);
+		f->ip = ip;
+		f->dso = e->base;
+		f->src = s->inl[i].call_src;
+		f->line = s->inl[i].call_line;
+	}
 	f->sym = s->sym;
 	if (f->sym)
 		f->sym_off = s->off + caller;
-	f->src = s->src;
-	f->line = s->line;
 }
 
 int unwind_record(struct unwind *u, int space, struct tep_event *event,
@@ -668,9 +741,8 @@ int unwind_record(struct unwind *u, int space, struct tep_event *event,
 			ret = -1;
 			break;
 		}
-		push_frame(st)->ip = ip;
-		symbolize(u, p, &st->v[st->nr - 1], st->nr > 1);
-		if (st->nr == UNWIND_MAX_FRAMES)
+		push_named(u, p, st, ip, st->nr > 0);
+		if (st->nr >= UNWIND_MAX_FRAMES)
 			break;
 		ret = unw_step(&cur);
 		if (!ret)

@@ -30,6 +30,7 @@ struct unwind_frame {
 	const char *dso;	/* the file's base name */
 	const char *src;	/* source file of the call (ip - 1 beyond frame 0) */
 	int line;
+	int inlined;		/* a function inlined into the next frame (same ip) */
 	int unknown;		/* the unwinder stopped here on bad or missing data */
 };
 
@@ -55,7 +56,8 @@ int unwind_event_has_stack(struct unwind *u, struct tep_event *event);
 
 /*
  * Unwinds rec (of event, task pid, in trace file space) into st, outer
- * frames last.  The number of frames; 0 when nothing is known of pid or
+ * frames last, the functions inlined at an address expanded before the
+ * one they are inlined into.  The number of frames; 0 when nothing is known of pid or
  * event has no stack fields.  A stack the unwinder could not finish
  * (a short or corrupt dump, a file missing) ends with a frame marked
  * unknown.

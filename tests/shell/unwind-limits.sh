@@ -37,8 +37,9 @@ assert_grep "names starting with __ are --call-graph's" "$TK_TMP/out"
 # unwound DAT: "ID SYM0 RET1 RET2 ..." per event, [unknown] for a lost frame.
 unwound() {
 	"$TRACEKIT" report -i "$1" --format json |
-		jq -r 'select(.callchain) | "\(.fields.id) \(.callchain[0].sym) " +
-			([.callchain[1:][] | if .sym == "[unknown]" then "[unknown]"
+		jq -r 'select(.callchain) | (.callchain | map(select(.inlined | not))) as $c |
+			"\(.fields.id) \($c[0].sym) " +
+			([$c[1:][] | if .sym == "[unknown]" then "[unknown]"
 			  else (.ip | tostring) end] | join(" "))' | sort
 }
 

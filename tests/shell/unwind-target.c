@@ -9,7 +9,8 @@
  * "BTREL ID DEPTH ...", for perf script's file-relative ones.  leaf()
  * has an SDT marker too, sdt_tkunwind:leaf(id, depth).  Built with
  * -DUNWIND_LIB, the recursion reaches leaf() through unwind-lib.c's
- * library and libc's qsort().
+ * library and libc's qsort().  The call to either is in via_inline(),
+ * inlined into rec().
  *
  *   unwind-target N [DEPTH,...]   N calls, of the depths in turn (5,20,60)
  */
@@ -48,15 +49,22 @@ __attribute__((noinline)) void leaf(int id, int depth)
 	sink += id;
 }
 
+/* Inlined into rec(): an inlined frame between leaf() and rec(). */
+static inline __attribute__((always_inline)) void via_inline(int id, int depth)
+{
+#ifdef UNWIND_LIB
+	unwind_lib_sort(leaf, id, depth);
+#else
+	leaf(id, depth);
+#endif
+	sink += 2;
+}
+
 /* Not a tail call: the add after it keeps each frame on the stack. */
 __attribute__((noinline)) void rec(int id, int depth, int left)
 {
 	if (left == 0)
-#ifdef UNWIND_LIB
-		unwind_lib_sort(leaf, id, depth);
-#else
-		leaf(id, depth);
-#endif
+		via_inline(id, depth);
 	else
 		rec(id, depth, left - 1);
 	sink++;

@@ -22,7 +22,8 @@ N=200
 pairs() {
 	"$TRACEKIT" report -i "$1" --format json |
 		jq -r 'if .event == "leaf" then "L \(.fields.id) " +
-			([.callchain[1:][] | .ip | tostring] | join(" "))
+			([.callchain | map(select(.inlined | not)) | .[1:][] | .ip | tostring] |
+			 join(" "))
 		       elif .event == "user_stack" then "U " +
 			([.fields.caller[1:][] | select(. != 0) | tostring] | join(" "))
 		       else empty end' |
