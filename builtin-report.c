@@ -208,6 +208,8 @@ static void unwind_setup(struct report_cmd *c)
 
 	c->uw = unwind_new();
 	c->has_maps = xcalloc(r->nr_files ? r->nr_files : 1, 1);
+	for (i = 0; i < r->nr_files; i++)
+		unwind_add_build_ids(c->uw, tracedat_build_ids(r->files[i].td));
 	for (i = 0; i < r->nr_files; i++) {
 		const char *text = tracedat_procmaps(r->files[i].td);
 
@@ -219,6 +221,8 @@ static void unwind_setup(struct report_cmd *c)
 			strbuf_reset(&err);
 		}
 	}
+	if (unwind_mismatches(c->uw, &err))
+		warning_lines(err.buf);
 	strbuf_release(&err);
 }
 

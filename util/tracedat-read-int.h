@@ -64,6 +64,7 @@ struct tracedat {
 	int nr_buffers;
 	struct strbuf cpustats;
 	struct strbuf procmaps;		/* the PROCMAPS texts, one after another */
+	struct strbuf build_ids;	/* TK_BUILDIDS texts */
 	char *text[TD_NR_TEXTS];
 };
 

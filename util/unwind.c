@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "arch/arch.h"
+#include "util/elf-addr.h"
 #include "util/fetcharg.h"
 #include "util/unwind.h"
 #include "util/usage.h"
@@ -55,6 +56,7 @@ struct unwind_elf {
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
 	uint64_t dwfl_bias;	/* libdw's address of vaddr 0 */
+	char *mismatch;		/* the build-id on disk, when not the recorded one */
 };
 
 struct unwind_map {
@@ -110,6 +112,7 @@ struct sym_entry {
 
 struct unwind {
 	struct unwind_ctx ctx;		/* the event being unwound */
+	struct strbuf build_ids;	/* as recorded: "BUILDID PATH\n" */
 	struct sym_entry *syms;		/* open addressing, alloc_syms a power of 2 */
 	size_t nr_syms, alloc_syms;
 	struct unwind_elf **elfs;
@@ -131,6 +134,7 @@ static void elf_free(struct unwind_elf *e)
 		munmap(e->data, e->size);
 	free(e->segs);
 	free(e->path);
+	free(e->mismatch);
 	free(e);
 }
 
@@ -191,6 +195,65 @@ static void open_dwfl(struct unwind_elf *e)
 		e->dwfl_bias = low - e->first_vaddr;
 }
 
+/* The build-id recorded for path, or NULL; its length in *len. */
+static const char *recorded_build_id(const struct unwind *u, const char *path, int *len)
+{
+	const char *l;
+
+	for (l = u->build_ids.buf; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n')) {
+		int n = strcspn(l, " \n");
+		size_t plen = strcspn(l + n + (l[n] == ' '), "\n");
+
+		if (l[n] == ' ' && plen == strlen(path) && !strncmp(l + n + 1, path, plen)) {
+			*len = n;
+			return l;
+		}
+	}
+	return NULL;
+}
+
+/* 0 when the recording saw another build-id for e (e->mismatch says which). */
+static int build_id_ok(const struct unwind *u, struct unwind_elf *e, Elf *elf)
+{
+	struct strbuf hex = STRBUF_INIT;
+	const char *want;
+	int len, ok;
+
+	want = recorded_build_id(u, e->path, &len);
+	if (!want)
+		return 1;
+	elf_addr_build_id(elf, &hex);
+	ok = hex.len == (size_t)len && !strncmp(hex.buf, want, len);
+	if (!ok)
+		e->mismatch = strbuf_detach(&hex, NULL);
+	strbuf_release(&hex);
+	return ok;
+}
+
+void unwind_add_build_ids(struct unwind *u, const char *text)
+{
+	strbuf_addstr(&u->build_ids, text);
+	if (u->build_ids.len && u->build_ids.buf[u->build_ids.len - 1] != '\n')
+		strbuf_addch(&u->build_ids, '\n');
+}
+
+int unwind_mismatches(const struct unwind *u, struct strbuf *out)
+{
+	const char *want;
+	int i, len, n = 0;
+
+	for (i = 0; i < u->nr_elfs; i++) {
+		const struct unwind_elf *e = u->elfs[i];
+
+		if (!e->mismatch || !(want = recorded_build_id(u, e->path, &len)))
+			continue;
+		strbuf_addf(out, "%s: build-id %s, recorded %.*s: a changed file, not used\n",
+			    e->path, *e->mismatch ? e->mismatch : "(none)", len, want);
+		n++;
+	}
+	return n;
+}
+
 /* The file at path, opened on first use; NULL when it cannot be read as ELF. */
 static struct unwind_elf *elf_get(struct unwind *u, const char *path)
 {
@@ -217,7 +280,8 @@ static struct unwind_elf *elf_get(struct unwind *u, const char *path)
 	if (e->data) {
 		elf_version(EV_CURRENT);
 		elf = elf_memory((char *)e->data, e->size);
-		ok = elf && elf_kind(elf) == ELF_K_ELF && !read_phdrs(e, elf);
+		ok = elf && elf_kind(elf) == ELF_K_ELF && !read_phdrs(e, elf) &&
+		     build_id_ok(u, e, elf);
 		elf_end(elf);
 	}
 	if (ok) {
@@ -368,7 +432,10 @@ static unw_accessors_t accessors = {
 
 struct unwind *unwind_new(void)
 {
-	return xcalloc(1, sizeof(struct unwind));
+	struct unwind *u = xcalloc(1, sizeof(struct unwind));
+
+	strbuf_init(&u->build_ids, 0);
+	return u;
 }
 
 static void proc_release(struct unwind_proc *p)
@@ -391,6 +458,7 @@ void unwind_free(struct unwind *u)
 	for (i = 0; i < u->nr_procs; i++)
 		proc_release(&u->procs[i]);
 	free(u->elfs);
+	strbuf_release(&u->build_ids);
 	free(u->syms);
 	free(u->procs);
 	free(u->layouts);

@@ -46,6 +46,17 @@ struct unwind *unwind_new(void);
 void unwind_free(struct unwind *u);
 
 /*
+ * The build-ids the recording saw ("BUILDID PATH\n" lines,
+ * tracedat_build_ids()), before the maps that name the files: a file
+ * whose build-id now differs is not used (its frames are unknown), and
+ * unwind_mismatches() names it.
+ */
+void unwind_add_build_ids(struct unwind *u, const char *text);
+
+/* "PATH: build-id X, recorded Y: ..." lines for the files refused so far; their number. */
+int unwind_mismatches(const struct unwind *u, struct strbuf *out);
+
+/*
  * Takes the maps of the PROCMAPS text (tracedat_procmaps()) of trace
  * file number space.  0, or -EINVAL with err naming the bad line.
  */

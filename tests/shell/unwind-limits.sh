@@ -1,12 +1,13 @@
 #!/bin/bash
-# description: unwind: --call-graph sizes the kernel takes and refuses, a dump past the stack's top, a short dump and a binary gone end in [unknown]
+# description: unwind: --call-graph sizes the kernel takes and refuses, a dump past the stack's top, a short dump, a binary gone or rebuilt end in [unknown]
 # The kernel is the judge of the size: the largest stack tracekit lets
 # through is defined by it, one more word is refused by it (and by
 # tracekit, first).  A dump taken at _start runs past the top of the
 # stack, whose fetch faults: the event must still be recorded, and
 # unwind.  A dump too short to hold the callers' frames must end the
 # stack with [unknown], the frames before it right; so must a binary
-# deleted since the recording, after the one address known.
+# deleted since the recording, after the one address known, and one
+# rebuilt since (its build-id differs from the recorded one).
 . "$(dirname "$0")/lib/common.sh"
 
 need_tracefs
@@ -98,4 +99,29 @@ rm "$TK_TMP/gone"
 	fail "report of a file whose binary is gone failed"
 assert_eq "stacks without their binary" \
 	"$(jq -c '[.callchain[] | .dso // .sym]' "$TK_TMP/gone.json" | sort | uniq -c | awk '{print $1, $2}')" \
+	'10 [null,"[unknown]"]'
+
+# A binary rebuilt since the recording: record stored its build-id (as
+# readelf -n reads it) in an option of its own, which trace-cmd skips;
+# report names the change and does not use the new file.
+cp "$bin" "$TK_TMP/changed" || fail "cp failed"
+want_id=$(readelf -n "$TK_TMP/changed" | sed -n 's/^ *Build ID: //p')
+[ -n "$want_id" ] || fail "gcc wrote no build-id"
+"$TRACEKIT" probe -x "$TK_TMP/changed" --call-graph 'leaf id depth' >/dev/null || fail "probe failed"
+on_exit "'$TRACEKIT' probe -d 'probe_changed:*'"
+"$TRACEKIT" record -q -e probe_changed:leaf -o "$TK_TMP/changed.dat" -- "$TK_TMP/changed" 10 \
+	>/dev/null 2>&1 || fail "record failed"
+"$TRACEKIT" probe -d 'probe_changed:*' >/dev/null || fail "probe -d failed"
+trace-cmd report -i "$TK_TMP/changed.dat" >/dev/null 2>"$TK_TMP/tc.err" ||
+	{ cat "$TK_TMP/tc.err"; fail "trace-cmd cannot read a file with build-ids"; }
+[ -s "$TK_TMP/tc.err" ] && { cat "$TK_TMP/tc.err"; fail "trace-cmd complains of the build-ids"; }
+"$TRACEKIT" report -i "$TK_TMP/changed.dat" --format json >/dev/null 2>"$TK_TMP/same.err"
+[ -s "$TK_TMP/same.err" ] && { cat "$TK_TMP/same.err"; fail "report warns of an unchanged file"; }
+gcc -g -O0 -o "$TK_TMP/changed" "$src" || fail "gcc failed"
+"$TRACEKIT" report -i "$TK_TMP/changed.dat" --format json >"$TK_TMP/changed.json" \
+	2>"$TK_TMP/changed.err" || fail "report of a changed binary failed"
+assert_grep "$TK_TMP/changed: build-id [0-9a-f]+, recorded $want_id: a changed file, not used" \
+	"$TK_TMP/changed.err"
+assert_eq "stacks of a changed binary" \
+	"$(jq -c '[.callchain[] | .dso // .sym]' "$TK_TMP/changed.json" | sort | uniq -c | awk '{print $1, $2}')" \
 	'10 [null,"[unknown]"]'
