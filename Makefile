@@ -3,9 +3,10 @@
 # `make install`, `make uninstall`; `make DEVELOPER=1` before sending a
 # change.
 
-# Each of these has callers; libunwind comes in with the offline unwinder
-# of user call stacks that needs it, not before.
-PKGS := libelf libdw libtraceevent libtracefs libzstd libcrypto lzo2 zlib libbpf
+# Each of these has callers (libunwind-generic: the remote API of the
+# offline unwinder of user call stacks, util/unwind.c).
+PKGS := libelf libdw libtraceevent libtracefs libzstd libcrypto lzo2 zlib libbpf \
+	libunwind-generic
 
 # CC is make's default, cc, unless the user names another (CC=clang).
 PREFIX ?= /usr/local

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "util/fetcharg.h"
 #include "util/parse-options.h"
 #include "util/probe-event.h"
 #include "util/probe-target.h"
@@ -35,6 +36,7 @@ struct probe_opts {
 	int sdt;
 	int verbose;
 	int keep_going;
+	unsigned int call_graph;	/* bytes of stack to capture, 0: none */
 };
 
 static const char *const probe_usage[] = {
@@ -53,6 +55,38 @@ static int funcs_cb(const struct option *opt, const char *arg, int unset)
 	po->funcs = !unset;
 	po->funcs_glob = arg;
 	return 0;
+}
+
+static int call_graph_cb(const struct option *opt, const char *arg, int unset)
+{
+	struct probe_opts *po = opt->value;
+	char *end;
+	unsigned long n;
+
+	if (unset) {
+		po->call_graph = 0;
+		return 0;
+	}
+	if (!arg) {
+		po->call_graph = FETCH_CG_DEF_STACK;
+		return 0;
+	}
+	n = strtoul(arg, &end, 0);
+	if (end == arg || *end || !n || n % 8 || n > FETCH_CG_MAX_STACK)
+		die_code(TK_EXIT_USAGE, "--call-graph: '%s': the stack size is a multiple of 8 "
+			 "bytes, 8 to %d", arg, FETCH_CG_MAX_STACK);
+	po->call_graph = n;
+	return 0;
+}
+
+/* --call-graph: the capture arguments after the user's. */
+static void add_call_graph(const struct probe_opts *po, struct probe_events *evs)
+{
+	struct strbuf err = STRBUF_INIT;
+
+	if (po->call_graph && probe_events_call_graph(evs, po->call_graph, &err))
+		die_code(TK_EXIT_USAGE, "%s", err.buf);
+	strbuf_release(&err);
 }
 
 static void print_warnings(struct strbuf *warn)
@@ -128,7 +162,7 @@ static int sdt_list(const char *exec, const char *filter)
  * Defines (or with define_only prints) one event per marker site that
  * spec selects, with the user's argument requests applied to each.
  */
-static int sdt_add(const char *exec, const char *spec, const char *const *args,
+static int sdt_add(const struct probe_opts *po, const char *spec, const char *const *args,
 		   int nargs, int define_only)
 {
 	struct strbuf err = STRBUF_INIT, warn = STRBUF_INIT;
@@ -136,6 +170,7 @@ static int sdt_add(const char *exec, const char *spec, const char *const *args,
 	struct probe_defs defs = { 0 };
 	struct probe_events evs;
 	struct sdt_markers ms;
+	const char *exec = po->exec;
 	char *path;
 	int ret;
 
@@ -158,6 +193,7 @@ static int sdt_add(const char *exec, const char *spec, const char *const *args,
 		die("%s", err.buf);
 	if (!evs.nr)
 		die("no SDT marker in %s matches %s", path, spec);
+	add_call_graph(po, &evs);
 	print_warnings(&warn);
 	if (define_only) {
 		print_definitions(&evs);
@@ -201,7 +237,7 @@ static int sdt_specs(const struct probe_opts *po, const struct opt_string_list *
 		/* perf's form: the event and its arguments in one word or several. */
 		for (tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save))
 			opt_string_list_append(&words, tok);
-		ret = sdt_add(po->exec, words.items[0], words.items + 1,
+		ret = sdt_add(po, words.items[0], words.items + 1,
 			      words.nr - 1, define_only);
 		opt_string_list_clear(&words);
 		free(copy);
@@ -276,6 +312,7 @@ static int do_add(struct probe_opts *po, const struct opt_string_list *specs, in
 		ret = TK_EXIT_FAIL;
 		goto out;
 	}
+	add_call_graph(po, &evs);
 	if (define_only) {
 		print_definitions(&evs);
 		ret = TK_EXIT_OK;
@@ -414,6 +451,11 @@ int cmd_probe(int argc, const char **argv)
 			 "kprobes: spell arguments as registers, not $argN"),
 		OPT_BOOL('v', "verbose", &po.verbose,
 			 "say where the types and locations come from (DWARF or BTF)"),
+		{ .type = OPTION_CALLBACK, .long_name = "call-graph",
+		  .value = &po, .argh = "SIZE", .callback = call_graph_cb,
+		  .flags = PARSE_OPT_OPTARG,
+		  .help = "uprobes: capture the registers and SIZE bytes of user stack "
+			  "(default 2944) for report to unwind" },
 		OPT_END(),
 	};
 	int ret, i, actions;

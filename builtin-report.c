@@ -11,15 +11,17 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "util/array.h"
 #include "util/parse-options.h"
 #include "util/print.h"
 #include "util/report.h"
 #include "util/strbuf.h"
+#include "util/unwind.h"
 #include "util/usage.h"
 
 #define OUT_FLUSH	(256 * 1024)
 
-enum report_format { FMT_TEXT, FMT_JSON };
+enum report_format { FMT_TEXT, FMT_JSON, FMT_FOLDED };
 
 struct report_cmd {
 	struct opt_string_list inputs, events, filters, comms, pids;
@@ -30,6 +32,14 @@ struct report_cmd {
 	struct report session;
 	struct strbuf out;
 	struct strbuf err;		/* what the reader found wrong */
+	/* probe --call-graph's stacks: the unwinder, the frames of one event */
+	struct unwind *uw;
+	struct unwind_stack stack;
+	unsigned char *has_maps;	/* by file: PROCMAPS present */
+	int warned_maps;
+	/* --format folded: one "comm;outer;...;inner" per unwound event */
+	char **folded;
+	size_t nr_folded, alloc_folded;
 };
 
 static const char *const report_usage[] = {
@@ -203,6 +213,101 @@ static void warn(const char *msg)
 	warning("%s", msg);
 }
 
+/* The unwinder, fed with the maps of every file that has them. */
+static void unwind_setup(struct report_cmd *c)
+{
+	struct report *r = &c->session;
+	struct strbuf err = STRBUF_INIT;
+	int i;
+
+	c->uw = unwind_new();
+	c->has_maps = xcalloc(r->nr_files ? r->nr_files : 1, 1);
+	for (i = 0; i < r->nr_files; i++)
+		unwind_add_build_ids(c->uw, tracedat_build_ids(r->files[i].td));
+	for (i = 0; i < r->nr_files; i++) {
+		const char *text = tracedat_procmaps(r->files[i].td);
+
+		c->has_maps[i] = !!*text;
+		if (unwind_add_procmaps(c->uw, i, text, &err)) {
+			warning("%s: %s: no call stacks from it", tracedat_path(r->files[i].td),
+				err.buf);
+			c->has_maps[i] = 0;
+			strbuf_reset(&err);
+		}
+	}
+	if (unwind_mismatches(c->uw, &err))
+		warning_lines(err.buf);
+	strbuf_release(&err);
+}
+
+/* The user stack of ev into c->stack: the number of frames, 0 for none. */
+static int unwind_event(struct report_cmd *c, const struct tracedat_event *ev)
+{
+	struct report *r = &c->session;
+	struct tep_handle *tep = tracedat_tep(ev->td);
+	struct tep_event *event = tep_find_event_by_record(tep, ev->rec);
+	int file = r->sources[ev->source].file - r->files;
+
+	c->stack.nr = 0;
+	if (!event || !unwind_event_has_stack(c->uw, event))
+		return 0;
+	if (!c->has_maps[file]) {
+		if (!c->warned_maps++)
+			warning("%s: %s:%s has call stacks but the file keeps no maps of the "
+				"processes (record with --proc-map)", tracedat_path(ev->td),
+				event->system, event->name);
+		return 0;
+	}
+	return unwind_record(c->uw, file, event, ev->rec, tep_data_pid(tep, ev->rec),
+			     &c->stack);
+}
+
+static void fold_event(struct report_cmd *c, const struct tracedat_event *ev)
+{
+	struct tep_handle *tep = tracedat_tep(ev->td);
+	struct strbuf sb = STRBUF_INIT;
+
+	print_callchain_folded(&sb, tep_data_comm_from_pid(tep, tep_data_pid(tep, ev->rec)),
+			       &c->stack);
+	if (c->nr_folded == c->alloc_folded) {
+		c->alloc_folded = c->alloc_folded ? 2 * c->alloc_folded : 256;
+		c->folded = xrealloc(c->folded, c->alloc_folded * sizeof(*c->folded));
+	}
+	c->folded[c->nr_folded++] = strbuf_detach(&sb, NULL);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* flamegraph.pl's input: "STACK COUNT" per distinct stack, sorted. */
+static void print_folded(struct report_cmd *c)
+{
+	size_t i, j;
+
+	qsort(c->folded, c->nr_folded, sizeof(*c->folded), cmp_str);
+	for (i = 0; i < c->nr_folded; i = j) {
+		for (j = i + 1; j < c->nr_folded && !strcmp(c->folded[i], c->folded[j]); j++)
+			;
+		strbuf_addf(&c->out, "%s %zu\n", c->folded[i], j - i);
+	}
+}
+
+/* After the event's line: its frames, beneath it or in its JSON object. */
+static void add_stack(struct report_cmd *c)
+{
+	if (c->fmt == FMT_JSON) {
+		/* print_json() ended the object with "}\n". */
+		strbuf_setlen(&c->out, c->out.len - 2);
+		strbuf_addstr(&c->out, ",\"callchain\":");
+		print_callchain_json(&c->out, &c->stack);
+		strbuf_addstr(&c->out, "}\n");
+	} else {
+		print_callchain_text(&c->out, &c->stack);
+	}
+}
+
 static int run(struct report_cmd *c)
 {
 	struct report *r = &c->session;
@@ -211,6 +316,8 @@ static int run(struct report_cmd *c)
 	int labels, width, ret;
 
 	print_init(&pc, c->raw, c->latency);
+	pc.hide_capture = !c->raw;
+	unwind_setup(c);
 	width = label_width(r, &labels);
 	ret = report_start(r, &c->err);
 	if (!ret && c->fmt == FMT_TEXT && !c->stat)
@@ -225,6 +332,11 @@ static int run(struct report_cmd *c)
 		}
 		if (!report_keep(r, &ev) || c->stat)
 			continue;
+		if (c->fmt == FMT_FOLDED) {
+			if (unwind_event(c, &ev))
+				fold_event(c, &ev);
+			continue;
+		}
 		if (!c->raw && report_fold_graph(r, &ev, &c->err) < 0) {
 			ret = -1;
 			break;
@@ -235,6 +347,8 @@ static int run(struct report_cmd *c)
 				   c->raw ? NULL : &r->sources[ev.source].file->ftrace);
 		else
 			print_text(&pc, &c->out, &ev, labels ? label_of(r, &ev) : NULL, width);
+		if (unwind_event(c, &ev))
+			add_stack(c);
 		if (c->out.len > OUT_FLUSH && flush_out(c))
 			ret = -1;
 	}
@@ -242,6 +356,8 @@ static int run(struct report_cmd *c)
 		error("%s", c->err.buf);
 	if (!ret && c->stat)
 		print_stat(r, &c->out);
+	if (!ret && c->fmt == FMT_FOLDED)
+		print_folded(c);
 	if (!ret)
 		ret = flush_out(c);
 	print_release(&pc);
@@ -265,8 +381,9 @@ int cmd_report(int argc, const char **argv)
 		OPT_STRING_LIST(0, "comm", &c.comms, "COMM",
 				"only events of tasks with this name"),
 		OPT_STRING_LIST(0, "pid", &c.pids, "PID", "only events of this pid"),
-		OPT_STRING(0, "format", &c.format, "text|json",
-			   "text (as trace-cmd report) or one JSON object per line"),
+		OPT_STRING(0, "format", &c.format, "text|json|folded",
+			   "text (as trace-cmd report), one JSON object per line, or the "
+			   "call stacks folded for flamegraph.pl"),
 		OPT_BOOL(0, "stat", &c.stat,
 			 "counts per event and CPU, lost events, time span, file info"),
 		OPT_BOOL('R', "raw", &c.raw, "print fields as name=value, not the print format"),
@@ -287,8 +404,10 @@ int cmd_report(int argc, const char **argv)
 		opt_string_list_append(&c.inputs, "tracekit.dat");
 	if (!strcmp(c.format, "json"))
 		c.fmt = FMT_JSON;
+	else if (!strcmp(c.format, "folded"))
+		c.fmt = FMT_FOLDED;
 	else if (strcmp(c.format, "text"))
-		die_code(TK_EXIT_USAGE, "--format: '%s' is neither text nor json", c.format);
+		die_code(TK_EXIT_USAGE, "--format: '%s' is none of text, json, folded", c.format);
 	c.pid_list = xcalloc(c.pids.nr + 1, sizeof(*c.pid_list));
 	for (i = 0; i < c.pids.nr; i++) {
 		char *end;
@@ -322,6 +441,10 @@ int cmd_report(int argc, const char **argv)
 	ret = ret ? TK_EXIT_FAIL : TK_EXIT_OK;
 out:
 	report_release(&c.session);
+	unwind_free(c.uw);
+	unwind_stack_release(&c.stack);
+	free(c.has_maps);
+	release_array(c.folded, c.nr_folded, free_ptr);
 	free(c.pid_list);
 	strbuf_release(&c.out);
 	strbuf_release(&c.err);

@@ -10,7 +10,7 @@ set -u
 
 build_pkgs="gcc make pkg-config libelf-dev libdw-dev
 libtraceevent-dev libtracefs-dev libzstd-dev libssl-dev liblzo2-dev
-zlib1g-dev libbpf-dev"
+zlib1g-dev libbpf-dev libunwind-dev"
 # libkshark-dev's libkshark.pc requires json-c and libtracecmd, which the
 # package does not depend on (Debian 12): without them pkg-config fails.
 test_pkgs="trace-cmd linux-perf systemtap-sdt-dev mtd-utils openssl xxd

@@ -113,3 +113,31 @@ int elf_addr_symbol_file_offset(const char *path, const char *name, uint64_t *of
 	elf_addr_close_file(elf, fd);
 	return ret;
 }
+
+int elf_addr_build_id(Elf *elf, struct strbuf *hex)
+{
+	size_t n, i, off, name_off, desc_off;
+	GElf_Phdr ph;
+	GElf_Nhdr nh;
+	Elf_Data *d;
+
+	if (elf_getphdrnum(elf, &n))
+		return -ENOENT;
+	for (i = 0; i < n; i++) {
+		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_NOTE)
+			continue;
+		d = elf_getdata_rawchunk(elf, ph.p_offset, ph.p_filesz, ELF_T_NHDR);
+		for (off = 0; d && (off = gelf_getnote(d, off, &nh, &name_off, &desc_off));) {
+			const unsigned char *desc = (const unsigned char *)d->d_buf + desc_off;
+			size_t j;
+
+			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
+			    memcmp((const char *)d->d_buf + name_off, "GNU", 4))
+				continue;
+			for (j = 0; j < nh.n_descsz; j++)
+				strbuf_addf(hex, "%02x", desc[j]);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}

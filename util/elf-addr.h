@@ -5,6 +5,8 @@
 #include <gelf.h>
 #include <stdint.h>
 
+#include "util/strbuf.h"
+
 /*
  * Virtual address <-> file offset through the PT_LOAD program headers, as
  * uprobes need them: a uprobe is placed at a FILE offset, and its @+N
@@ -25,6 +27,13 @@ int elf_addr_load_delta(Elf *elf, uint64_t probe_vaddr, int64_t *delta);
 /* File offset of the .symtab symbol NAME in PATH; 0, -ENOENT, or the
  * open error. */
 int elf_addr_symbol_file_offset(const char *path, const char *name, uint64_t *off);
+
+/*
+ * The GNU build-id of elf (the NT_GNU_BUILD_ID note of a PT_NOTE
+ * segment), appended to hex in lower-case hex; 0, or -ENOENT when it has
+ * none.
+ */
+int elf_addr_build_id(Elf *elf, struct strbuf *hex);
 
 /* Opens an ELF file read-only; returns NULL and sets *err (-errno or
  * -EINVAL for "not an ELF file"). close with elf_addr_close_file(). */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/fetcharg.h"
 #include "util/json.h"
 #include "util/print.h"
 #include "util/print-fmt.h"
@@ -267,9 +268,21 @@ static void tep_info(struct print_ctx *p, struct tep_handle *tep, struct tep_rec
 	p->comm = NULL;
 }
 
-/* The event's info text, without the newline some formats end with. */
-static void add_info(struct print_ctx *p, struct strbuf *out, struct tep_handle *tep,
-		     struct print_event *pe, struct tep_record *rec)
+/*
+ * The capture fields come after the user's (probe_events_call_graph()),
+ * so the info text of an event with them ends at the first.
+ */
+static void cut_capture(struct print_ctx *p, struct strbuf *out, size_t start)
+{
+	char *at;
+
+	if (p->hide_capture && out->len > start &&
+	    (at = strstr(out->buf + start, " " FETCH_CG_PREFIX "ip=")))
+		strbuf_setlen(out, at - out->buf);
+}
+
+static void add_info_full(struct print_ctx *p, struct strbuf *out, struct tep_handle *tep,
+			  struct print_event *pe, struct tep_record *rec)
 {
 	struct trace_seq *s = &p->seq;
 	size_t start = out->len;
@@ -296,6 +309,16 @@ library:
 	if (s->len && s->buffer[s->len - 1] == '\n')
 		s->len--;
 	strbuf_add(out, s->buffer, s->len);
+}
+
+/* The event's info text, without the newline some formats end with. */
+static void add_info(struct print_ctx *p, struct strbuf *out, struct tep_handle *tep,
+		     struct print_event *pe, struct tep_record *rec)
+{
+	size_t start = out->len;
+
+	add_info_full(p, out, tep, pe, rec);
+	cut_capture(p, out, start);
 }
 
 /* Consecutive records mostly share a task: skip the cmdline bsearch. */
@@ -658,6 +681,9 @@ void print_json(struct print_ctx *p, struct strbuf *out, const struct tracedat_e
 	j = pe->json;
 	strbuf_addstr(out, j->head);
 	for (i = 0; i < j->nr; i++) {
+		/* Never the first key: the kernel's __probe_ip is. */
+		if (p->hide_capture && fetch_arg_is_call_graph(j->keys[i].f->name))
+			continue;
 		strbuf_addstr(out, j->keys[i].key);
 		json_field(out, tep, &j->keys[i], rec);
 	}
@@ -669,4 +695,89 @@ void print_json(struct print_ctx *p, struct strbuf *out, const struct tracedat_e
 	add_info(p, &p->info, tep, pe, rec);
 	json_add_string(out, p->info.buf, p->info.len);
 	strbuf_addstr(out, "}\n");
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+void print_callchain_text(struct strbuf *out, const struct unwind_stack *st)
+{
+	int i;
+
+	for (i = 0; i < st->nr; i++) {
+		const struct unwind_frame *f = &st->v[i];
+
+		if (f->unknown) {
+			strbuf_addstr(out, "  => [unknown]\n");
+			continue;
+		}
+		if (f->sym && f->inlined)
+			strbuf_addf(out, "  => %s", f->sym);
+		else if (f->sym)
+			strbuf_addf(out, "  => %s+0x%llx", f->sym, (unsigned long long)f->sym_off);
+		else
+			strbuf_addf(out, "  => 0x%llx", (unsigned long long)f->ip);
+		strbuf_addf(out, " (%s)", f->dso ? f->dso : "[unknown]");
+		if (f->src)
+			strbuf_addf(out, " %s:%d", base_name(f->src), f->line);
+		if (f->inlined)
+			strbuf_addstr(out, " (inlined)");
+		strbuf_addch(out, '\n');
+	}
+}
+
+static void json_opt_string(struct strbuf *out, const char *key, const char *s)
+{
+	strbuf_addf(out, ",\"%s\":", key);
+	if (s)
+		json_add_string(out, s, strlen(s));
+	else
+		strbuf_addstr(out, "null");
+}
+
+void print_callchain_json(struct strbuf *out, const struct unwind_stack *st)
+{
+	struct strbuf src = STRBUF_INIT;
+	int i;
+
+	strbuf_addch(out, '[');
+	for (i = 0; i < st->nr; i++) {
+		const struct unwind_frame *f = &st->v[i];
+
+		strbuf_addf(out, "%s{\"ip\":%llu", i ? "," : "", (unsigned long long)f->ip);
+		json_opt_string(out, "sym", f->unknown ? "[unknown]" : f->sym);
+		json_opt_string(out, "dso", f->dso);
+		strbuf_reset(&src);
+		if (f->src)
+			strbuf_addf(&src, "%s:%d", f->src, f->line);
+		json_opt_string(out, "srcline", f->src ? src.buf : NULL);
+		if (f->inlined)
+			strbuf_addstr(out, ",\"inlined\":true");
+		strbuf_addch(out, '}');
+	}
+	strbuf_addch(out, ']');
+	strbuf_release(&src);
+}
+
+void print_callchain_folded(struct strbuf *out, const char *comm,
+			    const struct unwind_stack *st)
+{
+	int i;
+
+	strbuf_addstr(out, comm);
+	for (i = st->nr - 1; i >= 0; i--) {
+		const struct unwind_frame *f = &st->v[i];
+
+		strbuf_addch(out, ';');
+		if (f->sym && !f->unknown)
+			strbuf_addstr(out, f->sym);
+		else if (f->dso && !f->unknown)
+			strbuf_addf(out, "[%s]", f->dso);
+		else
+			strbuf_addstr(out, "[unknown]");
+	}
 }

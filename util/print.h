@@ -8,6 +8,7 @@
 #include "util/ftrace-print.h"
 #include "util/strbuf.h"
 #include "util/tracedat-merge.h"
+#include "util/unwind.h"
 
 /*
  * Formats decoded events into a strbuf (the caller writes it out):
@@ -21,6 +22,8 @@ struct print_ctx {
 	int latency;		/* latency columns (trace-cmd -l) */
 	/* Every info text through tep_print_event(): the reference output. */
 	int no_compile;
+	/* Leave out probe --call-graph's capture fields (fetcharg.h) of info and JSON. */
+	int hide_capture;
 	/* Compiled formats found to print otherwise than libtraceevent. */
 	int formats_dropped;
 	struct trace_seq seq;
@@ -59,5 +62,16 @@ void print_text(struct print_ctx *p, struct strbuf *out, const struct tracedat_e
  */
 void print_json(struct print_ctx *p, struct strbuf *out, const struct tracedat_event *ev,
 		const char *buffer, const char *file, const struct ftrace_print *fp);
+
+/*
+ * An unwound user stack: "=> func+0x1a (libc.so.6) file.c:123" lines
+ * ("=> func (dso) file.c:12 (inlined)" for an inlined function), a JSON
+ * array of {"ip","sym","dso","srcline"[,"inlined":true]}, or the frame
+ * names outer first, ';'-separated, as flamegraph.pl's folded input.
+ */
+void print_callchain_text(struct strbuf *out, const struct unwind_stack *st);
+void print_callchain_json(struct strbuf *out, const struct unwind_stack *st);
+void print_callchain_folded(struct strbuf *out, const char *comm,
+			    const struct unwind_stack *st);
 
 #endif

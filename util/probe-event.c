@@ -191,6 +191,56 @@ int probe_events_translate(const struct probe_target *t, const char *const *spec
 	return 0;
 }
 
+/* The fetchargs of a definition line "p:G/E PLACE ARG...": the words after PLACE. */
+static int count_args(const char *line)
+{
+	int n = -2;
+
+	while (*line) {
+		line += strspn(line, " ");
+		if (*line)
+			n++;
+		line += strcspn(line, " ");
+	}
+	return n < 0 ? 0 : n;
+}
+
+int probe_events_call_graph(struct probe_events *evs, unsigned int stack_size,
+			    struct strbuf *err)
+{
+	struct strbuf capture = STRBUF_INIT, line = STRBUF_INIT;
+	int i, nr, ret = 0;
+
+	nr = fetch_arg_call_graph(stack_size, &capture);
+	for (i = 0; i < evs->nr && !ret; i++) {
+		struct probe_def *d = &evs->v[i].def;
+
+		if (d->kind != PROBE_UPROBE) {
+			strbuf_addf(err, "%s:%s: --call-graph unwinds user stacks: uprobes only",
+				    d->group, d->event);
+			ret = -EINVAL;
+		} else if (strstr(d->line, " " FETCH_CG_PREFIX)) {
+			strbuf_addf(err, "%s:%s: argument names starting with %s are --call-graph's",
+				    d->group, d->event, FETCH_CG_PREFIX);
+			ret = -EINVAL;
+		} else if (count_args(d->line) + nr > FETCH_MAX_ARGS) {
+			strbuf_addf(err, "%s:%s: %d arguments and %d for --call-graph, the kernel "
+				    "takes at most %d", d->group, d->event, count_args(d->line),
+				    nr, FETCH_MAX_ARGS);
+			ret = -E2BIG;
+		} else {
+			strbuf_reset(&line);
+			strbuf_addstr(&line, d->line);
+			strbuf_add(&line, capture.buf, capture.len);
+			free(d->line);
+			d->line = strbuf_detach(&line, NULL);
+		}
+	}
+	strbuf_release(&capture);
+	strbuf_release(&line);
+	return ret;
+}
+
 int probe_events_add(enum probe_kind kind, const struct probe_events *evs,
 		     struct strbuf *err)
 {

@@ -69,6 +69,15 @@ int probe_events_from_sdt(const struct sdt_markers *ms, const char *path,
 			  struct strbuf *warn, struct strbuf *err);
 
 /*
+ * --call-graph: appends to every event of evs the fetchargs that capture
+ * its user stack (fetch_arg_call_graph(), stack_size bytes).  0; -EINVAL
+ * for a kprobe or an event that names a capture argument already,
+ * -E2BIG past the kernel's argument count; err says which.
+ */
+int probe_events_call_graph(struct probe_events *evs, unsigned int stack_size,
+			    struct strbuf *err);
+
+/*
  * "  GROUP:EVENT  (on PLACE ARGS)" lines for the definitions in the groups
  * `tracekit probe` creates (probe, probe_BIN, sdt_PROV) whose GROUP:EVENT
  * (or EVENT, for a glob without ':') matches filter (NULL: all).  0, or

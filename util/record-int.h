@@ -86,6 +86,8 @@ struct record {
 	struct tracedat_writer *w;
 	struct child_process cmd;
 	int cmd_status;		/* COMMAND's, when --proc-map reaped it */
+	/* --proc-map, or implied by an event of probe --call-graph (setup) */
+	int proc_map;
 	struct procmap *procmaps;
 	int nr_procmaps, alloc_procmaps;
 

@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "util/elf-addr.h"
 #include "util/record-int.h"
 #include "util/tracedat-write.h"
 #include "util/usage.h"
@@ -213,6 +214,44 @@ void record_procmap_finish(struct record *rec)
 	}
 }
 
+/* Appends "BUILDID PATH\n" for path to ids unless ids has path already. */
+static void add_build_id(struct strbuf *ids, const char *path)
+{
+	struct strbuf hex = STRBUF_INIT, line = STRBUF_INIT;
+	int fd, err;
+	Elf *elf;
+
+	strbuf_addf(&line, " %s\n", path);
+	if (strstr(ids->buf, line.buf))
+		goto out;
+	elf = elf_addr_open_file(path, &fd, &err);
+	if (elf && !elf_addr_build_id(elf, &hex))
+		strbuf_addf(ids, "%s%s", hex.buf, line.buf);
+	elf_addr_close_file(elf, fd);
+out:
+	strbuf_release(&hex);
+	strbuf_release(&line);
+}
+
+/* The build-ids of the files the maps name, read at the end of the recording. */
+static void write_build_ids(struct record *rec)
+{
+	struct strbuf ids = STRBUF_INIT;
+	char path[PATH_MAX];
+	int i;
+
+	for (i = 0; i < rec->nr_procmaps; i++) {
+		const char *l = rec->procmaps[i].text;
+
+		for (l = l ? strchr(l, '\n') : NULL; l && l[1]; l = strchr(l + 1, '\n'))
+			if (sscanf(l + 1, "%*x %*x %4095s", path) == 1 && path[0] == '/')
+				add_build_id(&ids, path);
+	}
+	if (ids.len)
+		tracedat_write_option_str(rec->w, TRACEDAT_OPT_TK_BUILDIDS, ids.buf);
+	strbuf_release(&ids);
+}
+
 void record_procmap_write(struct record *rec)
 {
 	int i;
@@ -221,6 +260,7 @@ void record_procmap_write(struct record *rec)
 		if (rec->procmaps[i].text)
 			tracedat_write_option_str(rec->w, TRACEDAT_OPT_PROCMAPS,
 						  rec->procmaps[i].text);
+	write_build_ids(rec);
 }
 
 void record_procmap_release(struct record *rec)

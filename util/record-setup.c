@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/fetcharg.h"
 #include "util/record-int.h"
 #include "util/tracefs.h"
 #include "util/usage.h"
@@ -524,6 +525,28 @@ static int setup_tracer(struct record *rec)
 	return o->func_stack ? set_trace_option(rec, "func_stack_trace", "--func-stack") : 0;
 }
 
+/*
+ * An event of probe --call-graph is unwound by report with the maps of
+ * its processes: it implies --proc-map when there is a process to trace.
+ */
+static int call_graph_events(struct record *rec)
+{
+	struct strbuf path = STRBUF_INIT, fmt = STRBUF_INIT;
+	int i, found = 0;
+
+	for (i = 0; i < rec->nr_events && !found; i++) {
+		strbuf_reset(&path);
+		strbuf_reset(&fmt);
+		strbuf_addf(&path, "events/%s/%s/format", rec->events[i].system,
+			    rec->events[i].name);
+		found = tk_tracefs_read(rec->inst, path.buf, &fmt) >= 0 &&
+			strstr(fmt.buf, " " FETCH_CG_STACK "0[");
+	}
+	strbuf_release(&path);
+	strbuf_release(&fmt);
+	return found;
+}
+
 int record_setup_tracefs(struct record *rec)
 {
 	const struct record_opts *o = rec->o;
@@ -584,6 +607,12 @@ int record_setup_tracefs(struct record *rec)
 		ret = enable_spec(rec, &o->events[i]);
 		if (ret)
 			goto out;
+	}
+	rec->proc_map = o->proc_map;
+	if (!rec->proc_map && (o->argv || o->pid > 0) && call_graph_events(rec)) {
+		rec->proc_map = 1;
+		record_warn(rec, "--call-graph events: storing the maps of the traced "
+			    "processes, as --proc-map does");
 	}
 	if (o->tracer) {
 		ret = setup_tracer(rec);

@@ -141,7 +141,7 @@ static int wait_for_end(struct record *rec, int sfd, int pidfd,
 				sig = si.ssi_signo;
 				break;
 			}
-			if (o->proc_map ? record_procmap_reap(rec, &status) :
+			if (rec->proc_map ? record_procmap_reap(rec, &status) :
 					  command_exited(&rec->cmd, &status)) {
 				res->child_status = status;
 				break;
@@ -296,12 +296,12 @@ int record_run(const struct record_opts *o, const struct record_hooks *hooks,
 			record_error(&rec, "%s", err.buf);
 		else
 			ret = record_set_pid_filter(&rec, rec.cmd.pid, 1);
-		if (!ret && o->proc_map)
+		if (!ret && rec.proc_map)
 			ret = record_procmap_attach(&rec, rec.cmd.pid, 1, 0);
 	} else if (o->pid > 0) {
 		ret = record_set_pid_filter(&rec, o->pid, o->children);
 		pidfd = open_pidfd(o->pid);
-		if (!ret && o->proc_map)
+		if (!ret && rec.proc_map)
 			ret = record_procmap_attach(&rec, o->pid, o->children, 1);
 	}
 	if (ret)
@@ -327,7 +327,7 @@ int record_run(const struct record_opts *o, const struct record_hooks *hooks,
 
 	res->signal = wait_for_end(&rec, sfd, pidfd, res);
 	tk_tracefs_write(rec.inst, "tracing_on", "0");
-	if (o->proc_map)
+	if (rec.proc_map)
 		record_procmap_finish(&rec);
 	tracing = 0;
 	record_stop_threads(&rec);
@@ -352,7 +352,7 @@ out:
 	if (tracing)
 		tk_tracefs_write(rec.inst, "tracing_on", "0");
 	record_stop_threads(&rec);
-	if (o->proc_map)
+	if (rec.proc_map)
 		record_procmap_finish(&rec);
 	if (!rec.cmd.pid && rec.cmd_status != -1)
 		res->child_status = rec.cmd_status;

@@ -91,6 +91,8 @@ struct tracedat {
 	struct strbuf cpustats;
 	struct tracedat_bad_format *bad;
 	int nr_bad;
+	struct strbuf procmaps;		/* the PROCMAPS texts, one after another */
+	struct strbuf build_ids;	/* TK_BUILDIDS texts */
 	char *text[TD_NR_TEXTS];
 };
 

@@ -953,6 +953,14 @@ static int handle_option(struct tracedat *td, unsigned int id, char *data, uint6
 		if (td->cpustats.len && td->cpustats.buf[td->cpustats.len - 1] != '\n')
 			strbuf_addch(&td->cpustats, '\n');
 		break;
+	case TRACEDAT_OPT_PROCMAPS:
+		strbuf_addstr(&td->procmaps, data);
+		if (td->procmaps.len && td->procmaps.buf[td->procmaps.len - 1] != '\n')
+			strbuf_addch(&td->procmaps, '\n');
+		break;
+	case TRACEDAT_OPT_TK_BUILDIDS:
+		strbuf_addstr(&td->build_ids, data);
+		break;
 	case TRACEDAT_OPT_BUFFER:
 		return parse_buffer_option(td, data, len, off);
 	case TRACEDAT_OPT_TRACECLOCK:
@@ -1382,6 +1390,8 @@ int tracedat_open(const char *path, unsigned int flags, struct tracedat **out,
 	td->path = xstrdup(path);
 	td->err = err;
 	strbuf_init(&td->cpustats, 0);
+	strbuf_init(&td->procmaps, 0);
+	strbuf_init(&td->build_ids, 0);
 	td->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (td->fd < 0 || fstat(td->fd, &st)) {
 		strbuf_addf(err, "%s: %s", path, strerror(errno));
@@ -1452,10 +1462,22 @@ void tracedat_close(struct tracedat *td)
 	for (i = 0; i < td->nr_bad; i++)
 		free(td->bad[i].what);
 	free(td->bad);
+	strbuf_release(&td->procmaps);
+	strbuf_release(&td->build_ids);
 	for (i = 0; i < TD_NR_TEXTS; i++)
 		free(td->text[i]);
 	free(td->path);
 	free(td);
+}
+
+const char *tracedat_procmaps(const struct tracedat *td)
+{
+	return td->procmaps.buf;
+}
+
+const char *tracedat_build_ids(const struct tracedat *td)
+{
+	return td->build_ids.buf;
 }
 
 const char *tracedat_path(const struct tracedat *td)

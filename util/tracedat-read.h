@@ -76,6 +76,13 @@ int tracedat_open(const char *path, unsigned int flags, struct tracedat **out,
 void tracedat_close(struct tracedat *td);
 
 const char *tracedat_path(const struct tracedat *td);
+/*
+ * The PROCMAPS options (record --proc-map, trace-cmd's format: "PID NR
+ * EXE\n" in hex, then NR lines "START END NAME\n"), concatenated; "" if none.
+ */
+const char *tracedat_procmaps(const struct tracedat *td);
+/* tracekit's TK_BUILDIDS option: "BUILDID PATH\n" lines; "" if none. */
+const char *tracedat_build_ids(const struct tracedat *td);
 const struct tracedat_info *tracedat_info(const struct tracedat *td);
 struct tep_handle *tracedat_tep(const struct tracedat *td);
 

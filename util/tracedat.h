@@ -56,6 +56,12 @@ enum tracedat_option {
 	TRACEDAT_OPT_PRINTK = 20,
 	TRACEDAT_OPT_CMDLINES = 21,
 	TRACEDAT_OPT_BUFFER_TEXT = 22,	/* latency (text) buffer */
+	/*
+	 * tracekit's own, far from trace-cmd's numbers, which trace-cmd
+	 * 3.1 skips: "BUILDID PATH\n" (hex) for each file PROCMAPS names,
+	 * so that report can tell a binary changed since the recording.
+	 */
+	TRACEDAT_OPT_TK_BUILDIDS = 0x7401,
 };
 
 /* TIME_SHIFT flags: interpolate between samples (TRACECMD_TSYNC_FLAG_INTERPOLATE) */

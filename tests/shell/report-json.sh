@@ -2,7 +2,8 @@
 # description: report --format json: the members are those the manual's JSON OUTPUT lists, in its order
 # Every member tracekit-report(1) names must turn up in real output, and
 # no other: the sched fixtures (v6, v7, and both at once for "file"), the
-# function and function_graph ones ("function", "graph"), the
+# function and function_graph ones ("function", "graph"), a recording of
+# a probe --call-graph ("callchain"), the
 # v6 one with sched_switch's format renumbered (its records become
 # unknown events, "event": null and "type"), and a buffer that a syscall
 # storm overran, as trace-cmd extracts it ("missed_before").  The members
@@ -17,7 +18,7 @@ doc=$TRACEKIT_SRCDIR/Documentation/tracekit-report.txt
 
 # The members the manual lists, in its order.
 sed -n '/^JSON OUTPUT$/,/^ERRORS$/p' "$doc" | sed -n 's/^`\([a-z_]*\)`::$/\1/p' >"$TK_TMP/doc"
-assert_eq "members in the manual" "$(wc -l <"$TK_TMP/doc")" 14
+assert_eq "members in the manual" "$(wc -l <"$TK_TMP/doc")" 15
 
 r() {
 	"$TRACEKIT" report --format json "$@" >>"$TK_TMP/json" || fail "report --format json $* failed"
@@ -36,6 +37,16 @@ done
 grep -c -a '^ID: 372$' "$data/report-sched-v6.dat" >/dev/null || fail "v6 fixture: no ID 372"
 sed 's/^ID: 372$/ID: 379/' "$data/report-sched-v6.dat" >"$TK_TMP/unknown.dat"
 r "$TK_TMP/unknown.dat"
+
+# "callchain": a probe --call-graph recording of a small program.
+need_cap uprobes "this kernel has no uprobe_events"
+need_host_cmd gcc
+gcc -g -O2 -o "$TK_TMP/cg" "$TRACEKIT_SRCDIR/tests/shell/unwind-target.c" || fail "gcc failed"
+on_exit "'$TRACEKIT' probe -d 'probe_cg:*'"
+"$TRACEKIT" probe -x "$TK_TMP/cg" --call-graph 'leaf id' >/dev/null || fail "probe --call-graph failed"
+"$TRACEKIT" record -q -e probe_cg:leaf -o "$TK_TMP/cg.dat" -- "$TK_TMP/cg" 3 >/dev/null 2>&1 ||
+	fail "record of the --call-graph probe failed"
+r "$TK_TMP/cg.dat"
 
 inst=tkjson_$$
 mkdir "$TRACEFS/instances/$inst" || fail "cannot create an instance"
