@@ -14,6 +14,7 @@
 #include "util/probe-btf.h"
 #include "util/probe-dwarf.h"
 #include "util/probe-spec.h"
+#include "util/tracefs.h"
 #include "util/usage.h"
 
 #define KALLSYMS "/proc/kallsyms"
@@ -29,6 +30,10 @@ struct probe_btf {
 	struct strbuf kallsyms;
 	struct kallsym *syms;
 	size_t nr_syms;
+	/* available_filter_functions, its names sorted; -1: not checked */
+	struct strbuf traceable;
+	const char **ftrace_funcs;
+	long nr_ftrace_funcs;
 };
 
 /* libbpf prints its warnings to stderr by default; util/ never prints. */
@@ -74,6 +79,8 @@ void probe_btf_close(struct probe_btf *b)
 	free(b->mod_name);
 	strbuf_release(&b->kallsyms);
 	free(b->syms);
+	strbuf_release(&b->traceable);
+	free(b->ftrace_funcs);
 	free(b);
 }
 
@@ -106,11 +113,13 @@ unsigned long probe_btf_struct_size(const char *name)
 struct kallsym {
 	const char *name;
 	const char *mod;	/* NULL for vmlinux */
+	int text;		/* t or T */
 };
 
 /* What kallsyms says of one function name. */
 struct ksym {
 	int nr;			/* text symbols of that name */
+	int all;		/* symbols of that name, data ones too */
 	const char *module;	/* the first one's [MOD], or NULL for vmlinux */
 	const char *clone;	/* FUNC.isra.N, FUNC.constprop.N, FUNC.part.N */
 };
@@ -134,13 +143,18 @@ static int kallsym_cmp(const void *a, const void *b)
 	return strcmp(((const struct kallsym *)a)->name, ((const struct kallsym *)b)->name);
 }
 
-/* One kallsyms line, "ADDR TYPE NAME" and for modules "\t[MOD]", cut in place. */
+/*
+ * One kallsyms line, "ADDR TYPE NAME" and for modules "\t[MOD]", cut in
+ * place.  Every type is kept: the kernel refuses a kprobe on a name any
+ * symbol shares ("The symbol is not unique": 6.1's event_function).
+ */
 static int kallsym_parse(char *line, struct kallsym *ks)
 {
 	char *p = strchr(line, ' '), *tab, *end;
 
-	if (!p || (p[1] != 't' && p[1] != 'T') || p[2] != ' ')
+	if (!p || !p[1] || p[2] != ' ')
 		return 0;
+	ks->text = p[1] == 't' || p[1] == 'T';
 	ks->name = p + 3;
 	ks->mod = NULL;
 	tab = strchr(p + 3, '\t');
@@ -215,14 +229,16 @@ static int kallsyms_find(struct probe_btf *b, const char *func, struct ksym *ks,
 	memset(ks, 0, sizeof(*ks));
 	if (ret)
 		return ret;
-	for (i = kallsyms_lower(b, func); i < b->nr_syms && !strcmp(b->syms[i].name, func); i++)
-		if (!ks->nr++)
+	for (i = kallsyms_lower(b, func); i < b->nr_syms && !strcmp(b->syms[i].name, func); i++) {
+		ks->all++;
+		if (b->syms[i].text && !ks->nr++)
 			ks->module = b->syms[i].mod;
+	}
 	/* The clones sort right after "FUNC.". */
 	strbuf_addf(&dot, "%s.", func);
 	for (i = kallsyms_lower(b, dot.buf);
 	     i < b->nr_syms && !strncmp(b->syms[i].name, dot.buf, n + 1) && !ks->clone; i++)
-		if (clone_suffix(b->syms[i].name) == b->syms[i].name + n)
+		if (b->syms[i].text && clone_suffix(b->syms[i].name) == b->syms[i].name + n)
 			ks->clone = b->syms[i].name;
 	strbuf_release(&dot);
 	return 0;
@@ -246,6 +262,68 @@ static int blacklisted(const char *func)
 	free(line);
 	fclose(f);
 	return found;
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* CONFIG_KPROBE_EVENTS_ON_NOTRACE=y in the running kernel's config file. */
+static int events_on_notrace(void)
+{
+	struct strbuf path = STRBUF_INIT, config = STRBUF_INIT;
+	char rel[256] = "";
+	FILE *f = fopen("/proc/sys/kernel/osrelease", "re");
+	int on = 0;
+
+	if (f) {
+		if (fgets(rel, sizeof(rel), f))
+			rel[strcspn(rel, "\n")] = '\0';
+		fclose(f);
+	}
+	strbuf_addf(&path, "/boot/config-%s", rel);
+	if (*rel && strbuf_read_file(&config, path.buf, 1 << 24) > 0)
+		on = strstr(config.buf, "\nCONFIG_KPROBE_EVENTS_ON_NOTRACE=y\n") != NULL;
+	strbuf_release(&config);
+	strbuf_release(&path);
+	return on;
+}
+
+/*
+ * Whether func can carry a kprobe event: unless the kernel was built with
+ * KPROBE_EVENTS_ON_NOTRACE, trace_kprobe refuses ("Failed to register
+ * probe event") a function without an ftrace location, which is what
+ * available_filter_functions lists (6.1: the __bpf_trace_* stubs, every
+ * notrace function).  Without that file there is nothing to check.
+ */
+static int traceable(struct probe_btf *b, const char *func)
+{
+	if (!b->ftrace_funcs) {
+		long n = 0, alloc = 0;
+		char *line, *nl;
+
+		b->ftrace_funcs = xcalloc(1, sizeof(*b->ftrace_funcs));
+		b->nr_ftrace_funcs = -1;
+		if (events_on_notrace() ||
+		    tk_tracefs_read(NULL, "available_filter_functions", &b->traceable) <= 0)
+			return 1;
+		for (line = b->traceable.buf; (nl = strchr(line, '\n')); line = nl + 1) {
+			*nl = '\0';
+			line[strcspn(line, " \t")] = '\0';
+			if (n == alloc) {
+				alloc = alloc ? 2 * alloc : 1 << 16;
+				b->ftrace_funcs = xrealloc(b->ftrace_funcs,
+							   alloc * sizeof(*b->ftrace_funcs));
+			}
+			b->ftrace_funcs[n++] = line;
+		}
+		qsort(b->ftrace_funcs, n, sizeof(*b->ftrace_funcs), str_cmp);
+		b->nr_ftrace_funcs = n;
+	}
+	return b->nr_ftrace_funcs < 0 ||
+	       bsearch(&func, b->ftrace_funcs, b->nr_ftrace_funcs, sizeof(*b->ftrace_funcs),
+		       str_cmp);
 }
 
 /* What the kernel would refuse to probe, refused first; -errno with err. */
@@ -275,8 +353,19 @@ static int probeable(struct probe_btf *b, const char *func, struct ksym *ks,
 			    "which one it describes", func, ks->nr, KALLSYMS);
 		return -EOPNOTSUPP;
 	}
+	if (ks->all > 1) {
+		strbuf_addf(err, "%s: %d symbols of that name in %s, not all functions: the "
+			    "kernel puts no kprobe on a name that is not unique", func, ks->all,
+			    KALLSYMS);
+		return -EOPNOTSUPP;
+	}
 	if (blacklisted(func)) {
 		strbuf_addf(err, "%s: on the kprobe blacklist (%s)", func, KPROBE_BLACKLIST);
+		return -EPERM;
+	}
+	if (!traceable(b, func)) {
+		strbuf_addf(err, "%s: notrace (not in available_filter_functions): this kernel "
+			    "puts kprobe events on ftrace-able functions only", func);
 		return -EPERM;
 	}
 	return 0;
@@ -383,21 +472,40 @@ static int is_text_char(const struct btf *btf, const struct btf_type *t)
 }
 
 /*
- * An ENUM's values are stored as s32 whatever its kflag says (pahole
- * before 1.24 sets none), so a negative one reads negative; an ENUM64's
- * are u64, negative only when kflag marks the enum signed.
+ * Whether btf marks signed enums (kflag), as pahole 1.24 on writes it: then
+ * kflag is the answer, and 0xefffffff (e820_type's E820_TYPE_SOFT_RESERVED)
+ * is unsigned.  Older pahole sets no kflag: an ENUM's values, stored as
+ * s32, are then taken as signed when one is negative, an ENUM64's never.
+ * The answer is kept for the last btf asked about: one scan of its types.
  */
-static int enum_negative(const struct btf_type *t)
+static int marks_enum_sign(const struct btf *btf)
+{
+	static const struct btf *last;
+	static int marks;
+	__u32 id, n;
+
+	if (btf == last)
+		return marks;
+	last = btf;
+	marks = 0;
+	n = btf__type_cnt(btf);
+	for (id = 1; id < n && !marks; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		marks = (btf_is_enum(t) || btf_is_enum64(t)) && btf_kflag(t);
+	}
+	return marks;
+}
+
+static int enum_signed(const struct btf *btf, const struct btf_type *t)
 {
 	int i;
 
-	for (i = 0; i < btf_vlen(t); i++) {
-		if (btf_is_enum(t) && btf_enum(t)[i].val < 0)
+	if (marks_enum_sign(btf))
+		return btf_kflag(t);
+	for (i = 0; btf_is_enum(t) && i < btf_vlen(t); i++)
+		if (btf_enum(t)[i].val < 0)
 			return 1;
-		if (btf_is_enum64(t) && btf_kflag(t) &&
-		    (long long)btf_enum64_value(btf_enum64(t) + i) < 0)
-			return 1;
-	}
 	return 0;
 }
 
@@ -417,7 +525,7 @@ static char *scalar_type(const struct btf *btf, __u32 id, const struct probe_dwa
 		return xstrdup("x64");
 	}
 	if (id && (btf_is_enum(t) || btf_is_enum64(t))) {
-		c = enum_negative(t) ? 's' : 'u';
+		c = enum_signed(btf, t) ? 's' : 'u';
 	} else if (id && btf_is_int(t)) {
 		c = btf_int_encoding(t) & BTF_INT_SIGNED ? 's' : 'u';
 	} else if (id && btf_is_float(t)) {
@@ -982,7 +1090,10 @@ int probe_btf_list_funcs(struct probe_btf *b, const char *glob, struct strbuf *o
 		if (glob && fnmatch(glob, name, 0))
 			continue;
 		/* What has no code of its own (inlined everywhere) cannot be probed. */
-		i = (int)kallsyms_lower(b, name);
+		for (i = (int)kallsyms_lower(b, name);
+		     (size_t)i < b->nr_syms && !strcmp(b->syms[i].name, name) && !b->syms[i].text;
+		     i++)
+			;
 		if ((size_t)i == b->nr_syms || strcmp(b->syms[i].name, name))
 			continue;
 		if (nr == alloc) {

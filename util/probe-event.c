@@ -261,12 +261,20 @@ int probe_events_write(const struct probe_target *t, const char *const *specs,
 {
 	struct strbuf why = STRBUF_INIT;
 	int ret = probe_events_add(t->kind, evs, &why);
+	const char *first = why.buf + strspn(why.buf, "\n");
+	size_t len = strcspn(first, "\n");
 
-	if (ret && dopts->argn && strstr(why.buf, "$arg")) {
-		const char *first = why.buf + strspn(why.buf, "\n");
-
+	/*
+	 * A kernel that lists $arg<N> in README may still refuse it at a
+	 * place it cannot see as a function entry ("$arg* can be used only
+	 * on function entry"): then registers.  Only for that: the first
+	 * line of error_log is the kernel's reason, and one about the probe
+	 * itself (a notrace function, a name not unique) stays an error.
+	 */
+	if (ret && dopts->argn && (memmem(first, len, "$arg", 4) ||
+				   memmem(first, len, "$-valiable", 10))) {
 		strbuf_addf(warn, "the kernel refused $argN (%.*s); using registers\n",
-			    (int)strcspn(first, "\n"), first);
+			    (int)len, first);
 		probe_events_release(evs);
 		strbuf_reset(&why);
 		dopts->argn = 0;
