@@ -8,14 +8,15 @@ TRACEKIT=${TRACEKIT:-tracekit}
 TK_TMP=$(mktemp -d /tmp/tktest.XXXXXX)
 TK_CLEANUPS=()
 
-# Runs registered cleanups newest first, then removes the scratch dir.
+# Runs registered cleanups newest first, then removes the scratch dir
+# (kept for a post-mortem when TK_KEEP is set).
 tk_cleanup() {
 	local i
 	for ((i = ${#TK_CLEANUPS[@]} - 1; i >= 0; i--)); do
 		eval "${TK_CLEANUPS[i]}" >/dev/null 2>&1
 	done
 	TK_CLEANUPS=()
-	rm -rf "$TK_TMP"
+	[ -n "${TK_KEEP:-}" ] || rm -rf "$TK_TMP"
 }
 trap 'tk_cleanup' EXIT
 trap 'exit 130' INT
