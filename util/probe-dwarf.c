@@ -424,7 +424,8 @@ static void find_func_everywhere(struct probe_debuginfo *dbg, struct func_search
 
 		dbg->units_read = 1;
 		for_each_cu(dbg, index_unit, &w);
-		qsort(dbg->units, dbg->nr_units, sizeof(*dbg->units), cmp_func_unit);
+		if (dbg->nr_units)
+			qsort(dbg->units, dbg->nr_units, sizeof(*dbg->units), cmp_func_unit);
 	}
 	hi = dbg->nr_units;
 	while (lo < hi) {

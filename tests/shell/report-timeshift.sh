@@ -7,11 +7,11 @@
 # report of each file is the expected text.
 . "$(dirname "$0")/lib/common.sh"
 need_cmd trace-cmd
-need_host_cmd cc
+need_host_cmd gcc
 
 data=$(cd "$(dirname "$0")/../data" && pwd)
 tool=$TK_TMP/tracedat-option
-cc -O2 -o "$tool" "$(dirname "$0")/tracedat-option.c" || fail "cannot build tracedat-option"
+gcc -O2 -o "$tool" "$(dirname "$0")/tracedat-option.c" || fail "cannot build tracedat-option"
 gzip -dc "$data/report-ftrace-fgraph-sched.dat.gz" >"$TK_TMP/top.dat"	# top-level buffer
 cp "$data/report-sched-v7.dat" "$TK_TMP/inst.dat"			# an instance only
 

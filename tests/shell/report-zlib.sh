@@ -8,11 +8,11 @@
 # report-sched-v7.dat, kept in case trace-cmd's internals move.
 . "$(dirname "$0")/lib/common.sh"
 need_cmd trace-cmd
-need_host_cmd cc
+need_host_cmd gcc
 
 data=$(cd "$(dirname "$0")/../data" && pwd)
 so=$TK_TMP/trace-cmd-zlib.so
-cc -shared -fPIC -o "$so" "$(dirname "$0")/trace-cmd-zlib.c" -lz || fail "cannot build the zlib codec"
+gcc -shared -fPIC -o "$so" "$(dirname "$0")/trace-cmd-zlib.c" -lz || fail "cannot build the zlib codec"
 LD_PRELOAD=$so trace-cmd list -c | grep -q '^	zlib, ' || fail "trace-cmd did not take the zlib codec"
 
 # The committed file: trace-cmd's text of its source, committed with it.
