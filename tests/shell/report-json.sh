@@ -13,6 +13,9 @@
 need_tracefs
 need_cap instances "this tracefs has no instances"
 need_cmd trace-cmd jq
+need_cap uprobes "this kernel has no uprobe_events"
+# The guest has neither the compiler nor Documentation/.
+need_host_cmd gcc
 data=$TRACEKIT_SRCDIR/tests/data
 doc=$TRACEKIT_SRCDIR/Documentation/tracekit-report.txt
 
@@ -39,8 +42,6 @@ sed 's/^ID: 372$/ID: 379/' "$data/report-sched-v6.dat" >"$TK_TMP/unknown.dat"
 r "$TK_TMP/unknown.dat"
 
 # "callchain": a probe --call-graph recording of a small program.
-need_cap uprobes "this kernel has no uprobe_events"
-need_host_cmd gcc
 gcc -g -O2 -o "$TK_TMP/cg" "$TRACEKIT_SRCDIR/tests/shell/unwind-target.c" || fail "gcc failed"
 on_exit "'$TRACEKIT' probe -d 'probe_cg:*'"
 "$TRACEKIT" probe -x "$TK_TMP/cg" --call-graph 'leaf id' >/dev/null || fail "probe --call-graph failed"
