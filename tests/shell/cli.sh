@@ -24,19 +24,22 @@ assert_grep '^usage: tracekit test ' "$TK_TMP/h1"
 assert_grep '^    -v, --verbose ' "$TK_TMP/h1"
 
 # Where it finds one, help CMD and CMD --help show the page as man
-# renders it (into a pipe: no pager), and -h stays the usage.
-cat >"$TK_TMP/man/man1/tracekit-test.1" <<'EOF'
+# renders it (into a pipe: no pager), and -h stays the usage.  The VM
+# guest has no man: there the host's run of this test covers it.
+if [ -z "${TRACEKIT_IN_VM:-}" ] || command -v man >/dev/null 2>&1; then
+	cat >"$TK_TMP/man/man1/tracekit-test.1" <<'EOF'
 .TH TRACEKIT-TEST 1
 .SH NAME
 tracekit-test \- a page only this test has
 EOF
-"$TRACEKIT" help test >"$TK_TMP/m1" || fail "help test with a page failed"
-"$TRACEKIT" test --help >"$TK_TMP/m2" || fail "test --help with a page failed"
-assert_grep '^TRACEKIT-TEST\(1\)' "$TK_TMP/m1"
-assert_grep 'tracekit-test - a page only this test has' "$TK_TMP/m1"
-cmp -s "$TK_TMP/m1" "$TK_TMP/m2" || fail "test --help differs from help test"
-"$TRACEKIT" test -h >"$TK_TMP/h4" || fail "test -h failed"
-cmp -s "$TK_TMP/h4" "$TK_TMP/h2" || fail "test -h shows more than the usage"
+	"$TRACEKIT" help test >"$TK_TMP/m1" || fail "help test with a page failed"
+	"$TRACEKIT" test --help >"$TK_TMP/m2" || fail "test --help with a page failed"
+	assert_grep '^TRACEKIT-TEST\(1\)' "$TK_TMP/m1"
+	assert_grep 'tracekit-test - a page only this test has' "$TK_TMP/m1"
+	cmp -s "$TK_TMP/m1" "$TK_TMP/m2" || fail "test --help differs from help test"
+	"$TRACEKIT" test -h >"$TK_TMP/h4" || fail "test -h failed"
+	cmp -s "$TK_TMP/h4" "$TK_TMP/h2" || fail "test -h shows more than the usage"
+fi
 unset MANPATH
 
 set +e

@@ -121,6 +121,8 @@ mkdir -p "$root/usr/bin"
 ln -sf /bin/bash "$root/usr/bin/bash" 2>/dev/null
 cp -r "$src/tests" "$root/tracekit/tests"
 rm -rf "$root/tracekit/tests/vm"
+# The manuals: tests check the JSON members they list.
+cp -r "$src/Documentation" "$root/tracekit/Documentation"
 for m in "${kmods[@]}"; do cp "$m" "$root/tracekit/kmod/"; done
 if [ -n "$ubifs_auth" ]; then
 	mkdir -p "$root/tracekit/kmod-auth"
