@@ -461,7 +461,7 @@ static int cmp_sym_pc(const void *a, const void *b)
 	return (x->pc > y->pc) - (x->pc < y->pc);
 }
 
-static size_t func_syms_from(struct probe_debuginfo *dbg, const char *name);
+static void func_syms_load(struct probe_debuginfo *dbg);
 
 static int bind_rank(const struct func_sym *f)
 {
@@ -481,7 +481,7 @@ static const char *func_at(struct probe_debuginfo *dbg, Dwarf_Addr pc, GElf_Off 
 	const struct func_sym *best = NULL;
 	GElf_Sym sym;
 
-	func_syms_from(dbg, "");
+	func_syms_load(dbg);
 	hi = dbg->nr_syms;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -509,14 +509,12 @@ static const char *func_at(struct probe_debuginfo *dbg, Dwarf_Addr pc, GElf_Off 
 }
 
 /*
- * The index of the first function symbol not sorting before name.  The
- * table is read once: dwfl_module_getsym_info over a vmlinux's 150,000
- * symbols for every spec was most of a kernel spec's time.
+ * The function symbols, read once into dbg->syms (by name) and by_pc:
+ * dwfl_module_getsym_info over a vmlinux's 150,000 symbols for every spec
+ * was most of a kernel spec's time.
  */
-static size_t func_syms_from(struct probe_debuginfo *dbg, const char *name)
+static void func_syms_load(struct probe_debuginfo *dbg)
 {
-	size_t lo = 0, hi;
-
 	if (!dbg->syms_read) {
 		int i, n = dwfl_module_getsymtab(dbg->mod);
 
@@ -546,6 +544,14 @@ static size_t func_syms_from(struct probe_debuginfo *dbg, const char *name)
 			dbg->by_pc[i] = &dbg->syms[i];
 		qsort(dbg->by_pc, dbg->nr_syms, sizeof(*dbg->by_pc), cmp_sym_pc);
 	}
+}
+
+/* The index of the first function symbol not sorting before name. */
+static size_t func_syms_from(struct probe_debuginfo *dbg, const char *name)
+{
+	size_t lo = 0, hi;
+
+	func_syms_load(dbg);
 	hi = dbg->nr_syms;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -2487,19 +2493,11 @@ static int list_func_cb(Dwarf_Die *die, void *arg)
  */
 static void list_func_symbols(struct probe_debuginfo *dbg, struct func_list *fl)
 {
-	int i, n = dwfl_module_getsymtab(dbg->mod);
+	size_t i;
 
-	for (i = 1; i < n; i++) {
-		GElf_Sym sym;
-		GElf_Addr addr;
-		const char *name = dwfl_module_getsym_info(dbg->mod, i, &sym, &addr,
-							   NULL, NULL, NULL);
-		int type = GELF_ST_TYPE(sym.st_info);
-
-		if (name && *name && sym.st_shndx != SHN_UNDEF &&
-		    (type == STT_FUNC || type == STT_GNU_IFUNC))
-			list_func_push(fl, name);
-	}
+	func_syms_load(dbg);
+	for (i = 0; i < dbg->nr_syms; i++)
+		list_func_push(fl, dbg->syms[i].name);
 }
 
 static int list_funcs_in_cu(Dwarf_Die *cu, void *arg)
