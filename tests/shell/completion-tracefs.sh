@@ -3,32 +3,12 @@
 # What tracefs itself lists is what must be offered: available_events for
 # record -e, the uprobe_events this test defines for probe -d.
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/completion.sh"
 
 need_tracefs
 need_cap uprobes "this kernel has no uprobe_events"
 need_host_cmd gcc
-mkdir "$TK_TMP/bin"
-ln -s "$(realpath "$TRACEKIT")" "$TK_TMP/bin/tracekit"
-PATH=$TK_TMP/bin:$PATH
-set +u
-. "$TRACEKIT_SRCDIR/contrib/completion/tracekit-completion.bash"
-set -u
-
-comp() {
-	COMP_WORDS=("$@")
-	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
-	COMPREPLY=()
-	_tracekit
-	printf '%s\n' "${COMPREPLY[@]}" | sed '/^$/d' | sort -u
-}
-
-# expect WHAT WANT-FILE WORD...
-expect() {
-	local what=$1 want=$2
-	shift 2
-	comp "$@" >"$TK_TMP/got"
-	diff -u "$want" "$TK_TMP/got" || fail "$what: completion of '$*' differs"
-}
+load_completion
 
 grep '^sched:sched_' "$TRACEFS/available_events" | sort -u >"$TK_TMP/want"
 [ -s "$TK_TMP/want" ] || fail "no sched:sched_* in available_events"

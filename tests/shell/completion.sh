@@ -7,42 +7,17 @@
 # the options each manual documents, the events trace-cmd finds in a
 # fixture, the functions of a program compiled here.
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/completion.sh"
 
 need_cmd trace-cmd
 need_host_cmd gcc
 src=$TRACEKIT_SRCDIR
 script=$src/contrib/completion/tracekit-completion.bash
 [ -f "$script" ] || fail "no $script"
-# The script runs "tracekit": the binary under test, first in PATH.
-mkdir "$TK_TMP/bin"
-ln -s "$(realpath "$TRACEKIT")" "$TK_TMP/bin/tracekit"
-PATH=$TK_TMP/bin:$PATH
-set +u
-. "$script"
-set -u
+load_completion
 complete -p tracekit >"$TK_TMP/spec" || fail "complete -p tracekit: no completion"
 assert_grep '^complete -F _tracekit tracekit$' "$TK_TMP/spec"
 
-# [CW=N] comp WORD...: completes the last word (word N); COMPREPLY one
-# a line, sorted.
-comp() {
-	COMP_WORDS=("$@")
-	COMP_CWORD=${CW:-$((${#COMP_WORDS[@]} - 1))}
-	COMP_LINE="$*"
-	COMP_POINT=${#COMP_LINE}
-	COMPREPLY=()
-	_tracekit
-	printf '%s\n' "${COMPREPLY[@]}" | sed '/^$/d' | sort -u
-}
-
-# expect WHAT WANT-FILE WORD...
-expect() {
-	local what=$1 want=$2
-	shift 2
-	comp "$@" >"$TK_TMP/got"
-	diff -u "$want" "$TK_TMP/got" >"$TK_TMP/diff" ||
-		{ cat "$TK_TMP/diff"; fail "$what: completion of '$*' differs"; }
-}
 lines() {
 	printf '%s\n' "$@" | sort -u >"$TK_TMP/want"
 	echo "$TK_TMP/want"
