@@ -198,22 +198,7 @@ assert_grep "its split DWARF is missing \(split-probe-target.dwo" "$TK_TMP/out"
 # C++: mangled names as perf takes them; ns::Cls::method (and Cls::method)
 # by the DIE nesting, at perf's place for the plain name; overloads refused
 # with their prototypes and the mangled names readelf lists.
-cat >"$TK_TMP/c.cc" <<'SRC'
-#include <cstdio>
-namespace ns {
-struct Cls {
-	int base;
-	__attribute__((noinline)) int method(int x);
-	__attribute__((noinline)) int over(int x);
-	__attribute__((noinline)) int over(long l, int y);
-};
-int Cls::method(int x) { std::printf("%d\n", x); return base + x; }
-int Cls::over(int x) { std::printf("%d\n", x); return x; }
-int Cls::over(long l, int y) { std::printf("%d\n", y); return (int)l + y; }
-}
-int main() { ns::Cls c{5}; return c.method(3) + c.over(1) + c.over(2, 4) != 15; }
-SRC
-g++ -g -O2 -o "$TK_TMP/cxx" "$TK_TMP/c.cc" || fail "g++ failed"
+g++ -g -O2 -o "$TK_TMP/cxx" "$TRACEKIT_SRCDIR/tests/shell/probe-cxx-target.cc" || fail "g++ failed"
 for s in '_ZN2ns3Cls6methodEi x' '_ZN2ns3Cls4overEi x' '_ZN2ns3Cls4overEli l y'; do
 	perf probe -q -x "$TK_TMP/cxx" -D "$s" >"$TK_TMP/perf" || fail "perf refused '$s'"
 	"$TRACEKIT" probe -x "$TK_TMP/cxx" -D "$s" >"$TK_TMP/ours" 2>&1 ||

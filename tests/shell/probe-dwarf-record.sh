@@ -62,6 +62,33 @@ places() {
 	sed -E 's/^[^ ]* [^ ]*:0x([0-9a-f]+).*/\1/' | while read -r h; do echo $((16#$h)); done | sort
 }
 
+# record_and_compare WHAT EVENT...: runs $bin with EVENT... of $group
+# enabled in the private instance $inst, and fails unless the events
+# recorded are the EXPECT lines the program printed.  Leaves $TK_TMP/got.$opt.
+record_and_compare() {
+	local what=$1 ev
+	shift
+	mkdir "$TRACEFS/instances/$inst" || fail "cannot create instance"
+	on_exit "rmdir '$TRACEFS/instances/$inst'"
+	for ev in "$@"; do
+		echo 1 >"$TRACEFS/instances/$inst/events/$group/$ev/enable" ||
+			fail "cannot enable $group:$ev"
+		on_exit "echo 0 >'$TRACEFS/instances/$inst/events/$group/$ev/enable'"
+	done
+	"$bin" >"$TK_TMP/out.$opt" || fail "$what: target failed"
+	for ev in "$@"; do
+		echo 0 >"$TRACEFS/instances/$inst/events/$group/$ev/enable"
+	done
+	sed -n 's/^EXPECT //p' "$TK_TMP/out.$opt" | sort >"$TK_TMP/want.$opt"
+	sed -n -E 's/^.*[0-9]: ([A-Za-z0-9_]+): \([^)]*\) (.*)$/\1: \2/p' \
+		"$TRACEFS/instances/$inst/trace" | sort >"$TK_TMP/got.$opt"
+	cat "$TK_TMP/got.$opt"
+	if ! diff -u "$TK_TMP/want.$opt" "$TK_TMP/got.$opt"; then
+		cat "$TRACEFS/instances/$inst/trace"
+		fail "$what: recorded values differ from the program's"
+	fi
+}
+
 # NAME:FLAGS; split DWARF's places come from perf on the same code
 # built without it (perf 6.1 does not read .dwo files).
 for build in O0:-O0 O2:-O2 split:'-O2 -gsplit-dwarf'; do
@@ -84,57 +111,17 @@ for build in O0:-O0 O2:-O2 split:'-O2 -gsplit-dwarf'; do
 	grep "^p:$group/helper " "$TRACEFS/uprobe_events" | places >"$TK_TMP/ours.$opt"
 	diff -u "$TK_TMP/perf.$opt" "$TK_TMP/ours.$opt" || fail "-$opt: copies differ from perf's"
 
-	mkdir "$TRACEFS/instances/$inst" || fail "cannot create instance"
-	on_exit "rmdir '$TRACEFS/instances/$inst'"
-	for ev in helper use_enum use_bf; do
-		echo 1 >"$TRACEFS/instances/$inst/events/$group/$ev/enable" ||
-			fail "cannot enable $group:$ev"
-		on_exit "echo 0 >'$TRACEFS/instances/$inst/events/$group/$ev/enable'"
-	done
-	"$bin" >"$TK_TMP/out.$opt" || fail "-$opt: target failed"
-	for ev in helper use_enum use_bf; do
-		echo 0 >"$TRACEFS/instances/$inst/events/$group/$ev/enable"
-	done
-	sed -n 's/^EXPECT //p' "$TK_TMP/out.$opt" | sort >"$TK_TMP/want.$opt"
-	sed -n -E 's/^.*[0-9]: ([A-Za-z0-9_]+): \([^)]*\) (.*)$/\1: \2/p' \
-		"$TRACEFS/instances/$inst/trace" | sort >"$TK_TMP/got.$opt"
-	cat "$TK_TMP/got.$opt"
-	if ! diff -u "$TK_TMP/want.$opt" "$TK_TMP/got.$opt"; then
-		cat "$TRACEFS/instances/$inst/trace"
-		fail "-$opt: recorded values differ from the program's"
-	fi
+	record_and_compare "-$opt" helper use_enum use_bf
 	assert_grep '^use_enum: e=-5$' "$TK_TMP/got.$opt"
 	"$TRACEKIT" probe -d "$group:*" >/dev/null || fail "-$opt: probe -d failed"
 done
 
 # C++: a method by its qualified name, and an overload by its mangled
 # name, with `this`; the place is perf's for the mangled names.
-cat >"$TK_TMP/c.cc" <<'SRC'
-#include <cstdio>
-namespace ns {
-struct Cls {
-	int base;
-	__attribute__((noinline)) int method(int x);
-	__attribute__((noinline)) int over(int x);
-	__attribute__((noinline)) int over(long l, int y);
-};
-int Cls::method(int x)
-{
-	std::printf("EXPECT ns__Cls__method: x=%d base=%d\n", x, base);
-	return base + x;
-}
-int Cls::over(int x) { std::printf("%d\n", x); return x; }
-int Cls::over(long l, int y)
-{
-	std::printf("EXPECT _ZN2ns3Cls4overEli: y=%d base=%d\n", y, base);
-	return (int)l + y;
-}
-}
-int main() { ns::Cls c{5}; return c.method(3) + c.over(1) + c.over(2, 4) != 15; }
-SRC
 for opt in O0 O2; do
 	bin=$TK_TMP/tkcxx_$opt group=probe_tkcxx_$opt inst=tkcxx_$$_$opt
-	g++ -g -"$opt" -o "$bin" "$TK_TMP/c.cc" || fail "g++ -$opt failed"
+	g++ -g -"$opt" -o "$bin" "$TRACEKIT_SRCDIR/tests/shell/probe-cxx-target.cc" ||
+		fail "g++ -$opt failed"
 	for s in '_ZN2ns3Cls6methodEi x' '_ZN2ns3Cls4overEli y'; do
 		perf probe -q -x "$bin" -D "$s" | places >>"$TK_TMP/cxxperf.$opt"
 	done
@@ -145,22 +132,7 @@ for opt in O0 O2; do
 	grep "^p:$group/" "$TRACEFS/uprobe_events" | places >"$TK_TMP/cxxours.$opt"
 	diff -u <(sort "$TK_TMP/cxxperf.$opt") "$TK_TMP/cxxours.$opt" ||
 		fail "-$opt: C++ places differ from perf's"
-	mkdir "$TRACEFS/instances/$inst" || fail "cannot create instance"
-	on_exit "rmdir '$TRACEFS/instances/$inst'"
-	for ev in ns__Cls__method _ZN2ns3Cls4overEli; do
-		echo 1 >"$TRACEFS/instances/$inst/events/$group/$ev/enable" ||
-			fail "cannot enable $group:$ev"
-		on_exit "echo 0 >'$TRACEFS/instances/$inst/events/$group/$ev/enable'"
-	done
-	"$bin" >"$TK_TMP/out.$opt" || fail "-$opt: target failed"
-	for ev in ns__Cls__method _ZN2ns3Cls4overEli; do
-		echo 0 >"$TRACEFS/instances/$inst/events/$group/$ev/enable"
-	done
-	sed -n 's/^EXPECT //p' "$TK_TMP/out.$opt" | sort >"$TK_TMP/want.$opt"
-	sed -n -E 's/^.*[0-9]: ([A-Za-z0-9_]+): \([^)]*\) (.*)$/\1: \2/p' \
-		"$TRACEFS/instances/$inst/trace" | sort >"$TK_TMP/got.$opt"
-	cat "$TK_TMP/got.$opt"
-	diff -u "$TK_TMP/want.$opt" "$TK_TMP/got.$opt" || fail "-$opt: C++ values differ"
+	record_and_compare "-$opt: C++" ns__Cls__method _ZN2ns3Cls4overEli
 	assert_eq "-$opt: C++ events" "$(wc -l <"$TK_TMP/got.$opt")" 2
 	"$TRACEKIT" probe -d "$group:*" >/dev/null || fail "-$opt: probe -d failed"
 done
