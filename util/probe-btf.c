@@ -400,6 +400,8 @@ struct btf_ctx {
 	const struct btf_type *proto;
 	const char *func;
 	const struct probe_dwarf_opts *opts;
+	int whole;		/* $params: a struct by value is fetched, as probe-dwarf does */
+	struct strbuf *warn;	/* NULL: no warnings */
 };
 
 static int apply_index(struct btf_ctx *bc, const struct probe_field *f, struct fetch_arg *fa,
@@ -536,6 +538,20 @@ static int final_array(struct btf_ctx *bc, struct fetch_arg *fa, const struct bt
 	return 0;
 }
 
+/* $params: a struct in argument registers, as probe-dwarf fetches it. */
+static int whole_aggregate(struct btf_ctx *bc, struct fetch_arg *fa, __u32 id,
+			   const char *path, struct strbuf *err)
+{
+	struct strbuf tn = STRBUF_INIT;
+	int ret;
+
+	type_name(bc->btf, id, &tn);
+	ret = probe_whole_aggregate(btf__resolve_size(bc->btf, id), tn.buf, path, fa,
+				    bc->warn, err);
+	strbuf_release(&tn);
+	return ret;
+}
+
 /* Final type: user cast, string, array, bitfield or scalar, as probe-dwarf types them. */
 static int final_type(struct btf_ctx *bc, const struct probe_arg *arg, struct fetch_arg *fa,
 		      __u32 id, char *bf, const char *path, struct strbuf *err)
@@ -572,6 +588,8 @@ static int final_type(struct btf_ctx *bc, const struct probe_arg *arg, struct fe
 	}
 	if (t && btf_is_array(t))
 		return final_array(bc, fa, t, path, err);
+	if (is_su(t) && bc->whole && !fa->nr_derefs)
+		return whole_aggregate(bc, fa, id, path, err);
 	if (is_su(t)) {
 		struct strbuf tn = STRBUF_INIT;
 
@@ -593,18 +611,45 @@ static const char *param_name(const struct btf *btf, const struct btf_param *p)
 	return btf__name_by_offset(btf, p->name_off);
 }
 
+/* Whether t holds integers and pointers only, as members and array elements. */
+static int all_integer(const struct btf *btf, const struct btf_type *t, int depth)
+{
+	const struct btf_member *m;
+	__u32 id;
+	int i;
+
+	if (!t || depth > 8)
+		return 0;
+	if (btf_is_int(t) || btf_is_ptr(t) || btf_is_enum(t) || btf_is_enum64(t))
+		return 1;
+	if (btf_is_array(t))
+		return all_integer(btf, real_type(btf, btf_array(t)->type, &id), depth + 1);
+	if (!is_su(t))
+		return 0;
+	for (i = 0, m = btf_members(t); i < btf_vlen(t); i++, m++)
+		if (!all_integer(btf, real_type(btf, m->type, &id), depth + 1))
+			return 0;
+	return 1;
+}
+
 /*
- * Whether parameter i takes one integer slot of the calling convention,
- * so that those after it are $arg(i+2) and on: a float or an aggregate
- * moves them (the x86-64 ABI), and BTF has no locations to say where.
+ * The argument slot k ($argk) of parameter p, the earlier ones having
+ * taken *regs registers and *stack stack slots (arch_arg_slot()); -1 for
+ * a float, or an aggregate holding one, whose place BTF cannot tell.
  */
-static int one_slot(const struct btf *btf, const struct btf_param *p)
+static int param_slot(const struct btf *btf, const struct btf_param *p, int *regs, int *stack)
 {
 	__u32 id;
 	const struct btf_type *t = real_type(btf, p->type, &id);
+	long size = t ? btf__resolve_size(btf, id) : -1;
 
-	return t && (btf_is_int(t) || btf_is_ptr(t) || btf_is_enum(t) || btf_is_enum64(t)) &&
-	       btf__resolve_size(btf, id) <= 8;
+	if (!t || size <= 0)
+		return -1;
+	if (is_su(t))
+		return all_integer(btf, t, 0) ? arch_arg_slot((size_t)size, 1, regs, stack) : -1;
+	if (btf_is_int(t) || btf_is_ptr(t) || btf_is_enum(t) || btf_is_enum64(t))
+		return arch_arg_slot((size_t)size, 0, regs, stack);
+	return -1;
 }
 
 /* Where argument k is at the entry: $argk, or the register it is in. */
@@ -636,7 +681,7 @@ static int arg_var(void *ctx, const struct probe_arg *arg, struct fetch_arg *fa,
 	const struct btf_param *p = btf_params(bc->proto);
 	struct strbuf path = STRBUF_INIT, what = STRBUF_INIT;
 	char *bf = NULL;
-	int i, k = 0, n = btf_vlen(bc->proto), ret;
+	int i, k = 0, n = btf_vlen(bc->proto), ret, slot = 0, regs = 0, stack = 0;
 	__u32 id;
 
 	strbuf_addf(&path, "%s%s", arg->global ? "@" : "", arg->var);
@@ -651,15 +696,17 @@ static int arg_var(void *ctx, const struct probe_arg *arg, struct fetch_arg *fa,
 		ret = probe_btf_needs_dwarf(what.buf, err);
 		goto out;
 	}
-	for (i = 0; i < k - 1; i++) {
-		if (!one_slot(bc->btf, &p[i])) {
-			strbuf_addf(&what, "'%s': after '%s', passed by value or as a float, "
-				    "its argument slot", arg->var, param_name(bc->btf, &p[i]));
+	for (i = 0; i < k; i++) {
+		slot = param_slot(bc->btf, &p[i], &regs, &stack);
+		if (slot < 0) {
+			strbuf_addf(&what, "'%s': %s '%s', passed as a float or holding one, "
+				    "its argument slot", arg->var, i < k - 1 ? "after" : "as",
+				    param_name(bc->btf, &p[i]));
 			ret = probe_btf_needs_dwarf(what.buf, err);
 			goto out;
 		}
 	}
-	ret = arg_base(bc, k, fa, err);
+	ret = arg_base(bc, slot, fa, err);
 	if (ret)
 		goto out;
 	real_type(bc->btf, p[k - 1].type, &id);
@@ -702,8 +749,22 @@ static int arg_params(void *ctx, const char ***names, int *nr)
 	return 0;
 }
 
+/* $params fetches a struct passed by value as its first bytes, as probe-dwarf does. */
+static int arg_param(void *ctx, const struct probe_arg *arg, struct fetch_arg *fa,
+		     struct strbuf *err)
+{
+	struct btf_ctx *bc = ctx;
+	int ret;
+
+	bc->whole = 1;
+	ret = arg_var(ctx, arg, fa, err);
+	bc->whole = 0;
+	return ret;
+}
+
 static const struct probe_arg_ops btf_arg_ops = {
 	.var = arg_var,
+	.param = arg_param,
 	.retval = arg_retval,
 	.params = arg_params,
 };
@@ -748,9 +809,9 @@ static const struct btf_type *func_proto(const struct btf *btf, const char *func
 
 int probe_btf_resolve(struct probe_btf *b, const struct probe_spec *spec,
 		      const struct probe_dwarf_opts *opts, struct probe_point **pps,
-		      int *nr, struct strbuf *err)
+		      int *nr, struct strbuf *warn, struct strbuf *err)
 {
-	struct btf_ctx bc = { .func = spec->func, .opts = opts };
+	struct btf_ctx bc = { .func = spec->func, .opts = opts, .warn = warn };
 	struct probe_point *pp;
 	struct probe_ksym ks;
 	int ret;
@@ -772,7 +833,7 @@ int probe_btf_resolve(struct probe_btf *b, const struct probe_spec *spec,
 	pp->sym = xstrdup(spec->func);
 	pp->module = ks.module ? xstrdup(ks.module) : NULL;
 	pp->retprobe = spec->retprobe;
-	ret = probe_point_args(pp, spec, &btf_arg_ops, &bc, NULL, err);
+	ret = probe_point_args(pp, spec, &btf_arg_ops, &bc, warn, err);
 	if (ret) {
 		probe_points_release(pp, 1);
 		return ret;

@@ -28,10 +28,14 @@ struct probe_spec;
 struct probe_btf *probe_btf_open(struct strbuf *err);
 void probe_btf_close(struct probe_btf *b);
 
-/* As probe_dwarf_resolve(), from BTF: one point, at the entry or the return. */
+/*
+ * As probe_dwarf_resolve(), from BTF: one point, at the entry or the
+ * return; warn (NULL: none) gets a line for each parameter $params
+ * leaves out or cuts.
+ */
 int probe_btf_resolve(struct probe_btf *b, const struct probe_spec *spec,
 		      const struct probe_dwarf_opts *opts, struct probe_point **pps,
-		      int *nr, struct strbuf *err);
+		      int *nr, struct strbuf *warn, struct strbuf *err);
 
 /* -V: the parameters of spec's function, with their types. */
 int probe_btf_list_vars(struct probe_btf *b, const struct probe_spec *spec,

@@ -163,7 +163,7 @@ static int translate(const struct probe_target *t, const char *text,
 	ret = probe_spec_parse(text, &spec, err);
 	if (ret)
 		return ret;
-	ret = t->btf ? probe_btf_resolve(t->btf, &spec, dopts, &pps, &nr, err) :
+	ret = t->btf ? probe_btf_resolve(t->btf, &spec, dopts, &pps, &nr, warn, err) :
 	      probe_dwarf_resolve(t->dbg, &spec, dopts, &pps, &nr, warn, err);
 	if (!ret && t->ksyms) {
 		ret = kernel_takes(t, pps, nr, err);
