@@ -9,12 +9,12 @@
  * with DWARF: /sys/kernel/btf/vmlinux, and /sys/kernel/btf/MODULE (split
  * BTF on top of it) for a function a module holds, read with libbpf.  BTF
  * has the prototypes and the type layouts but no locations: a probe is at
- * a function's entry, where argument i is $argi, or at its return, and
+ * a function's entry, where a parameter is the $argN of the slot the
+ * calling convention gives it (arch_arg_slot()), or at its return, and
  * what needs more (lines, offsets, locals, globals) is refused with that
- * reason.  Before anything is written it refuses what the kernel would:
- * functions kallsyms lacks (inlined everywhere), functions on the kprobe
- * blacklist, and compiler clones (.isra, .constprop, .part), whose
- * prototype BTF does not describe.
+ * reason.  Before anything is written it refuses what the kernel would
+ * (probe_ksyms_check()), and compiler clones (.isra, .constprop, .part),
+ * whose prototype BTF does not describe.
  */
 
 struct probe_btf;
