@@ -31,6 +31,15 @@ void arch_entry_cfa(int *regno, long long *off);
 int arch_entry_arg(int k, int *regno, long long *off);
 
 /*
+ * The argument k ($argk, as arch_entry_arg() places it) of a parameter
+ * of size bytes, a scalar or (aggregate) a struct or union of integers
+ * and pointers passed by value, after the earlier ones took *regs
+ * argument registers and *stack stack slots, which it updates; -1 when
+ * the arch does not say.
+ */
+int arch_arg_slot(size_t size, int aggregate, int *regs, int *stack);
+
+/*
  * A register as an SDT operand names it (any width), mapped to the
  * pt_regs slot that fetchargs read.  A sub-register other than the low
  * part of its slot (x86's %ah) needs a bitfield fetch, not a narrower type.

@@ -5,9 +5,16 @@
 # times and the ratio.  Binaries: the tracekit binary itself (~30 CUs),
 # then the same code linked with BIG_CUS (default 600) generated CUs of
 # structs and functions, where the cost of finding a function in the
-# DWARF dominates (perf walks every CU for every spec).
+# DWARF dominates (perf walks every CU for every spec).  Then the kernel:
+# kernel specs by `tracekit probe -k VMLINUX` and, where the running
+# kernel has /sys/kernel/btf/vmlinux, by tracekit from that BTF alone,
+# both against `perf probe -k VMLINUX`, the VM guest's vmlinux with DWARF
+# (tests/vm/vmlinux-dbg.sh, downloaded once into TRACEKIT_VM_CACHE).  The
+# running kernel need not be that vmlinux's: -D writes nothing, and the
+# specs are chosen to exist in both.
 set -u
 tk=$(realpath "${1:-./tracekit}")
+src=$(cd "$(dirname "$0")/.." && pwd)
 rounds=${ROUNDS:-5}
 big_cus=${BIG_CUS:-600}
 command -v perf >/dev/null || { echo "bench/probe.sh: perf is not installed" >&2; exit 3; }
@@ -39,6 +46,19 @@ specs=(
 	'tk_restore_push_write path value append'
 	'cmd_test argc argv'
 )
+kspecs=(
+	'ip_rcv dev->perm_addr:x8[6]'
+	'do_sys_openat2 dfd filename:string how->flags'
+	'vfs_read file->f_pos count'
+	'tcp_v4_connect sk->__sk_common.skc_family addr_len'
+	'ksys_write fd count'
+	'do_exit code'
+	'wake_up_new_task p->pid p->comm'
+	'security_file_open file->f_flags'
+	'inet_bind sock->type addr_len'
+	'vfs_unlink dir->i_ino dentry->d_name.name:string'
+	'do_nanosleep t->task mode'
+)
 
 # The machine is shared: besides the wall clock, the CPU time (user + sys)
 # of the tool's processes is measured, which other load does not inflate.
@@ -46,11 +66,12 @@ specs=(
 now() { date +%s%N; }
 
 # Children's user + sys time of this shell: `times` must not run in a
-# pipe or $(...), whose fork would start from zero.
+# pipe or $(...), whose fork would start from zero.  %.0f, not %d, which
+# Debian's awk (mawk) clips at 2^31-1: every sum over 2.1 s read 2.1 s.
 cpu_ns() {
 	times >"$work/times"
 	sed -n 2p "$work/times" | awk '{ n = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/);
-		n += (a[1] * 60 + a[2]) * 1e9 } printf "%d\n", n }'
+		n += (a[1] * 60 + a[2]) * 1e9 } printf "%.0f\n", n }'
 }
 
 # per_spec TOOL...: every spec in its own process, ROUNDS times.
@@ -95,16 +116,15 @@ report() {
 		       pp[2] / 1e6 / n, tt[2] / 1e6 / n, pp[2] / tt[2] }'
 }
 
-# check_specs BIN: each spec once with each tool, so that a spec that no
+# check_specs WHO CMD...: each spec once with CMD, so that a spec that no
 # longer fits the code (a function made inline, a parameter renamed) is
 # named with the tool's reason, not lost in the timed runs' silence.
 check_specs() {
-	local bin=$1 s bad=0
+	local who=$1 s bad=0
+	shift
 	for s in "${specs[@]}"; do
-		perf probe -x "$bin" -D "$s" >/dev/null 2>"$work/err" ||
-			{ echo "bench/probe.sh: perf refuses '$s': $(tr -s ' \n' ' ' <"$work/err")" >&2; bad=1; }
-		"$tk" probe -x "$bin" -D "$s" >/dev/null 2>"$work/err" ||
-			{ echo "bench/probe.sh: tracekit refuses '$s': $(head -n 1 "$work/err")" >&2; bad=1; }
+		"$@" -D "$s" >/dev/null 2>"$work/err" ||
+			{ echo "bench/probe.sh: $who refuses '$s': $(tr -s ' \n' ' ' <"$work/err" | cut -c 1-200)" >&2; bad=1; }
 	done
 	return $bad
 }
@@ -112,13 +132,47 @@ check_specs() {
 run() {
 	local bin=$1 p t
 	echo "binary: $bin ($(stat -c %s "$bin") bytes), ${#specs[@]} specs, $rounds rounds"
-	check_specs "$bin" || exit 1
+	check_specs perf perf probe -x "$bin" || exit 1
+	check_specs tracekit "$tk" probe -x "$bin" || exit 1
 	p=$(per_spec perf probe -q -x "$bin") || exit 1
 	t=$(per_spec "$tk" probe -x "$bin") || exit 1
 	report "one process per spec" "$((rounds * ${#specs[@]}))" "$p" "$t"
 	p=$(batch perf probe -q -x "$bin") || exit 1
 	t=$(batch "$tk" probe -x "$bin") || exit 1
 	report "all specs in one process" "$rounds" "$p" "$t"
+}
+
+# kernel: kspecs from -k VMLINUX and from BTF, each against perf -k VMLINUX.
+kernel() {
+	local v btf='' p t
+	v=$("$src/tests/vm/vmlinux-dbg.sh") || exit 1
+	specs=("${kspecs[@]}")
+	[ -r /sys/kernel/btf/vmlinux ] && btf=1
+	echo "kernel: $v, ${#specs[@]} specs, $rounds rounds;" \
+		"BTF: ${btf:+/sys/kernel/btf/vmlinux of $(uname -r)}${btf:-none here}"
+	check_specs perf perf probe -k "$v" || exit 1
+	check_specs "tracekit -k" "$tk" probe -k "$v" || exit 1
+	if [ -n "$btf" ]; then
+		# Without -k tracekit takes a vmlinux with DWARF from the usual
+		# places first: this part times BTF only.
+		"$tk" probe -v -D "${specs[0]}" 2>&1 | grep -q '^types and locations from BTF' ||
+			{ echo "bench/probe.sh: tracekit does not use BTF without -k here" >&2; exit 1; }
+		check_specs "tracekit (BTF)" "$tk" probe || exit 1
+	fi
+	p=$(per_spec perf probe -q -k "$v") || exit 1
+	t=$(per_spec "$tk" probe -k "$v") || exit 1
+	report "-k: one process per spec" "$((rounds * ${#specs[@]}))" "$p" "$t"
+	if [ -n "$btf" ]; then
+		t=$(per_spec "$tk" probe) || exit 1
+		report "BTF: one process per spec" "$((rounds * ${#specs[@]}))" "$p" "$t"
+	fi
+	p=$(batch perf probe -q -k "$v") || exit 1
+	t=$(batch "$tk" probe -k "$v") || exit 1
+	report "-k: all in one process" "$rounds" "$p" "$t"
+	if [ -n "$btf" ]; then
+		t=$(batch "$tk" probe) || exit 1
+		report "BTF: all in one process" "$rounds" "$p" "$t"
+	fi
 }
 
 # The big binary: tracekit's objects plus generated CUs, linked so that
@@ -146,3 +200,4 @@ big() {
 
 run "$tk"
 run "$(big)"
+kernel

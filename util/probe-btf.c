@@ -13,27 +13,16 @@
 #include "util/fetcharg.h"
 #include "util/probe-btf.h"
 #include "util/probe-dwarf.h"
+#include "util/probe-ksyms.h"
 #include "util/probe-spec.h"
-#include "util/tracefs.h"
 #include "util/usage.h"
-
-#define KALLSYMS "/proc/kallsyms"
-/* Where debugfs is usually mounted; tracekit never mounts it. */
-#define KPROBE_BLACKLIST "/sys/kernel/debug/kprobes/blacklist"
 
 struct probe_btf {
 	struct btf *vmlinux;
 	/* The split BTF of the last module a function was found in. */
 	struct btf *mod;
 	char *mod_name;
-	/* /proc/kallsyms, and its text symbols sorted by name */
-	struct strbuf kallsyms;
-	struct kallsym *syms;
-	size_t nr_syms;
-	/* available_filter_functions, its names sorted; -1: not checked */
-	struct strbuf traceable;
-	const char **ftrace_funcs;
-	long nr_ftrace_funcs;
+	struct probe_ksyms *ksyms;
 };
 
 /* libbpf prints its warnings to stderr by default; util/ never prints. */
@@ -66,7 +55,7 @@ struct probe_btf *probe_btf_open(struct strbuf *err)
 		return NULL;
 	b = xcalloc(1, sizeof(*b));
 	b->vmlinux = btf;
-	strbuf_init(&b->kallsyms, 0);
+	b->ksyms = probe_ksyms_new();
 	return b;
 }
 
@@ -77,10 +66,7 @@ void probe_btf_close(struct probe_btf *b)
 	btf__free(b->mod);
 	btf__free(b->vmlinux);
 	free(b->mod_name);
-	strbuf_release(&b->kallsyms);
-	free(b->syms);
-	strbuf_release(&b->traceable);
-	free(b->ftrace_funcs);
+	probe_ksyms_free(b->ksyms);
 	free(b);
 }
 
@@ -108,267 +94,29 @@ unsigned long probe_btf_struct_size(const char *name)
 	return size > 0 ? (unsigned long)size : 0;
 }
 
-/* ---- kallsyms and the blacklist ---- */
-
-struct kallsym {
-	const char *name;
-	const char *mod;	/* NULL for vmlinux */
-	int text;		/* t or T */
-};
-
-/* What kallsyms says of one function name. */
-struct ksym {
-	int nr;			/* text symbols of that name */
-	int all;		/* symbols of that name, data ones too */
-	const char *module;	/* the first one's [MOD], or NULL for vmlinux */
-	const char *clone;	/* FUNC.isra.N, FUNC.constprop.N, FUNC.part.N */
-};
-
-/* The clone suffix GCC gives a specialised copy (".isra.0"...) in sym, or NULL. */
-static const char *clone_suffix(const char *sym)
-{
-	static const char *const suffixes[] = { ".isra.", ".constprop.", ".part." };
-	const char *dot;
-	size_t i;
-
-	for (dot = strchr(sym, '.'); dot; dot = strchr(dot + 1, '.'))
-		for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
-			if (!strncmp(dot, suffixes[i], strlen(suffixes[i])))
-				return dot;
-	return NULL;
-}
-
-static int kallsym_cmp(const void *a, const void *b)
-{
-	return strcmp(((const struct kallsym *)a)->name, ((const struct kallsym *)b)->name);
-}
-
-/*
- * One kallsyms line, "ADDR TYPE NAME" and for modules "\t[MOD]", cut in
- * place.  Every type is kept: the kernel refuses a kprobe on a name any
- * symbol shares ("The symbol is not unique": 6.1's event_function).
- */
-static int kallsym_parse(char *line, struct kallsym *ks)
-{
-	char *p = strchr(line, ' '), *tab, *end;
-
-	if (!p || !p[1] || p[2] != ' ')
-		return 0;
-	ks->text = p[1] == 't' || p[1] == 'T';
-	ks->name = p + 3;
-	ks->mod = NULL;
-	tab = strchr(p + 3, '\t');
-	if (tab) {
-		*tab = '\0';
-		end = strchr(tab + 1, ']');
-		if (tab[1] == '[' && end) {
-			*end = '\0';
-			ks->mod = tab + 2;
-		}
-	}
-	return 1;
-}
-
-/*
- * The text symbols of kallsyms, read once and sorted by name: a batch of
- * specs would otherwise read its 200,000 lines once per spec.
- */
-static int kallsyms_load(struct probe_btf *b, struct strbuf *err)
-{
-	char *line, *nl;
-	size_t alloc = 0;
-	long ret;
-
-	if (b->syms)
-		return 0;
-	ret = strbuf_read_file(&b->kallsyms, KALLSYMS, 1 << 22);
-	if (ret < 0) {
-		strbuf_addf(err, "%s: %s", KALLSYMS, strerror((int)-ret));
-		return (int)ret;
-	}
-	for (line = b->kallsyms.buf; *line; line = nl + 1) {
-		nl = strchr(line, '\n');
-		if (!nl)
-			break;
-		*nl = '\0';
-		if (b->nr_syms == alloc) {
-			alloc = alloc ? 2 * alloc : 1 << 16;
-			b->syms = xrealloc(b->syms, alloc * sizeof(*b->syms));
-		}
-		b->nr_syms += kallsym_parse(line, &b->syms[b->nr_syms]);
-	}
-	if (!b->syms)
-		b->syms = xcalloc(1, sizeof(*b->syms));
-	qsort(b->syms, b->nr_syms, sizeof(*b->syms), kallsym_cmp);
-	return 0;
-}
-
-/* The index of the first symbol not below name. */
-static size_t kallsyms_lower(const struct probe_btf *b, const char *name)
-{
-	size_t lo = 0, hi = b->nr_syms;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (strcmp(b->syms[mid].name, name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-static int kallsyms_find(struct probe_btf *b, const char *func, struct ksym *ks,
-			 struct strbuf *err)
-{
-	struct strbuf dot = STRBUF_INIT;
-	size_t i, n = strlen(func);
-	int ret = kallsyms_load(b, err);
-
-	memset(ks, 0, sizeof(*ks));
-	if (ret)
-		return ret;
-	for (i = kallsyms_lower(b, func); i < b->nr_syms && !strcmp(b->syms[i].name, func); i++) {
-		ks->all++;
-		if (b->syms[i].text && !ks->nr++)
-			ks->module = b->syms[i].mod;
-	}
-	/* The clones sort right after "FUNC.". */
-	strbuf_addf(&dot, "%s.", func);
-	for (i = kallsyms_lower(b, dot.buf);
-	     i < b->nr_syms && !strncmp(b->syms[i].name, dot.buf, n + 1) && !ks->clone; i++)
-		if (b->syms[i].text && clone_suffix(b->syms[i].name) == b->syms[i].name + n)
-			ks->clone = b->syms[i].name;
-	strbuf_release(&dot);
-	return 0;
-}
-
-/* debugfs kprobes/blacklist lines: "0xSTART-0xEND\tNAME[\t[MOD]]". */
-static int blacklisted(const char *func)
-{
-	FILE *f = fopen(KPROBE_BLACKLIST, "re");
-	char *line = NULL;
-	size_t cap = 0;
-	int found = 0;
-
-	if (!f)
-		return 0;
-	while (!found && getline(&line, &cap, f) > 0) {
-		char name[256];
-
-		found = sscanf(line, "%*s %255s", name) == 1 && !strcmp(name, func);
-	}
-	free(line);
-	fclose(f);
-	return found;
-}
-
-static int str_cmp(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* CONFIG_KPROBE_EVENTS_ON_NOTRACE=y in the running kernel's config file. */
-static int events_on_notrace(void)
-{
-	struct strbuf path = STRBUF_INIT, config = STRBUF_INIT;
-	char rel[256] = "";
-	FILE *f = fopen("/proc/sys/kernel/osrelease", "re");
-	int on = 0;
-
-	if (f) {
-		if (fgets(rel, sizeof(rel), f))
-			rel[strcspn(rel, "\n")] = '\0';
-		fclose(f);
-	}
-	strbuf_addf(&path, "/boot/config-%s", rel);
-	if (*rel && strbuf_read_file(&config, path.buf, 1 << 24) > 0)
-		on = strstr(config.buf, "\nCONFIG_KPROBE_EVENTS_ON_NOTRACE=y\n") != NULL;
-	strbuf_release(&config);
-	strbuf_release(&path);
-	return on;
-}
-
-/*
- * Whether func can carry a kprobe event: unless the kernel was built with
- * KPROBE_EVENTS_ON_NOTRACE, trace_kprobe refuses ("Failed to register
- * probe event") a function without an ftrace location, which is what
- * available_filter_functions lists (6.1: the __bpf_trace_* stubs, every
- * notrace function).  Without that file there is nothing to check.
- */
-static int traceable(struct probe_btf *b, const char *func)
-{
-	if (!b->ftrace_funcs) {
-		long n = 0, alloc = 0;
-		char *line, *nl;
-
-		b->ftrace_funcs = xcalloc(1, sizeof(*b->ftrace_funcs));
-		b->nr_ftrace_funcs = -1;
-		if (events_on_notrace() ||
-		    tk_tracefs_read(NULL, "available_filter_functions", &b->traceable) <= 0)
-			return 1;
-		for (line = b->traceable.buf; (nl = strchr(line, '\n')); line = nl + 1) {
-			*nl = '\0';
-			line[strcspn(line, " \t")] = '\0';
-			if (n == alloc) {
-				alloc = alloc ? 2 * alloc : 1 << 16;
-				b->ftrace_funcs = xrealloc(b->ftrace_funcs,
-							   alloc * sizeof(*b->ftrace_funcs));
-			}
-			b->ftrace_funcs[n++] = line;
-		}
-		qsort(b->ftrace_funcs, n, sizeof(*b->ftrace_funcs), str_cmp);
-		b->nr_ftrace_funcs = n;
-	}
-	return b->nr_ftrace_funcs < 0 ||
-	       bsearch(&func, b->ftrace_funcs, b->nr_ftrace_funcs, sizeof(*b->ftrace_funcs),
-		       str_cmp);
-}
-
 /* What the kernel would refuse to probe, refused first; -errno with err. */
-static int probeable(struct probe_btf *b, const char *func, struct ksym *ks,
+static int probeable(struct probe_btf *b, const char *func, struct probe_ksym *ks,
 		     struct strbuf *err)
 {
-	int ret = kallsyms_find(b, func, ks, err);
+	int ret = probe_ksyms_find(b->ksyms, func, ks, err);
 
 	if (ret)
 		return ret;
 	if (!ks->nr && ks->clone) {
-		strbuf_addf(err, "%s: only its compiler clone %s is in %s, and BTF does not "
-			    "describe the clone's arguments", func, ks->clone, KALLSYMS);
+		strbuf_addf(err, "%s: only its compiler clone %s is in /proc/kallsyms, and BTF "
+			    "does not describe the clone's arguments", func, ks->clone);
 		return -EOPNOTSUPP;
 	}
-	if (clone_suffix(func)) {
+	if (probe_ksyms_clone_suffix(func)) {
 		strbuf_addf(err, "%s: a compiler clone: BTF does not describe its arguments", func);
 		return -EOPNOTSUPP;
 	}
-	if (!ks->nr) {
-		strbuf_addf(err, "%s: not in %s (inlined everywhere, or its module is not "
-			    "loaded): no kprobe can be put on it", func, KALLSYMS);
-		return -ENOENT;
-	}
 	if (ks->nr > 1) {
-		strbuf_addf(err, "%s: %d functions of that name in %s: BTF cannot tell "
-			    "which one it describes", func, ks->nr, KALLSYMS);
+		strbuf_addf(err, "%s: %d functions of that name in /proc/kallsyms: BTF cannot tell "
+			    "which one it describes", func, ks->nr);
 		return -EOPNOTSUPP;
 	}
-	if (ks->all > 1) {
-		strbuf_addf(err, "%s: %d symbols of that name in %s, not all functions: the "
-			    "kernel puts no kprobe on a name that is not unique", func, ks->all,
-			    KALLSYMS);
-		return -EOPNOTSUPP;
-	}
-	if (blacklisted(func)) {
-		strbuf_addf(err, "%s: on the kprobe blacklist (%s)", func, KPROBE_BLACKLIST);
-		return -EPERM;
-	}
-	if (!traceable(b, func)) {
-		strbuf_addf(err, "%s: notrace (not in available_filter_functions): this kernel "
-			    "puts kprobe events on ftrace-able functions only", func);
-		return -EPERM;
-	}
-	return 0;
+	return probe_ksyms_check(b->ksyms, func, ks->module, err);
 }
 
 /* The BTF of the module holding a function (split on vmlinux), or vmlinux's. */
@@ -652,6 +400,8 @@ struct btf_ctx {
 	const struct btf_type *proto;
 	const char *func;
 	const struct probe_dwarf_opts *opts;
+	int whole;		/* $params: a struct by value is fetched, as probe-dwarf does */
+	struct strbuf *warn;	/* NULL: no warnings */
 };
 
 static int apply_index(struct btf_ctx *bc, const struct probe_field *f, struct fetch_arg *fa,
@@ -788,6 +538,20 @@ static int final_array(struct btf_ctx *bc, struct fetch_arg *fa, const struct bt
 	return 0;
 }
 
+/* $params: a struct in argument registers, as probe-dwarf fetches it. */
+static int whole_aggregate(struct btf_ctx *bc, struct fetch_arg *fa, __u32 id,
+			   const char *path, struct strbuf *err)
+{
+	struct strbuf tn = STRBUF_INIT;
+	int ret;
+
+	type_name(bc->btf, id, &tn);
+	ret = probe_whole_aggregate(btf__resolve_size(bc->btf, id), tn.buf, path, fa,
+				    bc->warn, err);
+	strbuf_release(&tn);
+	return ret;
+}
+
 /* Final type: user cast, string, array, bitfield or scalar, as probe-dwarf types them. */
 static int final_type(struct btf_ctx *bc, const struct probe_arg *arg, struct fetch_arg *fa,
 		      __u32 id, char *bf, const char *path, struct strbuf *err)
@@ -824,6 +588,8 @@ static int final_type(struct btf_ctx *bc, const struct probe_arg *arg, struct fe
 	}
 	if (t && btf_is_array(t))
 		return final_array(bc, fa, t, path, err);
+	if (is_su(t) && bc->whole && !fa->nr_derefs)
+		return whole_aggregate(bc, fa, id, path, err);
 	if (is_su(t)) {
 		struct strbuf tn = STRBUF_INIT;
 
@@ -845,18 +611,45 @@ static const char *param_name(const struct btf *btf, const struct btf_param *p)
 	return btf__name_by_offset(btf, p->name_off);
 }
 
+/* Whether t holds integers and pointers only, as members and array elements. */
+static int all_integer(const struct btf *btf, const struct btf_type *t, int depth)
+{
+	const struct btf_member *m;
+	__u32 id;
+	int i;
+
+	if (!t || depth > 8)
+		return 0;
+	if (btf_is_int(t) || btf_is_ptr(t) || btf_is_enum(t) || btf_is_enum64(t))
+		return 1;
+	if (btf_is_array(t))
+		return all_integer(btf, real_type(btf, btf_array(t)->type, &id), depth + 1);
+	if (!is_su(t))
+		return 0;
+	for (i = 0, m = btf_members(t); i < btf_vlen(t); i++, m++)
+		if (!all_integer(btf, real_type(btf, m->type, &id), depth + 1))
+			return 0;
+	return 1;
+}
+
 /*
- * Whether parameter i takes one integer slot of the calling convention,
- * so that those after it are $arg(i+2) and on: a float or an aggregate
- * moves them (the x86-64 ABI), and BTF has no locations to say where.
+ * The argument slot k ($argk) of parameter p, the earlier ones having
+ * taken *regs registers and *stack stack slots (arch_arg_slot()); -1 for
+ * a float, or an aggregate holding one, whose place BTF cannot tell.
  */
-static int one_slot(const struct btf *btf, const struct btf_param *p)
+static int param_slot(const struct btf *btf, const struct btf_param *p, int *regs, int *stack)
 {
 	__u32 id;
 	const struct btf_type *t = real_type(btf, p->type, &id);
+	long size = t ? btf__resolve_size(btf, id) : -1;
 
-	return t && (btf_is_int(t) || btf_is_ptr(t) || btf_is_enum(t) || btf_is_enum64(t)) &&
-	       btf__resolve_size(btf, id) <= 8;
+	if (!t || size <= 0)
+		return -1;
+	if (is_su(t))
+		return all_integer(btf, t, 0) ? arch_arg_slot((size_t)size, 1, regs, stack) : -1;
+	if (btf_is_int(t) || btf_is_ptr(t) || btf_is_enum(t) || btf_is_enum64(t))
+		return arch_arg_slot((size_t)size, 0, regs, stack);
+	return -1;
 }
 
 /* Where argument k is at the entry: $argk, or the register it is in. */
@@ -888,7 +681,7 @@ static int arg_var(void *ctx, const struct probe_arg *arg, struct fetch_arg *fa,
 	const struct btf_param *p = btf_params(bc->proto);
 	struct strbuf path = STRBUF_INIT, what = STRBUF_INIT;
 	char *bf = NULL;
-	int i, k = 0, n = btf_vlen(bc->proto), ret;
+	int i, k = 0, n = btf_vlen(bc->proto), ret, slot = 0, regs = 0, stack = 0;
 	__u32 id;
 
 	strbuf_addf(&path, "%s%s", arg->global ? "@" : "", arg->var);
@@ -903,15 +696,17 @@ static int arg_var(void *ctx, const struct probe_arg *arg, struct fetch_arg *fa,
 		ret = probe_btf_needs_dwarf(what.buf, err);
 		goto out;
 	}
-	for (i = 0; i < k - 1; i++) {
-		if (!one_slot(bc->btf, &p[i])) {
-			strbuf_addf(&what, "'%s': after '%s', passed by value or as a float, "
-				    "its argument slot", arg->var, param_name(bc->btf, &p[i]));
+	for (i = 0; i < k; i++) {
+		slot = param_slot(bc->btf, &p[i], &regs, &stack);
+		if (slot < 0) {
+			strbuf_addf(&what, "'%s': %s '%s', passed as a float or holding one, "
+				    "its argument slot", arg->var, i < k - 1 ? "after" : "as",
+				    param_name(bc->btf, &p[i]));
 			ret = probe_btf_needs_dwarf(what.buf, err);
 			goto out;
 		}
 	}
-	ret = arg_base(bc, k, fa, err);
+	ret = arg_base(bc, slot, fa, err);
 	if (ret)
 		goto out;
 	real_type(bc->btf, p[k - 1].type, &id);
@@ -954,8 +749,22 @@ static int arg_params(void *ctx, const char ***names, int *nr)
 	return 0;
 }
 
+/* $params fetches a struct passed by value as its first bytes, as probe-dwarf does. */
+static int arg_param(void *ctx, const struct probe_arg *arg, struct fetch_arg *fa,
+		     struct strbuf *err)
+{
+	struct btf_ctx *bc = ctx;
+	int ret;
+
+	bc->whole = 1;
+	ret = arg_var(ctx, arg, fa, err);
+	bc->whole = 0;
+	return ret;
+}
+
 static const struct probe_arg_ops btf_arg_ops = {
 	.var = arg_var,
+	.param = arg_param,
 	.retval = arg_retval,
 	.params = arg_params,
 };
@@ -1000,11 +809,11 @@ static const struct btf_type *func_proto(const struct btf *btf, const char *func
 
 int probe_btf_resolve(struct probe_btf *b, const struct probe_spec *spec,
 		      const struct probe_dwarf_opts *opts, struct probe_point **pps,
-		      int *nr, struct strbuf *err)
+		      int *nr, struct strbuf *warn, struct strbuf *err)
 {
-	struct btf_ctx bc = { .func = spec->func, .opts = opts };
+	struct btf_ctx bc = { .func = spec->func, .opts = opts, .warn = warn };
 	struct probe_point *pp;
-	struct ksym ks;
+	struct probe_ksym ks;
 	int ret;
 
 	*pps = NULL;
@@ -1024,7 +833,7 @@ int probe_btf_resolve(struct probe_btf *b, const struct probe_spec *spec,
 	pp->sym = xstrdup(spec->func);
 	pp->module = ks.module ? xstrdup(ks.module) : NULL;
 	pp->retprobe = spec->retprobe;
-	ret = probe_point_args(pp, spec, &btf_arg_ops, &bc, NULL, err);
+	ret = probe_point_args(pp, spec, &btf_arg_ops, &bc, warn, err);
 	if (ret) {
 		probe_points_release(pp, 1);
 		return ret;
@@ -1042,7 +851,7 @@ int probe_btf_list_vars(struct probe_btf *b, const struct probe_spec *spec,
 	const struct btf_type *proto;
 	const struct btf_param *p;
 	struct btf *btf;
-	struct ksym ks;
+	struct probe_ksym ks;
 	int i, ret = spec_needs_dwarf(spec, err);
 
 	if (ret)
@@ -1076,7 +885,7 @@ int probe_btf_list_funcs(struct probe_btf *b, const char *glob, struct strbuf *o
 {
 	__u32 id, n = btf__type_cnt(b->vmlinux);
 	const char **names = NULL;
-	int nr = 0, alloc = 0, i, ret = kallsyms_load(b, err);
+	int nr = 0, alloc = 0, i, ret = probe_ksyms_load(b->ksyms, err);
 
 	if (ret)
 		return ret;
@@ -1090,11 +899,7 @@ int probe_btf_list_funcs(struct probe_btf *b, const char *glob, struct strbuf *o
 		if (glob && fnmatch(glob, name, 0))
 			continue;
 		/* What has no code of its own (inlined everywhere) cannot be probed. */
-		for (i = (int)kallsyms_lower(b, name);
-		     (size_t)i < b->nr_syms && !strcmp(b->syms[i].name, name) && !b->syms[i].text;
-		     i++)
-			;
-		if ((size_t)i == b->nr_syms || strcmp(b->syms[i].name, name))
+		if (!probe_ksyms_has_text(b->ksyms, name))
 			continue;
 		if (nr == alloc) {
 			alloc = alloc ? 2 * alloc : 256;

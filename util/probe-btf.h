@@ -9,12 +9,12 @@
  * with DWARF: /sys/kernel/btf/vmlinux, and /sys/kernel/btf/MODULE (split
  * BTF on top of it) for a function a module holds, read with libbpf.  BTF
  * has the prototypes and the type layouts but no locations: a probe is at
- * a function's entry, where argument i is $argi, or at its return, and
+ * a function's entry, where a parameter is the $argN of the slot the
+ * calling convention gives it (arch_arg_slot()), or at its return, and
  * what needs more (lines, offsets, locals, globals) is refused with that
- * reason.  Before anything is written it refuses what the kernel would:
- * functions kallsyms lacks (inlined everywhere), functions on the kprobe
- * blacklist, and compiler clones (.isra, .constprop, .part), whose
- * prototype BTF does not describe.
+ * reason.  Before anything is written it refuses what the kernel would
+ * (probe_ksyms_check()), and compiler clones (.isra, .constprop, .part),
+ * whose prototype BTF does not describe.
  */
 
 struct probe_btf;
@@ -28,10 +28,14 @@ struct probe_spec;
 struct probe_btf *probe_btf_open(struct strbuf *err);
 void probe_btf_close(struct probe_btf *b);
 
-/* As probe_dwarf_resolve(), from BTF: one point, at the entry or the return. */
+/*
+ * As probe_dwarf_resolve(), from BTF: one point, at the entry or the
+ * return; warn (NULL: none) gets a line for each parameter $params
+ * leaves out or cuts.
+ */
 int probe_btf_resolve(struct probe_btf *b, const struct probe_spec *spec,
 		      const struct probe_dwarf_opts *opts, struct probe_point **pps,
-		      int *nr, struct strbuf *err);
+		      int *nr, struct strbuf *warn, struct strbuf *err);
 
 /* -V: the parameters of spec's function, with their types. */
 int probe_btf_list_vars(struct probe_btf *b, const struct probe_spec *spec,

@@ -1519,29 +1519,33 @@ too_deep:
 	return -E2BIG;
 }
 
-/*
- * perf's $params fetches a struct passed by value as its first bytes, in
- * hex, cut down to 64 bits ("pt exceeds max-bitwidth"): so do we, saying so.
- */
-static int whole_aggregate(struct var_ctx *vc, struct fetch_arg *fa, Dwarf_Die *type,
-			   const char *path, struct strbuf *err)
+int probe_whole_aggregate(long size, const char *type_name, const char *path,
+			  struct fetch_arg *fa, struct strbuf *warn, struct strbuf *err)
 {
-	struct strbuf tn = STRBUF_INIT;
-	int size = dwarf_bytesize(type), bits;
+	int bits = size > 8 ? 64 : (int)size * 8;
 
-	bits = size > 8 ? 64 : size * 8;
 	if (bits != 8 && bits != 16 && bits != 32 && bits != 64) {
-		strbuf_addf(err, "'%s' has %d bytes: the kernel fetches 1, 2, 4 or 8", path, size);
+		strbuf_addf(err, "'%s' has %ld bytes: the kernel fetches 1, 2, 4 or 8", path, size);
 		return -EINVAL;
 	}
 	fa->type = xmalloc(16);
 	snprintf(fa->type, 16, "x%d", bits);
-	type_name(type, &tn);
-	if (vc->warn && size > 8)
-		strbuf_addf(vc->warn, "$params: '%s' is a %s passed by value: only its first 8 bytes are fetched (x64), as perf does\n",
-			    path, tn.buf);
-	strbuf_release(&tn);
+	if (warn && size > 8)
+		strbuf_addf(warn, "$params: '%s' is a %s passed by value: only its first 8 bytes are fetched (x64), as perf does\n",
+			    path, type_name);
 	return 0;
+}
+
+static int whole_aggregate(struct var_ctx *vc, struct fetch_arg *fa, Dwarf_Die *type,
+			   const char *path, struct strbuf *err)
+{
+	struct strbuf tn = STRBUF_INIT;
+	int ret;
+
+	type_name(type, &tn);
+	ret = probe_whole_aggregate(dwarf_bytesize(type), tn.buf, path, fa, vc->warn, err);
+	strbuf_release(&tn);
+	return ret;
 }
 
 /* Final type: user cast, string, array, bitfield or scalar. */

@@ -79,6 +79,16 @@ struct probe_arg_ops {
 };
 
 /*
+ * $params: a struct or union of size bytes passed by value in registers,
+ * fetched as perf fetches it: its first bytes, in hex, cut down to 64
+ * bits ("pt exceeds max-bitwidth"), with a line in warn (unless NULL)
+ * when that is not all of it.  0, or -EINVAL with err for a size the
+ * kernel cannot fetch.
+ */
+int probe_whole_aggregate(long size, const char *type_name, const char *path,
+			  struct fetch_arg *fa, struct strbuf *warn, struct strbuf *err);
+
+/*
  * The fetch args of spec at pp, from ops: named (NAME=, the last member,
  * or argN) and made unique as the kernel needs; $params leaves out what
  * ops cannot fetch, as perf does, and says so in warn (unless NULL).

@@ -136,6 +136,21 @@ static int format_line(const struct probe_target *t, const struct probe_spec *sp
 	return 0;
 }
 
+/*
+ * The DWARF of the running kernel: each symbol probed must be one the
+ * kernel takes, as probe-btf requires of a function (probe_ksyms_check).
+ */
+static int kernel_takes(const struct probe_target *t, const struct probe_point *pps, int nr,
+			struct strbuf *err)
+{
+	int i, ret = 0;
+
+	for (i = 0; i < nr && !ret; i++)
+		ret = probe_ksyms_check(t->ksyms, pps[i].sym,
+					pps[i].module ? pps[i].module : t->modname, err);
+	return ret;
+}
+
 static int translate(const struct probe_target *t, const char *text,
 		     const struct probe_dwarf_opts *dopts, struct probe_events *evs,
 		     struct strbuf *warn, struct strbuf *err)
@@ -148,8 +163,13 @@ static int translate(const struct probe_target *t, const char *text,
 	ret = probe_spec_parse(text, &spec, err);
 	if (ret)
 		return ret;
-	ret = t->btf ? probe_btf_resolve(t->btf, &spec, dopts, &pps, &nr, err) :
+	ret = t->btf ? probe_btf_resolve(t->btf, &spec, dopts, &pps, &nr, warn, err) :
 	      probe_dwarf_resolve(t->dbg, &spec, dopts, &pps, &nr, warn, err);
+	if (!ret && t->ksyms) {
+		ret = kernel_takes(t, pps, nr, err);
+		if (ret)
+			probe_points_release(pps, nr);
+	}
 	if (ret) {
 		probe_spec_release(&spec);
 		return ret;

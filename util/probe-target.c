@@ -8,6 +8,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "util/elf-addr.h"
 #include "util/probe-target.h"
 #include "util/tracefs.h"
 #include "util/usage.h"
@@ -116,6 +117,7 @@ static int open_running_kernel(struct probe_target *t, struct strbuf *err)
 		if (t->dbg) {
 			t->path = xstrdup(buf);
 			t->source = source_text("DWARF", buf, NULL);
+			t->ksyms = probe_ksyms_new();
 			strbuf_release(&why);
 			return 0;
 		}
@@ -133,6 +135,72 @@ static int open_running_kernel(struct probe_target *t, struct strbuf *err)
 	t->source = source_text("BTF", PROBE_BTF_VMLINUX, why.buf);
 	strbuf_release(&why);
 	return 0;
+}
+
+/* The ELF note of the running kernel's build-id, as /sys/kernel/notes holds them. */
+struct kernel_note {
+	uint32_t namesz, descsz, type;
+};
+
+#define KERNEL_NOTES "/sys/kernel/notes"
+#define NOTE_GNU_BUILD_ID 3	/* NT_GNU_BUILD_ID, name "GNU" */
+
+/* The running kernel's build-id in hex into hex; 0, or -ENOENT. */
+static int running_build_id(struct strbuf *hex)
+{
+	struct strbuf notes = STRBUF_INIT;
+	size_t off = 0;
+	int ret = -ENOENT;
+
+	if (strbuf_read_file(&notes, KERNEL_NOTES, 4096) <= 0)
+		goto out;
+	while (ret && off + sizeof(struct kernel_note) <= notes.len) {
+		struct kernel_note n;
+		size_t name = off + sizeof(n), desc, j;
+
+		memcpy(&n, notes.buf + off, sizeof(n));
+		desc = name + ((n.namesz + 3) & ~3u);
+		if (desc + n.descsz > notes.len)
+			break;
+		if (n.type == NOTE_GNU_BUILD_ID && n.namesz == 4 &&
+		    !memcmp(notes.buf + name, "GNU", 4)) {
+			for (j = 0; j < n.descsz; j++)
+				strbuf_addf(hex, "%02x", (unsigned char)notes.buf[desc + j]);
+			ret = 0;
+		}
+		off = desc + ((n.descsz + 3) & ~3u);
+	}
+out:
+	strbuf_release(&notes);
+	return ret;
+}
+
+/*
+ * Whether the -k or -m file is what the running kernel runs: a vmlinux
+ * with the running kernel's build-id, a module of a name that is loaded
+ * (a .ko has no PT_NOTE to read its build-id from here).  -D of another
+ * kernel's vmlinux checks nothing against this one's kallsyms.
+ */
+static int is_running(const struct probe_target *t, const char *module)
+{
+	struct strbuf mine = STRBUF_INIT, file = STRBUF_INIT, path = STRBUF_INIT;
+	int fd, err, same = 0;
+	Elf *elf;
+
+	if (module) {
+		strbuf_addf(&path, "/sys/module/%s", t->modname);
+		same = !access(path.buf, F_OK);
+		strbuf_release(&path);
+		return same;
+	}
+	elf = elf_addr_open_file(t->path, &fd, &err);
+	if (elf && !running_build_id(&mine) && !elf_addr_build_id(elf, &file))
+		same = !strcmp(mine.buf, file.buf);
+	if (elf)
+		elf_addr_close_file(elf, fd);
+	strbuf_release(&mine);
+	strbuf_release(&file);
+	return same;
 }
 
 int probe_realpath(const char *file, char **real, struct strbuf *err)
@@ -200,9 +268,11 @@ int probe_target_open(struct probe_target *t, const char *exec, const char *modu
 		return -EINVAL;
 	}
 	t->source = source_text("DWARF", t->path, NULL);
-opened:
 	if (module)
 		t->modname = module_name(t->path);
+	if (t->kind == PROBE_KPROBE && is_running(t, module))
+		t->ksyms = probe_ksyms_new();
+opened:
 	t->group = default_group(t);
 	/* Read once: a lookup per name in eventfs costs more than the DWARF. */
 	if (probe_defs_read(&t->existing))
@@ -214,6 +284,7 @@ void probe_target_close(struct probe_target *t)
 {
 	probe_debuginfo_close(t->dbg);
 	probe_btf_close(t->btf);
+	probe_ksyms_free(t->ksyms);
 	probe_defs_release(&t->existing);
 	free(t->source);
 	free(t->path);

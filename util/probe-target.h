@@ -5,6 +5,7 @@
 #include "util/probe-btf.h"
 #include "util/probe-dwarf.h"
 #include "util/probe-file.h"
+#include "util/probe-ksyms.h"
 #include "util/strbuf.h"
 
 /*
@@ -20,6 +21,12 @@ struct probe_target {
 	char *group;		/* default group */
 	struct probe_debuginfo *dbg;	/* NULL when btf is set */
 	struct probe_btf *btf;
+	/*
+	 * DWARF of the running kernel (found in the usual places, a -k
+	 * VMLINUX with its build-id, a -m MODULE that is loaded): what the
+	 * kernel would refuse is checked as for BTF.  NULL otherwise.
+	 */
+	struct probe_ksyms *ksyms;
 	char *source;		/* for -v: "DWARF in PATH", "BTF in PATH (why)" */
 	struct probe_defs existing;	/* for default names that do not clash */
 };

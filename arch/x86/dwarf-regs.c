@@ -46,3 +46,28 @@ int arch_entry_arg(int k, int *regno, long long *off)
 	*off = 8LL * (k - nr_regs);
 	return 1;
 }
+
+/*
+ * The SysV x86-64 ABI (3.2.3): a scalar takes the next of the six
+ * integer registers, or the next stack slot once they are used up; an
+ * aggregate of at most 16 bytes whose eightbytes are all of class
+ * INTEGER takes one or two registers, or when both do not fit, stack
+ * slots (later scalars still take the registers left); a larger one
+ * (class MEMORY) always goes on the stack.  Stack slot s is $arg(6 + s).
+ */
+int arch_arg_slot(size_t size, int aggregate, int *regs, int *stack)
+{
+	const int nr_regs = 6;
+	int n = (int)((size + 7) / 8), k;
+
+	if (!size || (!aggregate && size > 8))
+		return -1;
+	if (*regs + n <= nr_regs && size <= 16) {
+		k = *regs + 1;
+		*regs += n;
+		return k;
+	}
+	k = nr_regs + *stack + 1;
+	*stack += n;
+	return k;
+}

@@ -53,6 +53,22 @@ noinline int tktest_poke(struct tktest_obj *obj, long a, int b, short c,
 	return obj->id + b;
 }
 
+/*
+ * Two functions the kernel may refuse a kprobe event on, for
+ * probe-kmod-refuse.sh: one notrace (no ftrace location), one named as
+ * a static function of 6.1's vmlinux (kernel/kallsyms.c), so that
+ * kallsyms lists the name twice.  Global, so that they are kept.
+ */
+noinline notrace int tktest_notrace(int n)
+{
+	return n + 1;
+}
+
+noinline int kallsyms_open(int n)
+{
+	return n + 2;
+}
+
 static ssize_t tktest_write(struct file *file, const char __user *ubuf,
 			    size_t len, loff_t *off)
 {

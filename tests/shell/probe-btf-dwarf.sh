@@ -80,6 +80,7 @@ FILENAME ~ /btf\.errs$/ { if ($0 ~ /^tracekit probe: \x27/) be[errname($0)] = $0
 FILENAME ~ /dwarf\.out$/ { f = fname($0); d[f] = d[f] ? d[f] "\n" $0 : $0; nd[f]++; next }
 FILENAME ~ /dwarf\.err$/ { if ($0 ~ /^tracekit probe: \x27/) de[errname($0)] = $0; next }
 END {
+	split("%di %si %dx %cx %r8 %r9", reg, " ")
 	while ((getline s < byval) > 0) {
 		n = split(s, w, " ")
 		for (i = 2; i <= n; i++) bv[w[1], w[i]] = 1
@@ -90,7 +91,7 @@ END {
 		if (f in be) {
 			e = be[f]; sub(/^[^:]*: [^:]*: /, "", e)
 			if (e ~ /functions of that name in \/proc\/kallsyms/) k = "BTF refuses: a name kallsyms lists twice"
-			else if (e ~ /passed by value or as a float/) k = "BTF refuses: a parameter after a struct by value"
+			else if (e ~ /passed as a float or holding one/) k = "BTF refuses: a parameter after a float, or a struct holding one"
 			else if (e ~ /notrace \(not in available_filter_functions\)/) k = "BTF refuses: notrace, which kprobe events cannot take"
 			else if (e ~ /on the kprobe blacklist/) k = "BTF refuses: on the kprobe blacklist"
 			else if (e ~ /not all functions: the kernel puts no kprobe on a name that is not unique/) k = "BTF refuses: a name a data symbol shares, which kprobes refuse"
@@ -126,6 +127,15 @@ END {
 		for (a in B) {
 			if (!(a in D)) { if (kind == "same") kind = "DWARF leaves out an optimized-out parameter"; continue }
 			if (B[a] == D[a]) continue
+			# $argN is slot N: a register (1-6) or +8*(N-6)(%sp), which
+			# DWARF names where an earlier struct by value stops it
+			# using $argN (arch/x86/dwarf-regs.c, arch_entry_arg).
+			ba = B[a]
+			if (match(ba, /\$arg[0-9]+/)) {
+				k = substr(ba, RSTART + 4, RLENGTH - 4) + 0
+				ba = substr(ba, 1, RSTART - 1) (k <= 6 ? reg[k] : "+" 8 * (k - 6) "(%sp)") substr(ba, RSTART + RLENGTH)
+			}
+			if (ba == D[a]) { if (kind == "same") kind = "same slot, DWARF names its register or stack slot (after a struct by value)"; continue }
 			if (D[a] !~ /\$arg/ && B[a] ~ /\$arg/ && D[a] ~ /%|\$stack|@/) {
 				if (kind == "same") kind = "DWARF places the argument elsewhere at entry (registers, not its ABI slot)"
 				continue

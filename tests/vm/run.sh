@@ -13,6 +13,9 @@
 # Default CMD: tracekit test -v.  Environment:
 #   TRACEKIT_VM_CACHE  download/build folder (default build/vm, ignored by git)
 #   TRACEKIT_VM_ACCEL  kvm or tcg, to skip detection
+#   TRACEKIT_VM_MAC    the MAC address of the guest's NIC (default: a random
+#                      52:54:00:xx:xx:xx); the guest finds it on its kernel
+#                      command line as tracekit.mac=
 #   TRACEKIT_VM_MONITOR  a path: QEMU's monitor listens there (for
 #                      "info registers" on a hung guest) and the kernel
 #                      boots with nokaslr, so addresses stay those of the
@@ -128,11 +131,12 @@ if [ -n "$ubifs_auth" ]; then
 	mkdir -p "$root/tracekit/kmod-auth"
 	cp "$ubifs_ko" "$root/tracekit/kmod-auth/ubifs.ko"
 fi
-# Kernel modules the tests may modprobe (UBIFS on MTD), with their deps.
+# Kernel modules the tests may modprobe (UBIFS on MTD, the NIC's driver),
+# with their deps.
 if [ -d "$moddir" ]; then
 	mkdir -p "$root/lib/modules/$kver"
 	cp "$moddir"/modules.* "$root/lib/modules/$kver/" 2>/dev/null
-	for want in ubifs ubi nandsim mtdram mtdblock zstd lzo lzo-rle deflate; do
+	for want in ubifs ubi nandsim mtdram mtdblock zstd lzo lzo-rle deflate e1000; do
 		grep -E "/$want\.ko(\.xz)?:" "$moddir/modules.dep" | tr -d ':' |
 			tr ' ' '\n'
 	done | sort -u | while read -r rel; do
@@ -149,9 +153,16 @@ initrd=$work/initramfs.cpio.gz
 # --- boot ---
 # KVM is present but broken on these machines (MSR assertion, firmware
 # hang): try it once with a short timeout, remember the verdict per host.
+# One NIC (QEMU's e1000; Debian builds its driver as a module), on user
+# networking with restrict=on: the guest reaches QEMU's own DHCP server
+# and nothing beyond, so no packet leaves this machine.  Without -nic,
+# QEMU would add an e1000 on unrestricted user networking.
+mac=${TRACEKIT_VM_MAC:-$(printf '52:54:00:%02x:%02x:%02x' $((RANDOM % 256)) \
+	$((RANDOM % 256)) $((RANDOM % 256)))}
 qemu_base=(qemu-system-x86_64 -m 1G -smp 2 -kernel "$vmlinuz" -initrd "$initrd"
-	-display none -serial stdio -no-reboot)
-append="console=ttyS0 quiet loglevel=3 panic=-1"
+	-display none -serial stdio -no-reboot
+	-nic "user,restrict=on,model=e1000,mac=$mac")
+append="console=ttyS0 quiet loglevel=3 panic=-1 tracekit.mac=$mac"
 if [ -n "${TRACEKIT_VM_MONITOR:-}" ]; then
 	qemu_base+=(-monitor "unix:$TRACEKIT_VM_MONITOR,server,nowait")
 	append+=" nokaslr"
