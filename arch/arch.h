@@ -85,13 +85,15 @@ int arch_sdt_operand_parse(const char *op, size_t len, struct sdt_arg *arg,
 /*
  * The registers an offline unwinder needs at a user-space probe (the
  * return address register, the stack pointer and the callee-saved ones
- * that DWARF CFI restores): the fetcharg name, and libunwind's number
- * for it.  unwind_regs[0] is the instruction pointer, [1] the stack
- * pointer.
+ * that DWARF CFI restores): the fetcharg name, libunwind's number for
+ * it and its DWARF number (the psABI's, as CFI names it; the return
+ * address column for the instruction pointer).  unwind_regs[0] is the
+ * instruction pointer, [1] the stack pointer.
  */
 struct arch_unwind_reg {
 	const char *kname;	/* fetcharg name without the '%' */
 	int unw;		/* libunwind register number */
+	int dwarf;		/* DWARF register number */
 };
 
 const struct arch_unwind_reg *arch_unwind_regs(int *nr);

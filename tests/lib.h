@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 
+#include "util/fetcharg.h"
 #include "util/strbuf.h"
 
 /*
@@ -41,5 +42,43 @@ int test_need_uprobe_target(void);
  * fixed seed, so a failure replays exactly.  *state must not be 0.
  */
 uint64_t test_rand(uint64_t *state);
+
+/*
+ * A snapshot of this process as probe --call-graph takes one at a uprobe
+ * (the registers of arch_unwind_regs() at one instruction, the stack
+ * above them), with backtrace() from the same function as the oracle;
+ * for tests/unwind.c and tests/fuzz/unwind.c.  x86-64 only: the
+ * registers are read with its instructions.
+ */
+#define TEST_SNAPSHOT_EVENT	77
+#define TEST_SNAPSHOT_PID	4242
+#define TEST_SNAPSHOT_DEPTH	10	/* levels of recursion above the snapshot */
+#define TEST_SNAPSHOT_BT	128
+/* struct trace_entry (8 bytes) and the uprobe's __probe_ip. */
+#define TEST_SNAPSHOT_HEAD	16
+#define TEST_SNAPSHOT_MAX	(TEST_SNAPSHOT_HEAD + 8 * 8 + FETCH_CG_DEF_STACK)
+
+struct test_snapshot {
+	uint64_t regs[8];	/* in arch_unwind_regs() order */
+	unsigned char stack[FETCH_CG_DEF_STACK];
+	size_t len;
+	void *bt[TEST_SNAPSHOT_BT];
+	int nr_bt;
+};
+
+/* Takes s, TEST_SNAPSHOT_DEPTH calls deep; procmaps gets this process's maps. */
+void test_snapshot_take(struct test_snapshot *s, struct strbuf *procmaps);
+
+/* The address of the function that takes the snapshot (s->regs[0] is in it). */
+uintptr_t test_snapshot_fn(void);
+
+/* The named maps of this process, as record --proc-map stores them (pid TEST_SNAPSHOT_PID). */
+void test_self_procmaps(struct strbuf *out);
+
+/* The format the kernel gives a probe with only the capture arguments. */
+void test_capture_format(struct strbuf *out, size_t stack_len);
+
+/* The record of s: header, registers, stack; its size (<= TEST_SNAPSHOT_MAX). */
+size_t test_lay_out(unsigned char *buf, const struct test_snapshot *s);
 
 #endif

@@ -1,5 +1,5 @@
 #!/bin/bash
-# description: unwind: probe --call-graph stacks unwound by report equal the program's own backtrace() (-O2 -fomit-frame-pointer, -O0, through a DSO and libc, an SDT marker)
+# description: unwind: probe --call-graph stacks unwound by report equal the program's own backtrace() (-O2 -fomit-frame-pointer, -O0, through a DSO and libc, an SDT marker, CFI in .debug_frame only)
 # The oracle is the program: at the probed leaf() it prints the stack
 # glibc's backtrace() walks in-process.  tracekit records the same calls
 # with probe --call-graph and record (--proc-map, or nothing, which such
@@ -50,6 +50,9 @@ classify() {
 # the events imply it), compares.  The recursion up to depth FIT fits in
 # the dump (-O2: 16 bytes a level; -O0: 48, and 60 levels take more than
 # the 2944 bytes the kernel lets a probe take beside the user's arguments).
+# With oracle set, the backtrace() lines are that program's, run as bin is
+# (norand: both without ASLR, so at the same addresses).
+norand= oracle=
 check() {
 	local name=$1 fit=$2 maps=$3 group=$4 spec=$5 bin m t w fn fm
 	shift 5
@@ -60,9 +63,12 @@ check() {
 		{ cat "$TK_TMP/add.$name"; fail "$name: probe --call-graph failed"; }
 	"$TRACEKIT" probe -x "$bin" --call-graph -D "$spec" | grep -q ' __stack0=+0(%sp):x64\[64\]' ||
 		fail "$name: -D shows no stack capture"
-	"$TRACEKIT" record -q $maps -e "$group:leaf" -b 8192 -o "$TK_TMP/$name.dat" \
+	$norand "$TRACEKIT" record -q $maps -e "$group:leaf" -b 8192 -o "$TK_TMP/$name.dat" \
 		-- "$bin" $N >"$TK_TMP/out.$name" 2>"$TK_TMP/log.$name" ||
 		{ cat "$TK_TMP/log.$name"; fail "$name: record failed"; }
+	if [ -n "$oracle" ]; then
+		$norand "$oracle" $N >"$TK_TMP/out.$name" || fail "$name: $oracle failed"
+	fi
 	[ -n "$maps" ] || assert_grep "storing the maps of the traced processes" "$TK_TMP/log.$name"
 	unwound "$TK_TMP/$name.dat" >"$TK_TMP/got.$name"
 	assert_eq "$name: calls made" "$(grep -c '^BT ' "$TK_TMP/out.$name")" $N
@@ -115,3 +121,23 @@ assert_grep '^  => unwind_lib_sort\+0x[0-9a-f]+ \(libunwind_lib\.so\)' "$TK_TMP/
 assert_grep '^  => [a-z_]*qsort[a-z_]*\+0x[0-9a-f]+ \(libc\.so\.6\)' "$TK_TMP/text.LIB"
 # The SDT marker in leaf(), as for a library's markers.
 check SDT 60 --proc-map sdt_tkunwind 'sdt_tkunwind:leaf id=arg1 depth=arg2' -O2 -fomit-frame-pointer
+# CFI in .debug_frame only (gcc -g without unwind tables; libunwind 1.6
+# reads no .debug_frame remotely): readelf finds the FDEs of leaf(), rec()
+# and main() there, and none in .eh_frame, which keeps _start's and the
+# PLT's.  backtrace() (libgcc, .eh_frame) cannot walk such a program: the
+# oracle is the O2 build's, whose .text is the same bytes at the same
+# addresses (objcopy), both run without ASLR.
+objcopy -O binary -j .text "$TK_TMP/unwind_O2" "$TK_TMP/O2.text"
+norand="setarch -R" oracle=$TK_TMP/unwind_O2 check DBGF 60 --proc-map probe_unwind_DBGF \
+	'leaf id depth' -O2 -fomit-frame-pointer -fno-asynchronous-unwind-tables -fno-unwind-tables
+objcopy -O binary -j .text "$TK_TMP/unwind_DBGF" "$TK_TMP/DBGF.text"
+cmp -s "$TK_TMP/O2.text" "$TK_TMP/DBGF.text" || fail "DBGF: .text differs from the O2 build's"
+covered=$(readelf --debug-dump=frames "$TK_TMP/unwind_DBGF" | awk -v syms="$(nm "$TK_TMP/unwind_DBGF" |
+	awk '$3 == "leaf" || $3 == "rec" || $3 == "main" { printf "%s ", $1 }')" '
+	BEGIN { n = split(syms, s, " ") }
+	/^Contents of the/ { sec = $4 }
+	/ FDE / { split(substr($NF, 4), r, "\\.\\.")
+		  for (i = 1; i <= n; i++)	# 16 hex digits each: compared as strings
+			if ("x" s[i] >= "x" r[1] && "x" s[i] < "x" r[2]) c[sec]++ }
+	END { print c[".eh_frame"] + 0, c[".debug_frame"] + 0 }')
+assert_eq "DBGF: FDEs of leaf, rec, main in .eh_frame and .debug_frame" "$covered" "0 3"
