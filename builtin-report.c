@@ -12,6 +12,7 @@
 
 #include "builtin.h"
 #include "util/array.h"
+#include "util/flamegraph.h"
 #include "util/parse-options.h"
 #include "util/print.h"
 #include "util/report.h"
@@ -25,9 +26,10 @@ enum report_format { FMT_TEXT, FMT_JSON, FMT_FOLDED };
 
 struct report_cmd {
 	struct opt_string_list inputs, events, filters, comms, pids;
-	const char *cpu_list, *format;
+	const char *cpu_list, *format, *flamegraph;
 	int stat, raw, latency, no_plugins, list_events;
 	enum report_format fmt;
+	int print_stacks;		/* folded: to stdout (not with --flamegraph alone) */
 	int *pid_list;			/* --pid, parsed */
 	struct report session;
 	struct strbuf out;
@@ -322,22 +324,36 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* flamegraph.pl's input: "STACK COUNT" per distinct stack, sorted. */
-static void print_folded(struct report_cmd *c)
+/*
+ * flamegraph.pl's input: "STACK COUNT" per distinct stack, sorted; and
+ * the same stacks drawn into --flamegraph's SVG.
+ */
+static int print_folded(struct report_cmd *c)
 {
 	struct report *r = &c->session;
+	struct flamegraph *fg = NULL;
+	struct strbuf err = STRBUF_INIT;
 	size_t i, j;
-	int s;
+	int s, ret = 0;
 
 	for (s = 0; s < r->nr_sources; s++)
 		fold_flush(c, &c->pending[s]);
-
 	qsort(c->folded, c->nr_folded, sizeof(*c->folded), cmp_str);
+	if (c->flamegraph)
+		fg = flamegraph_new();
 	for (i = 0; i < c->nr_folded; i = j) {
 		for (j = i + 1; j < c->nr_folded && !strcmp(c->folded[i], c->folded[j]); j++)
 			;
-		strbuf_addf(&c->out, "%s %zu\n", c->folded[i], j - i);
+		if (c->print_stacks)
+			strbuf_addf(&c->out, "%s %zu\n", c->folded[i], j - i);
+		if (fg)
+			flamegraph_add(fg, c->folded[i], j - i);
 	}
+	if (fg && flamegraph_write(fg, c->flamegraph, "Flame Graph", &err))
+		ret = error("%s", err.buf);
+	flamegraph_free(fg);
+	strbuf_release(&err);
+	return ret;
 }
 
 /* After the event's line: its frames, beneath it or in its JSON object. */
@@ -406,7 +422,7 @@ static int run(struct report_cmd *c)
 	if (!ret && c->stat)
 		print_stat(r, &c->out);
 	if (!ret && c->fmt == FMT_FOLDED)
-		print_folded(c);
+		ret = print_folded(c);
 	if (!ret)
 		ret = flush_out(c);
 	print_release(&pc);
@@ -436,6 +452,8 @@ int cmd_report(int argc, const char **argv)
 		OPT_STRING(0, "format", &c.format, "text|json|folded",
 			   "text (as trace-cmd report), one JSON object per line, or the "
 			   "call stacks folded for flamegraph.pl"),
+		OPT_STRING(0, "flamegraph", &c.flamegraph, "FILE",
+			   "write the call stacks as an interactive SVG flame graph to FILE"),
 		OPT_BOOL(0, "stat", &c.stat,
 			 "counts per event and CPU, lost events, time span, file info"),
 		OPT_BOOL('R', "raw", &c.raw, "print fields as name=value, not the print format"),
@@ -460,6 +478,14 @@ int cmd_report(int argc, const char **argv)
 		c.fmt = FMT_FOLDED;
 	else if (strcmp(c.format, "text"))
 		die_code(TK_EXIT_USAGE, "--format: '%s' is none of text, json, folded", c.format);
+	c.print_stacks = c.fmt == FMT_FOLDED;
+	if (c.flamegraph) {
+		/* The SVG alone, or with the folded stacks it draws. */
+		if (c.fmt == FMT_JSON || c.stat)
+			die_code(TK_EXIT_USAGE, "--flamegraph: not with %s",
+				 c.stat ? "--stat" : "--format json");
+		c.fmt = FMT_FOLDED;
+	}
 	c.pid_list = xcalloc(c.pids.nr + 1, sizeof(*c.pid_list));
 	for (i = 0; i < c.pids.nr; i++) {
 		char *end;
