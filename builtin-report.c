@@ -338,7 +338,9 @@ static int print_folded(struct report_cmd *c)
 
 	for (s = 0; s < r->nr_sources; s++)
 		fold_flush(c, &c->pending[s]);
-	qsort(c->folded, c->nr_folded, sizeof(*c->folded), cmp_str);
+	/* No stacks: c->folded is NULL, which qsort() must not get (UBSan). */
+	if (c->nr_folded)
+		qsort(c->folded, c->nr_folded, sizeof(*c->folded), cmp_str);
 	if (c->flamegraph)
 		fg = flamegraph_new();
 	for (i = 0; i < c->nr_folded; i = j) {
