@@ -12,6 +12,7 @@
 
 #include "builtin.h"
 #include "util/array.h"
+#include "util/flamegraph.h"
 #include "util/parse-options.h"
 #include "util/print.h"
 #include "util/report.h"
@@ -25,9 +26,10 @@ enum report_format { FMT_TEXT, FMT_JSON, FMT_FOLDED };
 
 struct report_cmd {
 	struct opt_string_list inputs, events, filters, comms, pids;
-	const char *cpu_list, *format;
+	const char *cpu_list, *format, *flamegraph;
 	int stat, raw, latency, no_plugins, list_events;
 	enum report_format fmt;
+	int print_stacks;		/* folded: to stdout (not with --flamegraph alone) */
 	int *pid_list;			/* --pid, parsed */
 	struct report session;
 	struct strbuf out;
@@ -40,6 +42,13 @@ struct report_cmd {
 	/* --format folded: one "comm;outer;...;inner" per unwound event */
 	char **folded;
 	size_t nr_folded, alloc_folded;
+	/* by source: the folded stack of its last event, until its -T stack */
+	struct fold_pending *pending;
+};
+
+struct fold_pending {
+	struct strbuf stack;
+	int frames;
 };
 
 static const char *const report_usage[] = {
@@ -262,18 +271,52 @@ static int unwind_event(struct report_cmd *c, const struct tracedat_event *ev)
 			     &c->stack);
 }
 
-static void fold_event(struct report_cmd *c, const struct tracedat_event *ev)
+static void fold_flush(struct report_cmd *c, struct fold_pending *p)
 {
-	struct tep_handle *tep = tracedat_tep(ev->td);
-	struct strbuf sb = STRBUF_INIT;
-
-	print_callchain_folded(&sb, tep_data_comm_from_pid(tep, tep_data_pid(tep, ev->rec)),
-			       &c->stack);
-	if (c->nr_folded == c->alloc_folded) {
-		c->alloc_folded = c->alloc_folded ? 2 * c->alloc_folded : 256;
-		c->folded = xrealloc(c->folded, c->alloc_folded * sizeof(*c->folded));
+	if (p->frames) {
+		if (c->nr_folded == c->alloc_folded) {
+			c->alloc_folded = c->alloc_folded ? 2 * c->alloc_folded : 256;
+			c->folded = xrealloc(c->folded, c->alloc_folded * sizeof(*c->folded));
+		}
+		c->folded[c->nr_folded++] = strbuf_detach(&p->stack, NULL);
 	}
-	c->folded[c->nr_folded++] = strbuf_detach(&sb, NULL);
+	strbuf_reset(&p->stack);
+	p->frames = 0;
+}
+
+/*
+ * The kernel writes an event's stack trace (-T) as an event of its own
+ * right after it on the same CPU: an event's folded user stack waits in
+ * its source's slot for the kernel frames, which go inside it (the user
+ * frames are the outer ones), and any other event ends it.
+ */
+static void fold_event(struct report_cmd *c, struct print_ctx *pc,
+		       const struct tracedat_event *ev)
+{
+	struct fold_pending *p = &c->pending[ev->source];
+	struct tep_handle *tep = tracedat_tep(ev->td);
+	struct tep_event *event = tep_find_event_by_record(tep, ev->rec);
+	/* Before the handler, as the text names the task before the info. */
+	const char *comm = tep_data_comm_from_pid(tep, tep_data_pid(tep, ev->rec));
+
+	print_run_handler(pc, tep, ev->rec);
+	if (event && print_is_kernel_stack(event)) {
+		/* Named as trace-cmd names the stack trace's own line. */
+		if (!p->frames) {
+			strbuf_reset(&p->stack);
+			strbuf_addstr(&p->stack, comm);
+		}
+		p->frames += print_kernel_stack_folded(&p->stack, tep, event, ev->rec);
+		fold_flush(c, p);
+		return;
+	}
+	fold_flush(c, p);
+	if (unwind_event(c, ev)) {
+		print_callchain_folded(&p->stack, comm, &c->stack);
+		p->frames = c->stack.nr;
+	} else {
+		strbuf_addstr(&p->stack, comm);
+	}
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -281,17 +324,38 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* flamegraph.pl's input: "STACK COUNT" per distinct stack, sorted. */
-static void print_folded(struct report_cmd *c)
+/*
+ * flamegraph.pl's input: "STACK COUNT" per distinct stack, sorted; and
+ * the same stacks drawn into --flamegraph's SVG.
+ */
+static int print_folded(struct report_cmd *c)
 {
+	struct report *r = &c->session;
+	struct flamegraph *fg = NULL;
+	struct strbuf err = STRBUF_INIT;
 	size_t i, j;
+	int s, ret = 0;
 
-	qsort(c->folded, c->nr_folded, sizeof(*c->folded), cmp_str);
+	for (s = 0; s < r->nr_sources; s++)
+		fold_flush(c, &c->pending[s]);
+	/* No stacks: c->folded is NULL, which qsort() must not get (UBSan). */
+	if (c->nr_folded)
+		qsort(c->folded, c->nr_folded, sizeof(*c->folded), cmp_str);
+	if (c->flamegraph)
+		fg = flamegraph_new();
 	for (i = 0; i < c->nr_folded; i = j) {
 		for (j = i + 1; j < c->nr_folded && !strcmp(c->folded[i], c->folded[j]); j++)
 			;
-		strbuf_addf(&c->out, "%s %zu\n", c->folded[i], j - i);
+		if (c->print_stacks)
+			strbuf_addf(&c->out, "%s %zu\n", c->folded[i], j - i);
+		if (fg)
+			flamegraph_add(fg, c->folded[i], j - i);
 	}
+	if (fg && flamegraph_write(fg, c->flamegraph, "Flame Graph", &err))
+		ret = error("%s", err.buf);
+	flamegraph_free(fg);
+	strbuf_release(&err);
+	return ret;
 }
 
 /* After the event's line: its frames, beneath it or in its JSON object. */
@@ -313,13 +377,17 @@ static int run(struct report_cmd *c)
 	struct report *r = &c->session;
 	struct tracedat_event ev;
 	struct print_ctx pc;
-	int labels, width, ret;
+	int labels, width, ret, i;
 
 	print_init(&pc, c->raw, c->latency);
 	pc.hide_capture = !c->raw;
 	unwind_setup(c);
 	width = label_width(r, &labels);
 	ret = report_start(r, &c->err);
+	/* report_start() made the sources. */
+	c->pending = xcalloc(r->nr_sources ? r->nr_sources : 1, sizeof(*c->pending));
+	for (i = 0; i < r->nr_sources; i++)
+		strbuf_init(&c->pending[i].stack, 0);
 	if (!ret && c->fmt == FMT_TEXT && !c->stat)
 		print_header(r, &c->out);
 	while (!ret && (ret = report_next(r, &ev, &c->err)) > 0) {
@@ -333,8 +401,7 @@ static int run(struct report_cmd *c)
 		if (!report_keep(r, &ev) || c->stat)
 			continue;
 		if (c->fmt == FMT_FOLDED) {
-			if (unwind_event(c, &ev))
-				fold_event(c, &ev);
+			fold_event(c, &pc, &ev);
 			continue;
 		}
 		if (!c->raw && report_fold_graph(r, &ev, &c->err) < 0) {
@@ -357,10 +424,13 @@ static int run(struct report_cmd *c)
 	if (!ret && c->stat)
 		print_stat(r, &c->out);
 	if (!ret && c->fmt == FMT_FOLDED)
-		print_folded(c);
+		ret = print_folded(c);
 	if (!ret)
 		ret = flush_out(c);
 	print_release(&pc);
+	for (i = 0; i < r->nr_sources; i++)
+		strbuf_release(&c->pending[i].stack);
+	free(c->pending);
 	return ret;
 }
 
@@ -384,6 +454,8 @@ int cmd_report(int argc, const char **argv)
 		OPT_STRING(0, "format", &c.format, "text|json|folded",
 			   "text (as trace-cmd report), one JSON object per line, or the "
 			   "call stacks folded for flamegraph.pl"),
+		OPT_STRING(0, "flamegraph", &c.flamegraph, "FILE",
+			   "write the call stacks as an interactive SVG flame graph to FILE"),
 		OPT_BOOL(0, "stat", &c.stat,
 			 "counts per event and CPU, lost events, time span, file info"),
 		OPT_BOOL('R', "raw", &c.raw, "print fields as name=value, not the print format"),
@@ -408,6 +480,14 @@ int cmd_report(int argc, const char **argv)
 		c.fmt = FMT_FOLDED;
 	else if (strcmp(c.format, "text"))
 		die_code(TK_EXIT_USAGE, "--format: '%s' is none of text, json, folded", c.format);
+	c.print_stacks = c.fmt == FMT_FOLDED;
+	if (c.flamegraph) {
+		/* The SVG alone, or with the folded stacks it draws. */
+		if (c.fmt == FMT_JSON || c.stat)
+			die_code(TK_EXIT_USAGE, "--flamegraph: not with %s",
+				 c.stat ? "--stat" : "--format json");
+		c.fmt = FMT_FOLDED;
+	}
 	c.pid_list = xcalloc(c.pids.nr + 1, sizeof(*c.pid_list));
 	for (i = 0; i < c.pids.nr; i++) {
 		char *end;

@@ -13,10 +13,11 @@ libtraceevent-dev libtracefs-dev libzstd-dev libssl-dev liblzo2-dev
 zlib1g-dev libbpf-dev libunwind-dev"
 # libkshark-dev's libkshark.pc requires json-c and libtracecmd, which the
 # package does not depend on (Debian 12): without them pkg-config fails.
+# chromium renders report --flamegraph's SVG (report-flamegraph.sh).
 test_pkgs="trace-cmd linux-perf systemtap-sdt-dev mtd-utils openssl xxd
 busybox-static cpio kmod qemu-system-x86 keyutils time jq clang binutils
 asciidoctor man-db libkshark-dev libtracecmd-dev libjson-c-dev pahole bpftool
-llvm g++"
+llvm g++ chromium"
 
 # The VM boots the kernel behind Debian's linux-image-amd64 metapackage;
 # its headers build tests/kmod, and with its source (linux-source-X.Y, of

@@ -89,6 +89,7 @@ char *test_source_path(const char *rel);
 	X(report_tracecmd, "report: same text as trace-cmd report (v7, v6, uprobe, lost, merge)") \
 	X(print_fmt, "report: compiled print formats print as libtraceevent does") \
 	X(unwind, "unwind: a snapshot of this process unwinds as backtrace() walks it; mutated, it never crashes") \
+	X(flamegraph, "flamegraph: the SVG's frames, widths and escaped names, as Chromium parses them") \
 	/* end of list: add suites above this line */
 
 /* Fixture suites for the framework's own self-test, only listed when

@@ -9,12 +9,11 @@ static int json_plain(unsigned char c)
 }
 
 /*
- * The length of the well-formed UTF-8 sequence at s (at most n bytes),
- * or 0.  The second byte's range depends on the first (Unicode table
+ * The second byte's range depends on the first (Unicode table
  * 3-7): it is what rules out overlong forms (E0 80..9F, F0 80..8F),
  * surrogates (ED A0..BF) and code points above U+10FFFF (F4 90..).
  */
-static size_t utf8_len(const unsigned char *s, size_t n)
+size_t json_utf8_len(const unsigned char *s, size_t n)
 {
 	unsigned char lo = 0x80, hi = 0xbf;
 	size_t len, i;
@@ -58,7 +57,7 @@ void json_add_string(struct strbuf *out, const char *s, size_t len)
 			continue;
 		}
 		if (c >= 0x80) {
-			run = utf8_len(u + i, len - i);
+			run = json_utf8_len(u + i, len - i);
 			if (run) {
 				strbuf_add(out, s + i, run);
 				i += run;

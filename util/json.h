@@ -16,6 +16,12 @@
  */
 
 /*
+ * The length of the well-formed UTF-8 sequence at s (at most n bytes),
+ * or 0 where s starts no such sequence (an ASCII byte included).
+ */
+size_t json_utf8_len(const unsigned char *s, size_t n);
+
+/*
  * Appends s, at most len bytes and up to a NUL, as a JSON string: '"' and
  * '\' escaped, \n and \t as such, other control characters and 0x7f as
  * \u00XX.

@@ -781,3 +781,50 @@ void print_callchain_folded(struct strbuf *out, const char *comm,
 			strbuf_addstr(out, "[unknown]");
 	}
 }
+
+int print_is_kernel_stack(const struct tep_event *event)
+{
+	return (event->flags & TEP_EVENT_FL_ISFTRACE) && !strcmp(event->system, "ftrace") &&
+	       !strcmp(event->name, "kernel_stack");
+}
+
+/*
+ * The frames run from caller[] to the record's end, innermost first, as
+ * many as the kernel had room for (not the 8 the format declares), up to
+ * an address of all ones: libtraceevent's plugin_function reads them so
+ * (trace_stack_handler()), and trace-cmd report prints them so.
+ */
+int print_kernel_stack_folded(struct strbuf *out, struct tep_handle *tep,
+			      struct tep_event *event, const struct tep_record *rec)
+{
+	struct tep_format_field *f = tep_find_field(event, "caller");
+	unsigned int lsize = tep_get_long_size(tep), n, i;
+	const char *data = rec->data;
+	unsigned long long addr;
+	const char *name;
+
+	if (!f || f->offset < 0 || f->offset > rec->size)
+		return 0;
+	for (n = 0; f->offset + (n + 1) * lsize <= (unsigned int)rec->size; n++) {
+		addr = tep_read_number(tep, data + f->offset + n * lsize, lsize);
+		if (addr == (lsize == 8 ? ~0ULL : 0xffffffffULL))
+			break;
+	}
+	for (i = n; i-- > 0;) {
+		addr = tep_read_number(tep, data + f->offset + i * lsize, lsize);
+		name = tep_find_function(tep, addr);
+		if (name)
+			strbuf_addf(out, ";%s_[k]", name);
+		else
+			strbuf_addf(out, ";0x%llx_[k]", addr);
+	}
+	return n;
+}
+
+void print_run_handler(struct print_ctx *p, struct tep_handle *tep, struct tep_record *rec)
+{
+	struct print_event *pe = event_of(p, tep, rec);
+
+	if (pe && pe->event && pe->event->handler)
+		tep_info(p, tep, rec);
+}

@@ -74,4 +74,25 @@ void print_callchain_json(struct strbuf *out, const struct unwind_stack *st);
 void print_callchain_folded(struct strbuf *out, const char *comm,
 			    const struct unwind_stack *st);
 
+/*
+ * Runs the libtraceevent plugin handler of rec's event, if it has one,
+ * for its effects only: sched_switch's registers the tasks' names, which
+ * trace-cmd report's text (and ours) shows for the events after it, so
+ * output that prints no info (folded stacks) must run it to name the
+ * same tasks.
+ */
+void print_run_handler(struct print_ctx *p, struct tep_handle *tep, struct tep_record *rec);
+
+/* 1 for ftrace:kernel_stack, the kernel's stack trace after an event (record -T). */
+int print_is_kernel_stack(const struct tep_event *event);
+
+/*
+ * Appends the frames of a kernel_stack record to a folded stack, outer
+ * first, each ";FUNC_[k]" (flamegraph.pl's mark of a kernel frame; the
+ * address as 0xADDR_[k] where the file's kallsyms has no symbol).  The
+ * number of frames.
+ */
+int print_kernel_stack_folded(struct strbuf *out, struct tep_handle *tep,
+			      struct tep_event *event, const struct tep_record *rec);
+
 #endif
