@@ -209,8 +209,10 @@ static void print_events(const struct report *r)
 	int i, j;
 
 	for (i = 0; i < r->nr_files; i++) {
-		struct tep_event **evs = tep_list_events(tracedat_tep(r->files[i].td),
-							 TEP_EVENT_SORT_SYSTEM);
+		struct tep_event **evs;
+
+		tracedat_parse_formats(r->files[i].td);
+		evs = tep_list_events(tracedat_tep(r->files[i].td), TEP_EVENT_SORT_SYSTEM);
 
 		for (j = 0; evs && evs[j]; j++)
 			printf("%s:%s\n", evs[j]->system, evs[j]->name);

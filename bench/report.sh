@@ -1,15 +1,23 @@
 #!/bin/bash
-# tracekit report vs trace-cmd report on the same file of >= 1M events, in
-# one run: wall time of each to /dev/null, the ratio, peak RSS; then
-# tracekit --format json against the same trace-cmd text run.
+# tracekit report vs trace-cmd report, in one run, on three files:
+#   uniform  >= 1M events of a few types: raw_syscalls and sched of a dd
+#            doing 1-byte reads and writes;
+#   mixed    every event enabled around a short busy workload (files,
+#            block I/O, page faults, timers, IRQs): hundreds of types;
+#   small    a few hundred sched_switch records, with every format of the
+#            kernel in the file as with the others, so that the time
+#            is what a report costs before its first record.
+# For each: CPU time (user+sys, best of 3) and wall time of both to
+# /dev/null, the ratio trace-cmd / tracekit, peak RSS, and whether the
+# outputs are the same bytes; then tracekit --format json against the
+# same trace-cmd text on the uniform file.
 #   bench/report.sh [TRACEKIT] [FILE]
-# Without FILE, one is recorded (root): raw_syscalls and sched events of a
-# dd doing 1-byte reads and writes, in a tracefs instance with big
-# buffers, extracted by trace-cmd (v7, zstd).  The instance is removed on
-# exit, also on Ctrl-C.
+# With FILE, only that file is measured.  Without, the three are recorded
+# (root), each in a tracefs instance with big buffers, extracted by
+# trace-cmd (v7, zstd); the instance is removed on exit, also on Ctrl-C.
 set -eu
 tk=${1:-./tracekit}
-file=${2:-}
+given=${2:-}
 tmp=$(mktemp -d /tmp/tkbench.XXXXXX)
 T=/sys/kernel/tracing
 inst=tkbench_report_$$
@@ -21,52 +29,93 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 command -v trace-cmd >/dev/null || { echo "trace-cmd is not installed" >&2; exit 2; }
-if [ -z "$file" ]; then
-	[ "$(id -u)" = 0 ] && [ -d "$T/instances" ] ||
-		{ echo "recording needs root and tracefs (or pass FILE)" >&2; exit 2; }
+
+# record FILE EVENT_DIRS CMD...: the events (directories under events/,
+# "." for all) of an instance with 64 MB per CPU, while CMD runs.
+record() {
+	local out=$1 dirs=$2 d
+	shift 2
 	mkdir "$T/instances/$inst"
+	echo 0 >"$T/instances/$inst/tracing_on"
 	echo 65536 >"$T/instances/$inst/buffer_size_kb"
-	echo 1 >"$T/instances/$inst/events/raw_syscalls/enable"
-	echo 1 >"$T/instances/$inst/events/sched/enable"
-	dd if=/dev/zero of=/dev/null bs=1 count=300000 status=none
+	for d in $dirs; do
+		echo 1 >"$T/instances/$inst/events/$d/enable"
+	done
+	echo 1 >"$T/instances/$inst/tracing_on"
+	"$@"
 	echo 0 >"$T/instances/$inst/tracing_on"
 	# trace-cmd extract -B removes the instance when done.
-	trace-cmd extract -B "$inst" -o "$tmp/bench.dat" >/dev/null 2>&1
-	file=$tmp/bench.dat
-fi
-events=$("$tk" report --stat "$file" | sed -n 's/^total: \([0-9]*\) events.*/\1/p')
-echo "file: $file ($(stat -c %s "$file") bytes, $events events)"
-[ "$events" -ge 1000000 ] || echo "warning: fewer than 1M events" >&2
+	trace-cmd extract -B "$inst" -o "$out" >/dev/null 2>&1
+}
 
-# measure NAME CMD...: best of 3 runs, wall and CPU (user+sys) seconds,
-# and the peak RSS (KB).  The machine is shared: CPU time is the steadier.
+busy() {
+	find /usr/share -maxdepth 3 >/dev/null 2>&1 || true
+	dd if=/dev/zero of="$tmp/busy" bs=64k count=64 conv=fsync status=none
+	rm -f "$tmp/busy"
+	sleep 0.1
+}
+
+# measure NAME REPEAT CMD...: best of 3 runs of CMD REPEAT times in a row,
+# wall and CPU (user+sys) seconds per run, and the peak RSS (KB).  The
+# machine is shared: CPU time is the steadier.
 measure() {
-	local name=$1 wall="" cpu="" rss=0 i e u s m c
-	shift
+	local name=$1 rep=$2 wall="" cpu="" rss=0 i e u s m c
+	shift 2
 	for i in 1 2 3; do
-		/usr/bin/time -f "%e %U %S %M" -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" ||
+		/usr/bin/time -f "%e %U %S %M" -o "$tmp/time" \
+			sh -c 'n=$1; shift; while [ "$n" -gt 0 ]; do "$@" || exit; n=$((n - 1)); done' \
+			sh "$rep" "$@" >/dev/null 2>"$tmp/err" ||
 			{ cat "$tmp/err" >&2; echo "$name failed" >&2; exit 1; }
 		read -r e u s m <"$tmp/time"
-		c=$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')
+		c=$(awk -v u="$u" -v s="$s" -v r="$rep" 'BEGIN { print (u + s) / r }')
+		e=$(awk -v e="$e" -v r="$rep" 'BEGIN { print e / r }')
 		if [ -z "$wall" ] || awk "BEGIN{exit !($e < $wall)}"; then wall=$e; fi
 		if [ -z "$cpu" ] || awk "BEGIN{exit !($c < $cpu)}"; then cpu=$c; fi
 		[ "$m" -gt "$rss" ] && rss=$m
 	done
-	printf '%-13s %7.2f s wall %7.2f s cpu %8d KB peak RSS\n' "$name" "$wall" "$cpu" "$rss"
+	printf '  %-13s %8.3f s wall %8.3f s cpu %8d KB peak RSS\n' "$name" "$wall" "$cpu" "$rss"
 	eval "${name//-/_}_wall=$wall ${name//-/_}_cpu=$cpu"
 }
 
-measure trace-cmd trace-cmd report -i "$file"
-measure tracekit "$tk" report "$file"
-# The same bytes, or the comparison means nothing.
-trace-cmd report -i "$file" 2>/dev/null | cmp -s - <("$tk" report "$file") &&
-	echo "outputs: identical" || echo "outputs: DIFFER"
-awk -v a="$trace_cmd_wall" -v b="$tracekit_wall" -v c="$trace_cmd_cpu" -v d="$tracekit_cpu" \
-	'BEGIN { printf "speedup: %.2fx wall, %.2fx cpu\n", a / b, c / d }'
+# bench LABEL FILE REPEAT: both tools on FILE, the ratio trace-cmd / tracekit.
+bench() {
+	local label=$1 file=$2 rep=$3 events types
+	events=$("$tk" report --stat "$file" 2>/dev/null |
+		 sed -n 's/^total: \([0-9]*\) events.*/\1/p')
+	types=$("$tk" report --stat "$file" 2>/dev/null |
+		sed -n '/^  events:/,/^  lost/p' | grep -c '^    ')
+	echo "$label: $file ($(stat -c %s "$file") bytes, $events events of $types types)"
+	measure trace-cmd "$rep" trace-cmd report -i "$file"
+	measure tracekit "$rep" "$tk" report "$file"
+	# The same bytes, or the comparison means nothing.
+	trace-cmd report -i "$file" 2>/dev/null | cmp -s - <("$tk" report "$file" 2>/dev/null) &&
+		echo "  outputs: identical" || echo "  outputs: DIFFER"
+	awk -v l="$label" -v a="$trace_cmd_wall" -v b="$tracekit_wall" -v c="$trace_cmd_cpu" \
+		-v d="$tracekit_cpu" \
+		'BEGIN { printf "  %s ratio trace-cmd/tracekit: %.2fx cpu, %.2fx wall\n", l, c / d, a / b }'
+}
+
+if [ -n "$given" ]; then
+	bench given "$given" 1
+	exit 0
+fi
+[ "$(id -u)" = 0 ] && [ -d "$T/instances" ] ||
+	{ echo "recording needs root and tracefs (or pass FILE)" >&2; exit 2; }
+record "$tmp/uniform.dat" "raw_syscalls sched" \
+	dd if=/dev/zero of=/dev/null bs=1 count=300000 status=none
+record "$tmp/mixed.dat" . busy
+record "$tmp/small.dat" sched/sched_switch sleep 0.2
+
+bench uniform "$tmp/uniform.dat" 1
+events=$("$tk" report --stat "$tmp/uniform.dat" | sed -n 's/^total: \([0-9]*\) events.*/\1/p')
+[ "$events" -ge 1000000 ] || echo "warning: fewer than 1M events" >&2
 # trace-cmd has no JSON output: --format json is timed against its text,
 # the only way the peer can hand the same events to a script.
-measure tracekit-json "$tk" report --format json "$file"
-lines=$("$tk" report --format json "$file" | wc -l)
+measure tracekit-json 1 "$tk" report --format json "$tmp/uniform.dat"
+lines=$("$tk" report --format json "$tmp/uniform.dat" | wc -l)
 [ "$lines" = "$events" ] || echo "json: $lines lines for $events events" >&2
-awk -v a="$trace_cmd_wall" -v b="$tracekit_json_wall" -v c="$trace_cmd_cpu" -v d="$tracekit_json_cpu" \
-	'BEGIN { printf "json vs trace-cmd text: %.2fx wall, %.2fx cpu\n", a / b, c / d }'
+awk -v a="$trace_cmd_wall" -v b="$tracekit_json_wall" -v c="$trace_cmd_cpu" \
+	-v d="$tracekit_json_cpu" \
+	'BEGIN { printf "  json vs trace-cmd text: %.2fx cpu, %.2fx wall\n", c / d, a / b }'
+bench mixed "$tmp/mixed.dat" 1
+bench small "$tmp/small.dat" 10

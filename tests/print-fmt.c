@@ -409,6 +409,7 @@ static int file_lines(const char *path, int no_compile, int disagree, struct str
 		return -1;
 	}
 	if (disagree) {
+		tracedat_parse_formats(td);
 		saved = calloc(tep_get_events_count(tracedat_tep(td)), sizeof(*saved));
 		tamper(tracedat_tep(td), saved, 0);
 	}

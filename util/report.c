@@ -90,7 +90,9 @@ static void warn_file(const struct report_opts *o, const char *path, const char 
  * cannot parse (xen's, maple_tree's on 6.1): trace-cmd is silent about
  * them, so a warning waits for the first event of its format to be
  * printed, where the output differs from a whole format's.  A format
- * whose id is unreadable is told at once.
+ * whose id is unreadable is told at once.  Formats are parsed as their
+ * events come (tracedat_parse_pending()): the ones found bad since the
+ * last call are taken in.
  */
 static void setup_bad_formats(struct report_file *f, const struct report_opts *o,
 			      const char *path)
@@ -98,7 +100,7 @@ static void setup_bad_formats(struct report_file *f, const struct report_opts *o
 	const struct tracedat_bad_format *bad;
 	int i, n = tracedat_bad_formats(f->td, &bad);
 
-	for (i = 0; i < n && o->warn; i++) {
+	for (i = f->nr_bad_seen; i < n && o->warn; i++) {
 		if (bad[i].id < 0) {
 			warn_file(o, path, bad[i].what);
 			continue;
@@ -107,6 +109,7 @@ static void setup_bad_formats(struct report_file *f, const struct report_opts *o
 			f->unwarned = xcalloc(TRACEDAT_MAX_EVENT_ID, 1);
 		f->unwarned[bad[i].id] = 1;
 	}
+	f->nr_bad_seen = n;
 }
 
 static void warn_bad_format(const struct report *r, struct report_file *f, int id)
@@ -130,6 +133,9 @@ static int setup_file(struct report *r, struct report_file *f, const char *path,
 	if (tracedat_open(path, o->no_plugins ? TRACEDAT_NO_PLUGINS : 0, &f->td, err))
 		return -1;
 	f->base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	/* -e and -F look events up by name. */
+	if (o->nr_events || o->nr_filters)
+		tracedat_parse_formats(f->td);
 	setup_bad_formats(f, o, path);
 	tep = tracedat_tep(f->td);
 	n = tep_get_events_count(tep);
@@ -329,6 +335,7 @@ int report_keep(struct report *r, const struct tracedat_event *ev)
 {
 	struct report_source *s = &r->sources[ev->source];
 	struct report_file *f = s->file;
+	const struct tracedat_bad_format *bad;
 	int keep;
 
 	/*
@@ -351,6 +358,8 @@ int report_keep(struct report *r, const struct tracedat_event *ev)
 	}
 	if (!keep)
 		return 0;
+	if (f->nr_bad_seen != tracedat_bad_formats(f->td, &bad))
+		setup_bad_formats(f, r->o, tracedat_path(f->td));
 	if (f->unwarned) {
 		int id = tep_data_type(tracedat_tep(f->td), ev->rec);
 

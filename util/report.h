@@ -40,6 +40,7 @@ struct report_file {
 	unsigned long long *per_event;	/* with stat: counts by event id */
 	/* By event id: a format that did not parse, not yet warned of. */
 	unsigned char *unwarned;
+	int nr_bad_seen;		/* of tracedat_bad_formats() */
 	int stack_ids[2];		/* ftrace:kernel_stack, user_stack; -1 */
 	struct ftrace_print ftrace;	/* the tracers' handlers, unless no_plugins */
 };

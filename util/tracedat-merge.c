@@ -351,6 +351,8 @@ int tracedat_merge_next(struct tracedat_merge *m, struct tracedat_event *ev,
 		return 0;
 	s = m->heap[0];
 	s->rec.priv = s;
+	if (s->td->nr_pending)
+		tracedat_parse_pending(s->td, &s->rec);
 	ev->rec = &s->rec;
 	ev->td = s->td;
 	ev->buffer = s->buffer;

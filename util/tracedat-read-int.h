@@ -70,6 +70,13 @@ struct td_tsync {
 	struct td_tsync_sample **samples;
 };
 
+/* A format kept as text until a record of its id is read. */
+struct td_format {
+	char *text;
+	size_t len;
+	const char *system;		/* one of tracedat's systems */
+};
+
 struct tracedat {
 	char *path;
 	int fd;
@@ -91,6 +98,13 @@ struct tracedat {
 	struct strbuf cpustats;
 	struct tracedat_bad_format *bad;
 	int nr_bad;
+	struct td_format **pending;	/* by id: formats not parsed yet */
+	int nr_pending;
+	char **systems;			/* the names pending formats point to */
+	int nr_systems;
+	char *kallsyms;			/* the text, until the first lookup */
+	void *kallsyms_mem;		/* what holds it */
+	struct tep_handle *ksyms;	/* what the lookups search */
 	struct strbuf procmaps;		/* the PROCMAPS texts, one after another */
 	struct strbuf build_ids;	/* TK_BUILDIDS texts */
 	char *text[TD_NR_TEXTS];
@@ -110,6 +124,9 @@ int tracedat_pread(struct tracedat *td, void *dst, size_t n, uint64_t off,
  */
 int tracedat_decompress(struct tracedat *td, void *dst, uint64_t usize, const void *src,
 			uint64_t csize, uint64_t off, const char *what);
+
+/* Parses the format of rec's event if it is still pending. */
+void tracedat_parse_pending(struct tracedat *td, struct tep_record *rec);
 
 /* The host's time of a guest's raw timestamp ts on cpu: 0 samples, none. */
 uint64_t tracedat_tsync(const struct td_tsync *t, int cpu, uint64_t ts);

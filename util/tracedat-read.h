@@ -84,7 +84,13 @@ const char *tracedat_procmaps(const struct tracedat *td);
 /* tracekit's TK_BUILDIDS option: "BUILDID PATH\n" lines; "" if none. */
 const char *tracedat_build_ids(const struct tracedat *td);
 const struct tracedat_info *tracedat_info(const struct tracedat *td);
+/*
+ * The handle: it holds the formats of the events read so far (each is
+ * parsed on its event's first record) and of ftrace's own.
+ */
 struct tep_handle *tracedat_tep(const struct tracedat *td);
+/* Parses every format of the file, for what looks events up by name. */
+void tracedat_parse_formats(struct tracedat *td);
 
 /*
  * The formats that did not parse: the file is read on, their events
