@@ -5,23 +5,14 @@
 # RUNS defaults to 1000000.  SAN=asan (default) is ASan+UBSan, about 200
 # runs/s here; SAN=ubsan is UBSan only, about five times faster.
 set -eu
-cd "$(dirname "$0")/../.."
-runs=${1:-1000000}
-shift || true
-[ "${1:-}" = "--" ] && shift
-san=${SAN:-asan}
-case $san in
-asan) sanflags=fuzzer,address,undefined ;;
-ubsan) sanflags=fuzzer,undefined ;;
-*) echo "SAN must be asan or ubsan" >&2; exit 2 ;;
-esac
-out=build/fuzz-$san
+. "$(dirname "$0")/args.sh"
 mkdir -p "$out/corpus" "$out/artifacts"
-pkgs="libtraceevent libzstd zlib"
+pkgs="libtraceevent libtracefs libzstd zlib"
 # shellcheck disable=SC2046
 clang -g -O1 -std=gnu11 -D_GNU_SOURCE -I. $(pkg-config --cflags $pkgs) \
 	-fsanitize=$sanflags -fno-sanitize-recover=undefined \
 	-o "$out/report" tests/fuzz/report.c util/tracedat-read.c util/tracedat-merge.c util/print.c util/print-fmt.c util/json.c util/ftrace-print.c \
+	util/fetcharg.c util/probe-file.c util/tracefs.c arch/"$srcarch"/*.c \
 	util/strbuf.c util/usage.c $(pkg-config --libs $pkgs)
 cp tests/data/report-sched-v7.dat tests/data/report-sched-v6.dat "$out/corpus/"
 # libtraceevent warns on stderr about what it cannot parse: keep it out of the log.

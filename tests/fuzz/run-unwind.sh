@@ -7,23 +7,11 @@
 #   [SAN=asan|ubsan] tests/fuzz/run-unwind.sh [RUNS] [-- LIBFUZZER_ARGS...]
 # RUNS defaults to 1000000.  SAN=asan (default) is ASan+UBSan.
 set -eu
-cd "$(dirname "$0")/../.."
-runs=${1:-1000000}
-shift || true
-[ "${1:-}" = "--" ] && shift
-san=${SAN:-asan}
-case $san in
-asan) sanflags=fuzzer,address,undefined ;;
-ubsan) sanflags=fuzzer,undefined ;;
-*) echo "SAN must be asan or ubsan" >&2; exit 2 ;;
-esac
+. "$(dirname "$0")/args.sh"
 command -v clang >/dev/null || { echo "run-unwind.sh: clang is not installed" >&2; exit 3; }
 [ "$(uname -m)" = x86_64 ] || { echo "run-unwind.sh: the snapshot is taken on x86-64" >&2; exit 3; }
-out=build/fuzz-$san
 mkdir -p "$out/corpus-unwind" "$out/artifacts-unwind"
 pkgs="libelf libdw libtraceevent libtracefs libunwind-generic"
-# The arch folder as the Makefile picks it.
-srcarch=${SRCARCH:-$(uname -m | sed 's/^x86_64$/x86/')}
 # shellcheck disable=SC2046
 clang -g -O1 -std=gnu11 -D_GNU_SOURCE -I. $(pkg-config --cflags $pkgs) \
 	-fsanitize=$sanflags -fno-sanitize-recover=undefined \
