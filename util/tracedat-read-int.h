@@ -105,6 +105,7 @@ struct tracedat {
 	char *kallsyms;			/* the text, until the first lookup */
 	void *kallsyms_mem;		/* what holds it */
 	struct tep_handle *ksyms;	/* what the lookups search */
+	int want_symbols;		/* a format names a function */
 	struct strbuf procmaps;		/* the PROCMAPS texts, one after another */
 	struct strbuf build_ids;	/* TK_BUILDIDS texts */
 	char *text[TD_NR_TEXTS];

@@ -496,6 +496,107 @@ static void add_bad_format(struct tracedat *td, int id, struct strbuf *what)
 }
 
 /*
+ * Where a print fmt wants a number and has a name (mm_page_alloc's
+ * vmemmap_base), libtraceevent looks the name up among the functions
+ * registered in the handle when it prints (libtraceevent 1.7, tried:
+ * the resolver below is not asked).  Such a name is one an argument in
+ * a number's place, not a %s's.
+ */
+static int arg_names_symbol(const struct tep_print_arg *a, int str)
+{
+	const char *t;
+
+	for (; a; a = NULL) {
+		switch (a->type) {
+		case TEP_PRINT_ATOM:
+			t = a->atom.atom + (a->atom.atom[0] == '-');
+			return !str && !isdigit((unsigned char)*t);
+		case TEP_PRINT_TYPE:
+			return arg_names_symbol(a->typecast.item, str);
+		case TEP_PRINT_OP:
+			if (str && a->op.op[0] == '?' && a->op.right &&
+			    a->op.right->type == TEP_PRINT_OP)
+				return arg_names_symbol(a->op.left, 0) ||
+				       arg_names_symbol(a->op.right->op.left, 1) ||
+				       arg_names_symbol(a->op.right->op.right, 1);
+			return arg_names_symbol(a->op.left, 0) || arg_names_symbol(a->op.right, 0);
+		case TEP_PRINT_FLAGS:
+			return arg_names_symbol(a->flags.field, 0);
+		case TEP_PRINT_SYMBOL:
+			return arg_names_symbol(a->symbol.field, 0);
+		case TEP_PRINT_HEX:
+		case TEP_PRINT_HEX_STR:
+			return arg_names_symbol(a->hex.field, 0) || arg_names_symbol(a->hex.size, 0);
+		case TEP_PRINT_INT_ARRAY:
+			return arg_names_symbol(a->int_array.field, 0) ||
+			       arg_names_symbol(a->int_array.count, 0) ||
+			       arg_names_symbol(a->int_array.el_size, 0);
+		case TEP_PRINT_DYNAMIC_ARRAY:
+			return arg_names_symbol(a->dynarray.index, 0);
+		case TEP_PRINT_FUNC:
+			for (a = a->func.args; a; a = a->next)
+				if (arg_names_symbol(a, 0))
+					return 1;
+			return 0;
+		default:
+			return 0;
+		}
+	}
+	return 0;
+}
+
+/* The arguments in the order of the format's conversions, as %s or not. */
+static int names_symbol(const struct tep_event *ev)
+{
+	const struct tep_print_arg *a = ev->print_fmt.args;
+	const char *p = ev->print_fmt.format;
+
+	for (; p && *p && a; p++) {
+		if (*p != '%')
+			continue;
+		if (*++p == '%')
+			continue;
+		for (; *p && !isalpha((unsigned char)*p); p++)
+			if (*p == '*') {
+				if (arg_names_symbol(a, 0))
+					return 1;
+				a = a->next;
+			}
+		while (*p == 'h' || *p == 'l' || *p == 'L' || *p == 'z' || *p == 'Z')
+			p++;
+		if (!*p || !a)
+			break;
+		if (arg_names_symbol(a, *p == 's'))
+			return 1;
+		a = a->next;
+	}
+	for (; a; a = a->next)
+		if (arg_names_symbol(a, 0))
+			return 1;
+	return 0;
+}
+
+static void parse_kallsyms(struct tep_handle *tep, const char *text);
+
+/*
+ * The functions go into the file's own handle, instead of aside (below),
+ * when a format names one: what libtraceevent finds by name is there.
+ */
+static void register_symbols(struct tracedat *td)
+{
+	td->want_symbols = 1;
+	if (!td->kallsyms)
+		return;
+	tep_reset_function_resolver(td->tep);
+	parse_kallsyms(td->tep, td->kallsyms);
+	free(td->kallsyms_mem);
+	td->kallsyms = td->kallsyms_mem = NULL;
+	if (td->ksyms)
+		tep_free(td->ksyms);
+	td->ksyms = NULL;
+}
+
+/*
  * libtraceevent keeps an event whose format it cannot parse to the end,
  * marked TEP_EVENT_FL_FAILED, with the fields read before the fault,
  * and prints it as "[FAILED TO PARSE]" and those fields: that is what
@@ -520,6 +621,8 @@ static void parse_format(struct tracedat *td, const char *data, size_t len,
 		tep_parse_format(td->tep, &event, text.buf, text.len, system);
 		strbuf_reset(&text);
 	}
+	if (event && !td->want_symbols && names_symbol(event))
+		register_symbols(td);
 	if (event && (event->flags & TEP_EVENT_FL_FAILED)) {
 		strbuf_addf(&text, "event %s:%s: format does not parse", event->system,
 			    event->name);
@@ -763,8 +866,6 @@ static char *resolve_function(void *priv, unsigned long long *addrp, char **modp
 		if (!td->ksyms)
 			die("out of memory");
 		parse_kallsyms(td->ksyms, td->kallsyms);
-		free(td->kallsyms_mem);
-		td->kallsyms = td->kallsyms_mem = NULL;
 	}
 	*modp = NULL;
 	if (!tep_find_function_info(td->ksyms, *addrp, &name, &start, NULL))
@@ -779,7 +880,9 @@ static void set_kallsyms(struct tracedat *td, char *text, void *mem)
 	free(td->kallsyms_mem);
 	td->kallsyms = text;
 	td->kallsyms_mem = mem;
-	if (tep_set_function_resolver(td->tep, resolve_function, td))
+	if (td->want_symbols)
+		register_symbols(td);
+	else if (tep_set_function_resolver(td->tep, resolve_function, td))
 		die("out of memory");
 }
 
