@@ -142,9 +142,22 @@ run() {
 	report "all specs in one process" "$rounds" "$p" "$t"
 }
 
+# kernel_mode HOW LABEL COUNT: perf -k against tracekit -k and, where the
+# host has BTF, tracekit from BTF, each run by HOW (per_spec or batch);
+# v and btf are kernel()'s.
+kernel_mode() {
+	local how=$1 label=$2 n=$3 p t
+	p=$($how perf probe -q -k "$v") || exit 1
+	t=$($how "$tk" probe -k "$v") || exit 1
+	report "-k: $label" "$n" "$p" "$t"
+	[ -n "$btf" ] || return 0
+	t=$($how "$tk" probe) || exit 1
+	report "BTF: $label" "$n" "$p" "$t"
+}
+
 # kernel: kspecs from -k VMLINUX and from BTF, each against perf -k VMLINUX.
 kernel() {
-	local v btf='' p t
+	local v btf=''
 	v=$("$src/tests/vm/vmlinux-dbg.sh") || exit 1
 	specs=("${kspecs[@]}")
 	[ -r /sys/kernel/btf/vmlinux ] && btf=1
@@ -159,20 +172,8 @@ kernel() {
 			{ echo "bench/probe.sh: tracekit does not use BTF without -k here" >&2; exit 1; }
 		check_specs "tracekit (BTF)" "$tk" probe || exit 1
 	fi
-	p=$(per_spec perf probe -q -k "$v") || exit 1
-	t=$(per_spec "$tk" probe -k "$v") || exit 1
-	report "-k: one process per spec" "$((rounds * ${#specs[@]}))" "$p" "$t"
-	if [ -n "$btf" ]; then
-		t=$(per_spec "$tk" probe) || exit 1
-		report "BTF: one process per spec" "$((rounds * ${#specs[@]}))" "$p" "$t"
-	fi
-	p=$(batch perf probe -q -k "$v") || exit 1
-	t=$(batch "$tk" probe -k "$v") || exit 1
-	report "-k: all in one process" "$rounds" "$p" "$t"
-	if [ -n "$btf" ]; then
-		t=$(batch "$tk" probe) || exit 1
-		report "BTF: all in one process" "$rounds" "$p" "$t"
-	fi
+	kernel_mode per_spec "one process per spec" "$((rounds * ${#specs[@]}))"
+	kernel_mode batch "all in one process" "$rounds"
 }
 
 # The big binary: tracekit's objects plus generated CUs, linked so that
