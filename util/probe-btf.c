@@ -400,7 +400,7 @@ struct btf_ctx {
 	const struct btf_type *proto;
 	const char *func;
 	const struct probe_dwarf_opts *opts;
-	int whole;		/* $params: a struct by value is fetched, as probe-dwarf does */
+	int whole;		/* the var op's whole, for the helpers below it */
 	struct strbuf *warn;	/* NULL: no warnings */
 };
 
@@ -674,8 +674,8 @@ static int arg_base(struct btf_ctx *bc, int k, struct fetch_arg *fa, struct strb
 	}
 }
 
-static int arg_var(void *ctx, const struct probe_arg *arg, struct fetch_arg *fa,
-		   struct strbuf *err)
+static int arg_var(void *ctx, const struct probe_arg *arg, int whole,
+		   struct fetch_arg *fa, struct strbuf *err)
 {
 	struct btf_ctx *bc = ctx;
 	const struct btf_param *p = btf_params(bc->proto);
@@ -684,6 +684,7 @@ static int arg_var(void *ctx, const struct probe_arg *arg, struct fetch_arg *fa,
 	int i, k = 0, n = btf_vlen(bc->proto), ret, slot = 0, regs = 0, stack = 0;
 	__u32 id;
 
+	bc->whole = whole;
 	strbuf_addf(&path, "%s%s", arg->global ? "@" : "", arg->var);
 	for (i = 0; i < n && !k; i++)
 		if (!strcmp(param_name(bc->btf, &p[i]), arg->var))
@@ -749,22 +750,8 @@ static int arg_params(void *ctx, const char ***names, int *nr)
 	return 0;
 }
 
-/* $params fetches a struct passed by value as its first bytes, as probe-dwarf does. */
-static int arg_param(void *ctx, const struct probe_arg *arg, struct fetch_arg *fa,
-		     struct strbuf *err)
-{
-	struct btf_ctx *bc = ctx;
-	int ret;
-
-	bc->whole = 1;
-	ret = arg_var(ctx, arg, fa, err);
-	bc->whole = 0;
-	return ret;
-}
-
 static const struct probe_arg_ops btf_arg_ops = {
 	.var = arg_var,
-	.param = arg_param,
 	.retval = arg_retval,
 	.params = arg_params,
 };

@@ -1120,7 +1120,7 @@ struct var_ctx {
 	int nr_scopes;
 	const char *sym;	/* the ELF symbol holding pc */
 	struct strbuf *warn;	/* NULL: this site's warnings were given by another */
-	int whole;		/* $params: a struct by value is fetched, as perf does */
+	int whole;		/* the var op's whole, for the helpers below it */
 };
 
 static int op_reg(const Dwarf_Op *op, int *reg, Dwarf_Sword *off, int *is_breg)
@@ -1796,8 +1796,8 @@ static char *default_arg_name(const struct probe_arg *arg)
 	return xstrdup(arg->var);
 }
 
-static int resolve_var(void *ctx, const struct probe_arg *arg, struct fetch_arg *fa,
-		       struct strbuf *err)
+static int resolve_var(void *ctx, const struct probe_arg *arg, int whole,
+		       struct fetch_arg *fa, struct strbuf *err)
 {
 	struct var_ctx *vc = ctx;
 	struct strbuf path = STRBUF_INIT;
@@ -1805,6 +1805,7 @@ static int resolve_var(void *ctx, const struct probe_arg *arg, struct fetch_arg 
 	char *bf = NULL;
 	int ret;
 
+	vc->whole = whole;
 	strbuf_addf(&path, "%s%s", arg->global ? "@" : "", arg->var);
 	ret = find_variable(vc, arg, &var, err);
 	if (ret)
@@ -1909,22 +1910,8 @@ static int dwarf_params(void *ctx, const char ***names, int *nr)
 	return 0;
 }
 
-/* $params fetches a struct passed by value as its first bytes, as perf does. */
-static int dwarf_param(void *ctx, const struct probe_arg *arg, struct fetch_arg *fa,
-		       struct strbuf *why)
-{
-	struct var_ctx *vc = ctx;
-	int ret;
-
-	vc->whole = 1;
-	ret = resolve_var(vc, arg, fa, why);
-	vc->whole = 0;
-	return ret;
-}
-
 static const struct probe_arg_ops dwarf_arg_ops = {
 	.var = resolve_var,
-	.param = dwarf_param,
 	.retval = resolve_retval,
 	.params = dwarf_params,
 };
@@ -1941,7 +1928,7 @@ static int resolve_params(const struct probe_arg_ops *ops, void *ctx,
 		struct strbuf why = STRBUF_INIT;
 
 		/* Like perf: parameters that cannot be fetched here are left out. */
-		if ((ops->param ? ops->param : ops->var)(ctx, &a, &fa, &why)) {
+		if (ops->var(ctx, &a, 1, &fa, &why)) {
 			if (warn)
 				strbuf_addf(warn, "$params: '%s' left out: %s\n", names[i], why.buf);
 			fetch_arg_release(&fa);
@@ -1999,7 +1986,7 @@ int probe_point_args(struct probe_point *pp, const struct probe_spec *spec,
 				ret = -EINVAL;
 				continue;
 			}
-			ret = ops->var(ctx, a, &fa, err);
+			ret = ops->var(ctx, a, 0, &fa, err);
 			fa.name = a->name ? xstrdup(a->name) : default_arg_name(a);
 			break;
 		}

@@ -66,12 +66,13 @@ void probe_point_release(struct probe_point *pp);
  * err set.
  */
 struct probe_arg_ops {
-	/* A variable and its member chain: fa's base, derefs and type. */
-	int (*var)(void *ctx, const struct probe_arg *arg, struct fetch_arg *fa,
-		   struct strbuf *err);
-	/* One parameter of $params; NULL: var. */
-	int (*param)(void *ctx, const struct probe_arg *arg, struct fetch_arg *fa,
-		     struct strbuf *err);
+	/*
+	 * A variable and its member chain: fa's base, derefs and type.
+	 * whole: a parameter of $params, where a struct passed by value is
+	 * fetched as such, as perf does, instead of refused.
+	 */
+	int (*var)(void *ctx, const struct probe_arg *arg, int whole,
+		   struct fetch_arg *fa, struct strbuf *err);
 	/* The type of $retval (fa->base is FETCH_RETVAL). */
 	int (*retval)(void *ctx, struct fetch_arg *fa, struct strbuf *err);
 	/* $params: the parameter names in order, in an array the caller frees. */
