@@ -1189,6 +1189,33 @@ bad:
 	return -EINVAL;
 }
 
+/*
+ * A variable's location at vc->pc, as dwarf_getlocation_addr() gives it,
+ * except at a function's entry: there GCC's location views can give a
+ * parameter an empty range [entry, entry), its place at view 0, before
+ * the first instruction, which is where a kprobe or uprobe at +0 fires;
+ * the range after it holds from a later view at the same address on.
+ * Lookup by address skips empty ranges, and so gave 6.1's
+ * css_rightmost_descendant(pos) the constant 0 (pos = NULL, set in the
+ * loop before any instruction) where pos is still in %di.
+ */
+static int var_location(const struct var_ctx *vc, Dwarf_Attribute *attr, Dwarf_Op **ops,
+			size_t *nops)
+{
+	if (vc->pc == vc->entry && !vc->inlined) {
+		Dwarf_Addr base, start, end;
+		ptrdiff_t off = 0;
+
+		while ((off = dwarf_getlocations(attr, off, &base, &start, &end, ops, nops)) > 0)
+			if (start == vc->pc || (start < vc->pc && vc->pc < end))
+				return 1;
+		if (off < 0)
+			return -1;
+		return 0;
+	}
+	return dwarf_getlocation_addr(attr, vc->pc, ops, nops, 1);
+}
+
 static int location_to_fetch(struct var_ctx *vc, Dwarf_Die *var, const char *name,
 			     struct fetch_arg *fa, struct strbuf *err)
 {
@@ -1213,7 +1240,7 @@ static int location_to_fetch(struct var_ctx *vc, Dwarf_Die *var, const char *nam
 		strbuf_addf(err, "'%s' has no location: optimized out", name);
 		return -ENOENT;
 	}
-	n = dwarf_getlocation_addr(&attr, vc->pc, &ops, &nops, 1);
+	n = var_location(vc, &attr, &ops, &nops);
 	if (n <= 0 || !nops) {
 		strbuf_addf(err, "'%s' is optimized out at this address (no location for pc 0x%" PRIx64 ")",
 			    name, (uint64_t)vc->pc);
@@ -2196,7 +2223,7 @@ static void list_scope_vars(struct var_ctx *vc, Dwarf_Die *scope, struct strbuf 
 			continue;
 		if (!dwarf_hasattr_integrate(&c, DW_AT_const_value) &&
 		    (!dwarf_attr_integrate(&c, DW_AT_location, &attr) ||
-		     dwarf_getlocation_addr(&attr, vc->pc, &ops, &nops, 1) <= 0 || !nops))
+		     var_location(vc, &attr, &ops, &nops) <= 0 || !nops))
 			continue;
 		strbuf_addstr(out, "\t\t");
 		type_name_of(&c, out);

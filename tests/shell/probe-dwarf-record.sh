@@ -1,16 +1,19 @@
 #!/bin/bash
-# description: probe: uprobes on static copies, negative enums, signed bitfields, split DWARF and C++ methods record what the program prints
+# description: probe: uprobes on static copies, negative enums, signed bitfields, entry location views, split DWARF and C++ methods record what the program prints
 # A static function defined in two CUs is probed at both copies under one
 # event (perf probe -D gives both places), an enum with a negative value
-# records it signed (split DWARF too), and a signed bitfield, which the kernel's b type
-# records unsigned, is warned about.  The events, read back from a private
-# tracefs instance, are compared with what the program printed.
+# records it signed (split DWARF too), a signed bitfield, which the
+# kernel's b type records unsigned, is warned about, and a parameter GCC
+# sets to a constant before the first instruction (an empty location range
+# at the entry holds its register) is fetched from that register.  The
+# events, read back from a private tracefs instance, are compared with what
+# the program printed.
 . "$(dirname "$0")/lib/common.sh"
 
 need_tracefs
 need_cap uprobes "this kernel has no uprobe_events"
 need_cap instances "this tracefs has no instances"
-need_host_cmd gcc g++ perf
+need_host_cmd gcc g++ perf llvm-dwarfdump
 
 cat >"$TK_TMP/a.c" <<'SRC'
 #include <stdio.h>
@@ -35,14 +38,38 @@ __attribute__((noinline)) int use_bf(struct bf *b)
 	printf("EXPECT use_bf: s=%u u=%u\n", (unsigned)b->s & 15, b->u);
 	return b->s;
 }
+/*
+ * pos = NULL costs no instruction: at -O2 GCC's location list for pos is
+ * %di for the empty range at the entry (view 0), then the constant 0
+ * (the kernel's css_rightmost_descendant has the same shape).
+ */
+struct node { struct node *child, *sib; };
+__attribute__((noinline)) struct node *rightmost(struct node *pos)
+{
+	struct node *last, *t;
+
+	do {
+		last = pos;
+		pos = NULL;
+		for (t = last->child; t; t = t->sib)
+			pos = t;
+	} while (pos);
+	return last;
+}
 int main(void)
 {
 	struct bf b = { .s = -3, .u = 5 };
+	struct node n[3] = { { .child = &n[1] }, { .sib = &n[2] }, { 0 } };
 
 	call_a(1);
 	call_b(2);
 	use_enum(NEG);
 	use_bf(&b);
+#ifdef __OPTIMIZE__
+	/* At -O0 the place after the prologue is the loop's head, hit twice. */
+	printf("EXPECT rightmost: pos=%#lx\n", (unsigned long)&n[0]);
+#endif
+	rightmost(&n[0]);
 	return 0;
 }
 SRC
@@ -101,17 +128,25 @@ for build in O0:-O0 O2:-O2 split:'-O2 -gsplit-dwarf'; do
 	# The oracle for the places: perf probes every copy of helper.
 	perf probe -q -x "$bin.whole" -D 'helper v' | places >"$TK_TMP/perf.$opt"
 	assert_eq "-$opt: perf's copies of helper" "$(wc -l <"$TK_TMP/perf.$opt")" 2
+	if [ "$opt" = O2 ]; then
+		llvm-dwarfdump --name=pos "$bin.whole" >"$TK_TMP/pos.loc"
+		grep -A2 'DW_AT_location' "$TK_TMP/pos.loc" | grep -Eq '\[(0x[0-9a-f]+), \1\): DW_OP_reg5 RDI' ||
+			{ cat "$TK_TMP/pos.loc"; fail "-O2: GCC gave rightmost's pos no empty range at the entry"; }
+	fi
 
+	events="helper use_enum use_bf" entry=()
+	[ "$opt" = O0 ] || { events+=" rightmost"; entry=(-a 'rightmost pos'); }
 	on_exit "'$TRACEKIT' probe -d '$group:*'"
 	"$TRACEKIT" probe -x "$bin" -a 'helper v' -a 'use_enum e' -a 'use_bf b->s b->u' \
-		>"$TK_TMP/add.$opt" 2>&1 || { cat "$TK_TMP/add.$opt"; fail "-$opt: probe -a failed"; }
+		"${entry[@]}" >"$TK_TMP/add.$opt" 2>&1 || { cat "$TK_TMP/add.$opt"; fail "-$opt: probe -a failed"; }
 	cat "$TK_TMP/add.$opt"
 	assert_grep "warning: 'b->s' is a signed bitfield" "$TK_TMP/add.$opt"
 	assert_eq "-$opt: one warning" "$(grep -c 'signed bitfield' "$TK_TMP/add.$opt")" 1
 	grep "^p:$group/helper " "$TRACEFS/uprobe_events" | places >"$TK_TMP/ours.$opt"
 	diff -u "$TK_TMP/perf.$opt" "$TK_TMP/ours.$opt" || fail "-$opt: copies differ from perf's"
 
-	record_and_compare "-$opt" helper use_enum use_bf
+	# shellcheck disable=SC2086
+	record_and_compare "-$opt" $events
 	assert_grep '^use_enum: e=-5$' "$TK_TMP/got.$opt"
 	"$TRACEKIT" probe -d "$group:*" >/dev/null || fail "-$opt: probe -d failed"
 done
