@@ -17,10 +17,28 @@
 #include "util/probe-spec.h"
 #include "util/usage.h"
 
+/*
+ * The FUNCs of one BTF by name, each (name, prototype) once.  libbpf's
+ * btf__find_by_name_kind() scans every type and stops at the first
+ * match; a static name that several files define can have several
+ * prototypes, and all of them are needed (func_protos()).
+ */
+struct func_ent {
+	const char *name;
+	__u32 proto;
+};
+
+struct func_index {
+	struct func_ent *e;
+	int nr;
+};
+
 struct probe_btf {
 	struct btf *vmlinux;
+	struct func_index vmlinux_funcs;
 	/* The split BTF of the last module a function was found in. */
 	struct btf *mod;
+	struct func_index mod_funcs;
 	char *mod_name;
 	struct probe_ksyms *ksyms;
 };
@@ -65,6 +83,8 @@ void probe_btf_close(struct probe_btf *b)
 		return;
 	btf__free(b->mod);
 	btf__free(b->vmlinux);
+	free(b->vmlinux_funcs.e);
+	free(b->mod_funcs.e);
 	free(b->mod_name);
 	probe_ksyms_free(b->ksyms);
 	free(b);
@@ -129,6 +149,9 @@ static struct btf *btf_for(struct probe_btf *b, const char *func, const char *mo
 		return b->mod;
 	btf__free(b->mod);
 	free(b->mod_name);
+	free(b->mod_funcs.e);
+	b->mod_funcs.e = NULL;
+	b->mod_funcs.nr = 0;
 	b->mod_name = xstrdup(module);
 	b->mod = btf__load_module_btf(module, b->vmlinux);
 	if (!b->mod)
@@ -774,34 +797,144 @@ static int spec_needs_dwarf(const struct probe_spec *spec, struct strbuf *err)
 	return ret;
 }
 
-/* The prototype of func in btf; NULL with err set. */
-static const struct btf_type *func_proto(const struct btf *btf, const char *func,
-					 const char *module, struct strbuf *err)
+static int cmp_func_ent(const void *a, const void *b)
 {
-	int id = btf__find_by_name_kind(btf, func, BTF_KIND_FUNC);
-	const struct btf_type *t;
+	const struct func_ent *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
 
-	if (id <= 0) {
+	return c ? c : (x->proto > y->proto) - (x->proto < y->proto);
+}
+
+/* The FUNCs btf adds to its base (a module's own, not vmlinux's). */
+static void index_funcs(const struct btf *btf, struct func_index *fi)
+{
+	const struct btf *base = btf__base_btf(btf);
+	__u32 id, n = btf__type_cnt(btf);
+	int alloc = 0, i, k;
+
+	for (id = base ? btf__type_cnt(base) : 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if (!btf_is_func(t))
+			continue;
+		if (fi->nr == alloc) {
+			alloc = alloc ? 2 * alloc : 4096;
+			fi->e = xrealloc(fi->e, alloc * sizeof(*fi->e));
+		}
+		fi->e[fi->nr].name = btf__name_by_offset(btf, t->name_off);
+		fi->e[fi->nr++].proto = t->type;
+	}
+	if (!fi->nr)
+		return;
+	qsort(fi->e, fi->nr, sizeof(*fi->e), cmp_func_ent);
+	for (i = k = 1; i < fi->nr; i++)
+		if (cmp_func_ent(&fi->e[i], &fi->e[k - 1]))
+			fi->e[k++] = fi->e[i];
+	fi->nr = k;
+}
+
+/*
+ * The prototypes btf gives func (*protos, their number); 0, or -ENOENT
+ * with err set.  More than one when files define static functions of
+ * that name with other parameters: pahole encodes each, and BTF has no
+ * address to tell which of them is the one kallsyms names.
+ */
+static int func_protos(struct probe_btf *b, const struct btf *btf, const char *func,
+		       const char *module, const struct func_ent **protos, int *nr,
+		       struct strbuf *err)
+{
+	struct func_index *fi = btf == b->vmlinux ? &b->vmlinux_funcs : &b->mod_funcs;
+	struct func_ent key = { .name = func };
+	int lo = 0, hi, i;
+
+	if (!fi->e)
+		index_funcs(btf, fi);
+	hi = fi->nr;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (cmp_func_ent(&fi->e[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < fi->nr && !strcmp(fi->e[i].name, func); i++) {
+		const struct btf_type *t = btf__type_by_id(btf, fi->e[i].proto);
+
+		if (!t || !btf_is_func_proto(t)) {
+			strbuf_addf(err, "%s: BTF gives it no prototype", func);
+			return -ENOENT;
+		}
+	}
+	if (i == lo) {
 		strbuf_addf(err, "no function '%s' in the BTF of %s", func,
 			    module ? module : "vmlinux");
-		return NULL;
+		return -ENOENT;
 	}
-	t = btf__type_by_id(btf, btf__type_by_id(btf, id)->type);
-	if (!t || !btf_is_func_proto(t)) {
-		strbuf_addf(err, "%s: BTF gives it no prototype", func);
-		return NULL;
+	*protos = &fi->e[lo];
+	*nr = i - lo;
+	return 0;
+}
+
+/* "(a, b)": a prototype's parameter names. */
+static void proto_params(const struct btf *btf, const struct btf_type *proto,
+			 struct strbuf *out)
+{
+	const struct btf_param *p = btf_params(proto);
+	int i, n = btf_vlen(proto);
+
+	strbuf_addch(out, '(');
+	for (i = 0; i < n; i++)
+		strbuf_addf(out, "%s%s", i ? ", " : "",
+			    p[i].type ? param_name(btf, &p[i]) : "...");
+	strbuf_addstr(out, n ? ")" : "void)");
+}
+
+/* err = why several prototypes leave the spec's function unknown. */
+static void ambiguous(const struct btf *btf, const char *func, const struct func_ent *protos,
+		      int nr, struct strbuf *err)
+{
+	int i;
+
+	strbuf_addf(err, "%s: BTF has %d prototypes of that name, which give other arguments: ",
+		    func, nr);
+	for (i = 0; i < nr; i++) {
+		strbuf_addstr(err, i ? ", " : "");
+		strbuf_addstr(err, func);
+		proto_params(btf, btf__type_by_id(btf, protos[i].proto), err);
 	}
-	return t;
+	strbuf_addstr(err, "; it has no addresses to tell which one /proc/kallsyms names: "
+		      "needs DWARF debuginfo (-k VMLINUX)");
+}
+
+/* out = the arguments of pp as the kernel would be given them, or err's reason. */
+static void point_args(const struct probe_point *pp, int ret, const struct strbuf *err,
+		       struct strbuf *out)
+{
+	struct fetch_ctx fc = { .kind = PROBE_KPROBE };
+	struct strbuf ignore = STRBUF_INIT;
+	int i;
+
+	if (ret) {
+		strbuf_addf(out, "error: %s", err->buf);
+		return;
+	}
+	for (i = 0; i < pp->nr_args; i++)
+		if (fetch_arg_format(&pp->args[i], &fc, out, &ignore))
+			strbuf_addf(out, " error: %s", ignore.buf);
+	strbuf_release(&ignore);
 }
 
 int probe_btf_resolve(struct probe_btf *b, const struct probe_spec *spec,
 		      const struct probe_dwarf_opts *opts, struct probe_point **pps,
 		      int *nr, struct strbuf *warn, struct strbuf *err)
 {
-	struct btf_ctx bc = { .func = spec->func, .opts = opts, .warn = warn };
-	struct probe_point *pp;
+	struct btf_ctx bc = { .func = spec->func, .opts = opts };
+	struct strbuf def = STRBUF_INIT, other = STRBUF_INIT, other_err = STRBUF_INIT;
+	struct probe_point *pp, *first = NULL;
+	const struct func_ent *protos;
 	struct probe_ksym ks;
-	int ret;
+	int ret, i, nprotos, first_ret = 0;
 
 	*pps = NULL;
 	*nr = 0;
@@ -812,20 +945,52 @@ int probe_btf_resolve(struct probe_btf *b, const struct probe_spec *spec,
 	if (ret)
 		return ret;
 	bc.btf = btf_for(b, spec->func, ks.module, err);
-	bc.proto = bc.btf ? func_proto(bc.btf, spec->func, ks.module, err) : NULL;
-	if (!bc.proto)
+	if (!bc.btf)
 		return -ENOENT;
-	pp = xcalloc(1, sizeof(*pp));
-	pp->func = xstrdup(spec->func);
-	pp->sym = xstrdup(spec->func);
-	pp->module = ks.module ? xstrdup(ks.module) : NULL;
-	pp->retprobe = spec->retprobe;
-	ret = probe_point_args(pp, spec, &btf_arg_ops, &bc, warn, err);
-	if (ret) {
-		probe_points_release(pp, 1);
+	ret = func_protos(b, bc.btf, spec->func, ks.module, &protos, &nprotos, err);
+	if (ret)
 		return ret;
+	/*
+	 * Each prototype gives a definition; where they all agree (a bare
+	 * function, or parameters alike), it does not matter which is
+	 * kallsyms' function.
+	 */
+	for (i = 0; i < nprotos; i++) {
+		struct strbuf *e = i ? &other_err : err;
+
+		bc.proto = btf__type_by_id(bc.btf, protos[i].proto);
+		bc.warn = i ? NULL : warn;
+		pp = xcalloc(1, sizeof(*pp));
+		pp->func = xstrdup(spec->func);
+		pp->sym = xstrdup(spec->func);
+		pp->module = ks.module ? xstrdup(ks.module) : NULL;
+		pp->retprobe = spec->retprobe;
+		ret = probe_point_args(pp, spec, &btf_arg_ops, &bc, bc.warn, e);
+		if (nprotos > 1)
+			point_args(pp, ret, e, i ? &other : &def);
+		if (!i) {
+			first = pp;
+			first_ret = ret;
+		} else {
+			probe_points_release(pp, 1);
+		}
+		if (i && strcmp(def.buf, other.buf)) {
+			strbuf_reset(err);
+			ambiguous(bc.btf, spec->func, protos, nprotos, err);
+			first_ret = -EOPNOTSUPP;
+			break;
+		}
+		strbuf_reset(&other);
+		strbuf_reset(&other_err);
 	}
-	*pps = pp;
+	strbuf_release(&def);
+	strbuf_release(&other);
+	strbuf_release(&other_err);
+	if (first_ret) {
+		probe_points_release(first, 1);
+		return first_ret;
+	}
+	*pps = first;
 	*nr = 1;
 	return 0;
 }
@@ -835,11 +1000,10 @@ int probe_btf_resolve(struct probe_btf *b, const struct probe_spec *spec,
 int probe_btf_list_vars(struct probe_btf *b, const struct probe_spec *spec,
 			struct strbuf *out, struct strbuf *err)
 {
-	const struct btf_type *proto;
-	const struct btf_param *p;
+	const struct func_ent *protos;
 	struct btf *btf;
 	struct probe_ksym ks;
-	int i, ret = spec_needs_dwarf(spec, err);
+	int i, k, nprotos, ret = spec_needs_dwarf(spec, err);
 
 	if (ret)
 		return ret;
@@ -847,17 +1011,29 @@ int probe_btf_list_vars(struct probe_btf *b, const struct probe_spec *spec,
 	if (ret)
 		return ret;
 	btf = btf_for(b, spec->func, ks.module, err);
-	proto = btf ? func_proto(btf, spec->func, ks.module, err) : NULL;
-	if (!proto)
+	if (!btf)
 		return -ENOENT;
-	strbuf_addf(out, "Available variables at %s\n        @<%s+0>\n", spec->func, spec->func);
-	p = btf_params(proto);
-	for (i = 0; i < btf_vlen(proto); i++) {
-		if (!p[i].type)
-			continue;
-		strbuf_addstr(out, "\t\t");
-		type_name(btf, p[i].type, out);
-		strbuf_addf(out, "\t%s\n", param_name(btf, &p[i]));
+	ret = func_protos(b, btf, spec->func, ks.module, &protos, &nprotos, err);
+	if (ret)
+		return ret;
+	strbuf_addf(out, "Available variables at %s\n", spec->func);
+	/* One block per prototype, as perf gives one per copy it finds. */
+	for (k = 0; k < nprotos; k++) {
+		const struct btf_type *proto = btf__type_by_id(btf, protos[k].proto);
+		const struct btf_param *p = btf_params(proto);
+
+		strbuf_addf(out, "        @<%s+0>", spec->func);
+		if (nprotos > 1)
+			strbuf_addf(out, " (BTF prototype %d of %d; BTF cannot tell which is in "
+				    "/proc/kallsyms)", k + 1, nprotos);
+		strbuf_addch(out, '\n');
+		for (i = 0; i < btf_vlen(proto); i++) {
+			if (!p[i].type)
+				continue;
+			strbuf_addstr(out, "\t\t");
+			type_name(btf, p[i].type, out);
+			strbuf_addf(out, "\t%s\n", param_name(btf, &p[i]));
+		}
 	}
 	return 0;
 }

@@ -29,7 +29,9 @@ function strip(id) {
 END {
 	for (k = 1; k <= nf; k++) {
 		f = funcs[k]; p = ref[f]
-		# BTF may hold a name twice: tracekit, like libbpf's lookup, takes the first.
+		# BTF may hold a name twice (pahole before 1.25 encodes each
+		# static of that name): the spec is the first's, which tracekit
+		# refuses where the prototypes give other definitions.
 		if (kind[p] != "FUNC_PROTO" || name[f] ~ /\./ || (name[f] in done)) continue
 		done[name[f]] = 1
 		if (byval) {
