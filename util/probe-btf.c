@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "arch/arch.h"
+#include "util/array.h"
 #include "util/fetcharg.h"
 #include "util/probe-btf.h"
 #include "util/probe-dwarf.h"
@@ -844,20 +845,11 @@ static int func_protos(struct probe_btf *b, const struct btf *btf, const char *f
 		       struct strbuf *err)
 {
 	struct func_index *fi = btf == b->vmlinux ? &b->vmlinux_funcs : &b->mod_funcs;
-	struct func_ent key = { .name = func };
-	int lo = 0, hi, i;
+	int lo, i;
 
 	if (!fi->e)
 		index_funcs(btf, fi);
-	hi = fi->nr;
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-
-		if (cmp_func_ent(&fi->e[mid], &key) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = lower_bound_by_name(fi->e, fi->nr, name, func);
 	for (i = lo; i < fi->nr && !strcmp(fi->e[i].name, func); i++) {
 		const struct btf_type *t = btf__type_by_id(btf, fi->e[i].proto);
 

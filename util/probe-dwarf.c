@@ -549,19 +549,8 @@ static void func_syms_load(struct probe_debuginfo *dbg)
 /* The index of the first function symbol not sorting before name. */
 static size_t func_syms_from(struct probe_debuginfo *dbg, const char *name)
 {
-	size_t lo = 0, hi;
-
 	func_syms_load(dbg);
-	hi = dbg->nr_syms;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (strcmp(dbg->syms[mid].name, name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return lower_bound_by_name(dbg->syms, dbg->nr_syms, name, name);
 }
 
 /*

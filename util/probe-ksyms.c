@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/array.h"
 #include "util/probe-ksyms.h"
 #include "util/tracefs.h"
 #include "util/usage.h"
@@ -130,17 +131,7 @@ int probe_ksyms_load(struct probe_ksyms *k, struct strbuf *err)
 /* The index of the first symbol not below name. */
 static size_t kallsyms_lower(const struct probe_ksyms *k, const char *name)
 {
-	size_t lo = 0, hi = k->nr_syms;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (strcmp(k->syms[mid].name, name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return lower_bound_by_name(k->syms, k->nr_syms, name, name);
 }
 
 int probe_ksyms_find(struct probe_ksyms *k, const char *name, struct probe_ksym *ks,
