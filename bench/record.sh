@@ -10,10 +10,12 @@
 # `trace-cmd extract` alone, its instance being set up by this script.
 # BENCH_BUF_KB (default 4096) sets the buffer; a large one (102400) lets
 # the peer keep every event, for a like-for-like bytes per event.
+# BENCH_RUNS (default 3) runs of each, alternating; the median is shown.
 set -eu
 TRACEKIT=${1:-./tracekit}
 BYTES=${BENCH_BYTES:-300000}
 BUF_KB=${BENCH_BUF_KB:-4096}
+RUNS=${BENCH_RUNS:-3}
 T=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
 [ -n "$T" ] || { echo "bench/record.sh: tracefs is not mounted" >&2; exit 3; }
 command -v trace-cmd >/dev/null || { echo "bench/record.sh: needs trace-cmd" >&2; exit 3; }
@@ -43,48 +45,69 @@ report_events() {
 	trace-cmd report -i "$1" 2>/dev/null | grep -c -E '^ *.*-[0-9]+ +\[[0-9]+\] '
 }
 
-# --- ours: record -P the workload's pid, which waits on a fifo first ---
-mkfifo "$TMP/go"
-( read -r _ <"$TMP/go"; exec taskset -c 1 dd if=/dev/zero of=/dev/null bs=1 count="$BYTES" 2>/dev/null ) &
-wpid=$!
-( sleep 1; echo go >"$TMP/go" ) &
-ours_cpu=$(cpu_of "$TMP/ours" "$TRACEKIT" record -q -b "$BUF_KB" -e sched -e raw_syscalls \
-	-P "$wpid" -o "$TMP/ours.dat" 2>"$TMP/ours.log")
-wait
-ours_events=$(report_events "$TMP/ours.dat")
-ours_lost=$(sed -nE 's/^tracekit record: [0-9]+ events \(([0-9]+) lost\).*/\1/p' "$TMP/ours.log")
-ours_size=$(stat -c %s "$TMP/ours.dat")
+# ours RUN: record -P the workload's pid, which waits on a fifo first.
+ours() {
+	local o=$TMP/ours.$1
+	rm -f "$TMP/go"
+	mkfifo "$TMP/go"
+	( read -r _ <"$TMP/go"; exec taskset -c 1 dd if=/dev/zero of=/dev/null bs=1 count="$BYTES" 2>/dev/null ) &
+	local wpid=$!
+	( sleep 1; echo go >"$TMP/go" ) &
+	cpu_of "$o" "$TRACEKIT" record -q -b "$BUF_KB" -e sched -e raw_syscalls \
+		-P "$wpid" -o "$o.dat" 2>"$o.log" >"$o.cpu"
+	wait
+	echo "$(cat "$o.cpu") $(report_events "$o.dat") \
+$(sed -nE 's/^tracekit record: [0-9]+ events \(([0-9]+) lost\).*/\1/p' "$o.log") $(stat -c %s "$o.dat")"
+}
 
-# --- peer: the same events into an instance, then trace-cmd extract ---
-mkdir "$T/instances/$PEER"
-I=$T/instances/$PEER
-echo 0 >"$I/tracing_on"
-echo "$BUF_KB" >"$I/buffer_size_kb"
-echo 1 >"$I/events/sched/enable"
-echo 1 >"$I/events/raw_syscalls/enable"
-echo 1 >"$I/options/event-fork"
-(
-	echo "$BASHPID" >"$I/set_event_pid"
-	echo 1 >"$I/tracing_on"
-	workload
-)
-echo 0 >"$I/tracing_on"
-peer_lost=0
-for s in "$I"/per_cpu/cpu*/stats; do
-	peer_lost=$((peer_lost + $(awk -F': *' '$1 == "overrun" || $1 == "dropped events" ||
-		$1 == "commit overrun" { n += $2 } END { print n + 0 }' "$s")))
+# peer RUN: the same events into an instance, then trace-cmd extract.
+peer() {
+	local o=$TMP/peer.$1 I=$T/instances/$PEER lost=0 s
+	mkdir "$I"
+	echo 0 >"$I/tracing_on"
+	echo "$BUF_KB" >"$I/buffer_size_kb"
+	echo 1 >"$I/events/sched/enable"
+	echo 1 >"$I/events/raw_syscalls/enable"
+	echo 1 >"$I/options/event-fork"
+	(
+		echo "$BASHPID" >"$I/set_event_pid"
+		echo 1 >"$I/tracing_on"
+		workload
+	)
+	echo 0 >"$I/tracing_on"
+	for s in "$I"/per_cpu/cpu*/stats; do
+		lost=$((lost + $(awk -F': *' '$1 == "overrun" || $1 == "dropped events" ||
+			$1 == "commit overrun" { n += $2 } END { print n + 0 }' "$s")))
+	done
+	cpu_of "$o" sh -c 'exec trace-cmd extract -B "$1" -o "$2" >/dev/null 2>&1' \
+		sh "$PEER" "$o.dat" >"$o.cpu"
+	[ -d "$I" ] && rmdir "$I"
+	echo "$(cat "$o.cpu") $(report_events "$o.dat") $lost $(stat -c %s "$o.dat")"
+}
+
+# Runs alternate, so that a busy spell of the machine hits both; the
+# table is each side's median run by CPU per event.
+for ((run = 1; run <= RUNS; run++)); do
+	echo "$run $(ours "$run")" >>"$TMP/ours.runs"
+	echo "$run $(peer "$run")" >>"$TMP/peer.runs"
 done
-peer_cpu=$(cpu_of "$TMP/peer" sh -c 'exec trace-cmd extract -B "$1" -o "$2" >/dev/null 2>&1' \
-	sh "$PEER" "$TMP/peer.dat")
-peer_events=$(report_events "$TMP/peer.dat")
-peer_size=$(stat -c %s "$TMP/peer.dat")
+
+median() {
+	awk '{ print ($3 ? $2 / ($3 / 1e6) : 0), $0 }' "$1" | sort -g |
+		awk '{ l[NR] = $0 } END { print l[int((NR + 1) / 2)] }' | cut -d' ' -f3-
+}
+read -r ours_cpu ours_events ours_lost ours_size <<<"$(median "$TMP/ours.runs")"
+read -r peer_cpu peer_events peer_lost peer_size <<<"$(median "$TMP/peer.runs")"
+paste -d' ' "$TMP/ours.runs" "$TMP/peer.runs" | awk '{
+	printf "run %d: cpu per Mevent ours/peer %.2f\n", $1,
+		($3 && $8 && $7) ? ($2 / $3) / ($7 / $8) : 0 }'
 
 awk -v oc="$ours_cpu" -v oe="$ours_events" -v ol="$ours_lost" -v os="$ours_size" \
     -v pc="$peer_cpu" -v pe="$peer_events" -v pl="$peer_lost" -v ps="$peer_size" \
-    -v kb="$BUF_KB" 'BEGIN {
+    -v kb="$BUF_KB" -v runs="$RUNS" 'BEGIN {
 	ocpm = oe ? oc / (oe / 1e6) : 0; pcpm = pe ? pc / (pe / 1e6) : 0
 	obpe = oe ? os / oe : 0; pbpe = pe ? ps / pe : 0
-	printf "buffer %d KB/CPU, events sched + raw_syscalls, workload dd bs=1\n", kb
+	printf "buffer %d KB/CPU, events sched + raw_syscalls, workload dd bs=1; median of %d runs\n", kb, runs
 	printf "%-22s %10s %10s %12s %12s %10s\n", "", "events", "lost", "cpu s", "cpu s/Mev", "B/event"
 	printf "%-22s %10d %10d %12.3f %12.3f %10.2f\n", "tracekit record", oe, ol, oc, ocpm, obpe
 	printf "%-22s %10d %10d %12.3f %12.3f %10.2f\n", "trace-cmd extract", pe, pl, pc, pcpm, pbpe
