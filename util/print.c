@@ -821,6 +821,14 @@ int print_kernel_stack_folded(struct strbuf *out, struct tep_handle *tep,
 	return n;
 }
 
+struct tep_event *print_event_of(struct print_ctx *p, struct tep_handle *tep,
+				 struct tep_record *rec)
+{
+	struct print_event *pe = event_of(p, tep, rec);
+
+	return pe ? pe->event : NULL;
+}
+
 void print_run_handler(struct print_ctx *p, struct tep_handle *tep, struct tep_record *rec)
 {
 	struct print_event *pe = event_of(p, tep, rec);
