@@ -631,8 +631,7 @@ struct print_fmt *print_fmt_compile(struct tep_event *ev)
 	int len, ret;
 
 	if (!p || (ev->flags & (TEP_EVENT_FL_FAILED | TEP_EVENT_FL_ISBPRINT |
-				TEP_EVENT_FL_PRINTRAW)) ||
-	    (ev->handler && !(ev->flags & TEP_EVENT_FL_NOHANDLE)))
+				TEP_EVENT_FL_PRINTRAW)))
 		return NULL;
 	f = xcalloc(1, sizeof(*f));
 	f->tep = ev->tep;
