@@ -882,46 +882,6 @@ static int sym_bcmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : 1;
 }
 
-/* 0, or -1 for text parse_kallsyms() leaves to tep_parse_kallsyms(). */
-static int syms_build(struct tracedat *td)
-{
-	const char *p, *nl, *name, *mod;
-	size_t name_len, mod_len, n = 0, i, at = 0;
-	unsigned long long addr;
-	struct td_syms *st;
-	char type;
-
-	for (p = td->kallsyms; *p; p = *nl ? nl + 1 : nl) {
-		nl = strchrnul(p, '\n');
-		if (nl == p)
-			continue;
-		if (kallsyms_line(p, nl, &addr, &type, &name, &name_len, &mod, &mod_len))
-			return -1;
-		n += !(name[0] == '$' || type == 'A' || type == 'a');
-	}
-	st = xcalloc(1, sizeof(*st));
-	st->v = xcalloc(n + 1, sizeof(*st->v));
-	st->names = xmalloc(p - td->kallsyms + 1);
-	st->nr = n;
-	for (p = td->kallsyms; *p; p = *nl ? nl + 1 : nl) {
-		nl = strchrnul(p, '\n');
-		if (nl == p || kallsyms_line(p, nl, &addr, &type, &name, &name_len,
-					     &mod, &mod_len) ||
-		    name[0] == '$' || type == 'A' || type == 'a')
-			continue;
-		/* The last registered first, as on libtraceevent's list. */
-		i = --n;
-		st->v[i].addr = addr;
-		st->v[i].name = st->names + at;
-		memcpy(st->names + at, name, name_len);
-		st->names[at + name_len] = '\0';
-		at += name_len + 1;
-	}
-	qsort(st->v, st->nr, sizeof(*st->v), sym_cmp);
-	td->syms = st;
-	return 0;
-}
-
 static void syms_free(struct td_syms *st)
 {
 	if (!st)
@@ -929,6 +889,72 @@ static void syms_free(struct td_syms *st)
 	free(st->v);
 	free(st->names);
 	free(st);
+}
+
+/* Reverses v[0..n). */
+static void syms_reverse(struct td_sym *v, size_t n)
+{
+	struct td_sym t;
+	size_t i;
+
+	for (i = 0; i < n / 2; i++) {
+		t = v[i];
+		v[i] = v[n - 1 - i];
+		v[n - 1 - i] = t;
+	}
+}
+
+/*
+ * 0, or -1 for text parse_kallsyms() leaves to tep_parse_kallsyms().
+ * The kernel writes its own symbols in address order: then the stable
+ * sort of the list, last registered first, is the text's order with
+ * each run of one address turned around, and no sort is needed.
+ */
+static int syms_build(struct tracedat *td)
+{
+	const char *p, *nl, *name, *mod;
+	size_t name_len, mod_len, n = 0, at = 0, i, j;
+	unsigned long long addr;
+	struct td_syms *st;
+	int sorted = 1;
+	char type;
+
+	for (p = td->kallsyms; (p = strchr(p, '\n')); p++)
+		n++;
+	st = xcalloc(1, sizeof(*st));
+	st->v = xcalloc(n + 2, sizeof(*st->v));
+	st->names = xmalloc(strlen(td->kallsyms) + 1);
+	for (p = td->kallsyms; *p; p = *nl ? nl + 1 : nl) {
+		nl = strchrnul(p, '\n');
+		if (nl == p)
+			continue;
+		if (kallsyms_line(p, nl, &addr, &type, &name, &name_len, &mod, &mod_len)) {
+			syms_free(st);
+			return -1;
+		}
+		if (name[0] == '$' || type == 'A' || type == 'a')
+			continue;
+		if (st->nr && addr < st->v[st->nr - 1].addr)
+			sorted = 0;
+		st->v[st->nr].addr = addr;
+		st->v[st->nr++].name = st->names + at;
+		memcpy(st->names + at, name, name_len);
+		st->names[at + name_len] = '\0';
+		at += name_len + 1;
+	}
+	if (sorted) {
+		for (i = 0; i < st->nr; i = j) {
+			for (j = i + 1; j < st->nr && st->v[j].addr == st->v[i].addr; j++)
+				;
+			syms_reverse(st->v + i, j - i);
+		}
+	} else {
+		syms_reverse(st->v, st->nr);
+		qsort(st->v, st->nr, sizeof(*st->v), sym_cmp);
+	}
+	st->v[st->nr].addr = 0;
+	td->syms = st;
+	return 0;
 }
 
 static const struct td_sym *sym_find(struct td_syms *st, unsigned long long addr)
