@@ -132,7 +132,7 @@ int tracedat_decompress(struct tracedat *td, void *dst, uint64_t usize, const vo
 			uint64_t csize, uint64_t off, const char *what);
 
 /* Parses the format of rec's event if it is still pending. */
-void tracedat_parse_pending(struct tracedat *td, struct tep_record *rec);
+void tracedat_parse_pending(struct tracedat *td, int id);
 
 /* The host's time of a guest's raw timestamp ts on cpu: 0 samples, none. */
 uint64_t tracedat_tsync(const struct td_tsync *t, int cpu, uint64_t ts);

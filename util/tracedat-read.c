@@ -680,10 +680,8 @@ static void add_format(struct tracedat *td, char *data, size_t len, const char *
 	td->nr_pending++;
 }
 
-void tracedat_parse_pending(struct tracedat *td, struct tep_record *rec)
+void tracedat_parse_pending(struct tracedat *td, int id)
 {
-	int id = tep_data_type(td->tep, rec);
-
 	if (id >= 0 && id < TRACEDAT_MAX_EVENT_ID)
 		parse_pending_id(td, id);
 }
