@@ -33,6 +33,9 @@ struct print_event {
 	struct print_fmt *fmt;
 	int unchecked;		/* records still to compare with libtraceevent */
 	int capture;		/* has probe --call-graph's capture fields */
+	/* kmem's handler, written here (call_site_prefix()) once checked */
+	struct tep_format_field *call_site;
+	int handler_unchecked;
 	struct json_event *json;	/* built on first JSON use */
 };
 
@@ -203,6 +206,12 @@ static struct print_event *event_of(struct print_ctx *p, struct tep_handle *tep,
 		if (!p->no_compile)
 			pe->fmt = print_fmt_compile(pe->event);
 		pe->unchecked = CHECKED_RECORDS;
+		if (!p->no_compile && pe->event->handler && !strcmp(pe->event->system, "kmem"))
+			pe->call_site = tep_find_field(pe->event, "call_site");
+		if (pe->call_site && (pe->call_site->size < 1 || pe->call_site->size > 8 ||
+				      (pe->call_site->size & (pe->call_site->size - 1))))
+			pe->call_site = NULL;
+		pe->handler_unchecked = CHECKED_RECORDS;
 	}
 	return t->by_id[id] = pe;
 }
@@ -319,6 +328,76 @@ static void add_pretty(struct print_ctx *p, struct strbuf *out, struct tep_handl
 }
 
 /*
+ * libtraceevent's kmem plugin (plugin_kmem.c, call_site_handler())
+ * prints "(FUNC+0xOFF) " of the call_site field, where kallsyms has its
+ * function, before the format of kmalloc, kfree, kmem_cache_alloc and
+ * the like, and returns 1.  Run for each record, its trace_seq_printf()
+ * and two lookups made `report` 4% slower on a file of 600,000 records
+ * where 131,000 are these (task-clock, best of 10: 334.7 ms against
+ * 321.2 ms), so the prefix is written here; the first records of each
+ * event are compared with the handler's own text, and on any difference
+ * the handler is kept.
+ */
+static void call_site_prefix(struct print_ctx *p, struct strbuf *out, struct tep_handle *tep,
+			     struct print_event *pe, struct tep_record *rec)
+{
+	const struct tep_format_field *f = pe->call_site;
+	unsigned long long val, start;
+	const char *name;
+	char buf[16], *end = buf + sizeof(buf), *o = end;
+	unsigned int off;
+
+	val = print_fmt_read_number((char *)rec->data + f->offset, f->size,
+				    tep_table(p, tep)->swap);
+	if (!tep_find_function_info(tep, val, &name, &start, NULL))
+		return;
+	/* "+0x%x" of an int */
+	off = (unsigned int)(val - start);
+	do
+		*--o = "0123456789abcdef"[off & 15];
+	while (off >>= 4);
+	strbuf_addch(out, '(');
+	strbuf_addstr(out, name);
+	strbuf_addstr(out, "+0x");
+	strbuf_add(out, o, end - o);
+	strbuf_addstr(out, ") ");
+}
+
+/*
+ * The plugin handler's part of the info text: 1 when the print format
+ * follows, -1 when the handler printed all.
+ */
+static int add_handled(struct print_ctx *p, struct strbuf *out, struct tep_handle *tep,
+		       struct print_event *pe, struct tep_record *rec)
+{
+	struct tep_event *ev = pe->event;
+	struct trace_seq *s = &p->seq;
+	size_t start = out->len;
+	int ret = 1;
+
+	if (pe->call_site && !pe->handler_unchecked) {
+		call_site_prefix(p, out, tep, pe, rec);
+		return 1;
+	}
+	trace_seq_reset(s);
+	if (!ev->handler(s, rec, ev, ev->context))
+		ret = -1;
+	p->comm = NULL;
+	if (pe->call_site) {
+		pe->handler_unchecked--;
+		call_site_prefix(p, out, tep, pe, rec);
+		if (ret < 0 || out->len - start != s->len ||
+		    memcmp(out->buf + start, s->buffer, s->len)) {
+			pe->call_site = NULL;
+			p->formats_dropped++;
+		}
+		strbuf_setlen(out, start);
+	}
+	strbuf_add(out, s->buffer, s->len);
+	return ret;
+}
+
+/*
  * libtraceevent 1.7's print_event_info(): a plugin's handler prints,
  * and where it returns non-zero (kmem's call_site prefix) the print
  * format follows.  The handler is run here, once, so that the format
@@ -330,19 +409,12 @@ static void add_info_full(struct print_ctx *p, struct strbuf *out, struct tep_ha
 			  struct print_event *pe, struct tep_record *rec)
 {
 	struct tep_event *ev = pe ? pe->event : NULL;
-	struct trace_seq *s = &p->seq;
 	size_t start = out->len;
 	int handled = 0;
 
 	if (ev && ev->handler && !p->raw &&
-	    !(ev->flags & (TEP_EVENT_FL_NOHANDLE | TEP_EVENT_FL_PRINTRAW))) {
-		trace_seq_reset(s);
-		handled = 1;
-		if (!ev->handler(s, rec, ev, ev->context))
-			handled = -1;
-		strbuf_add(out, s->buffer, s->len);
-		p->comm = NULL;
-	}
+	    !(ev->flags & (TEP_EVENT_FL_NOHANDLE | TEP_EVENT_FL_PRINTRAW)))
+		handled = add_handled(p, out, tep, pe, rec);
 	if (handled >= 0)
 		add_pretty(p, out, tep, pe, rec, handled);
 	if (out->len > start && out->buf[out->len - 1] == '\n')
