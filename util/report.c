@@ -244,7 +244,7 @@ int report_fold_graph(struct report *r, struct tracedat_event *ev, struct strbuf
 	int ret;
 
 	fp->leaf_entry = fp->leaf_exit = NULL;
-	if (!ftrace_print_is_entry(fp, tep, ev->rec))
+	if (!ftrace_print_is_entry(fp, ev->id))
 		return 0;
 	/* Reading on may reuse the stream's buffer under the entry. */
 	if ((size_t)ev->rec->size > r->entry_alloc) {
