@@ -76,9 +76,17 @@ struct unwind_proc {
 /*
  * Every record of a report asks for its event's layout: a linear search
  * of some 300 layouts was 1.6% of `report` on a file of 300 event types
- * (perf record), a slot by id makes it one compare.
+ * (perf record), a slot by id makes it one compare.  The slot keeps the
+ * answer too: reading it from the layout, a cache miss in 300 layouts
+ * of 340 bytes, was 2% again.
  */
 #define LAYOUT_SLOTS	4096
+
+struct layout_slot {
+	struct tep_event *event;
+	int idx;		/* in layouts */
+	int has_stack;
+};
 
 struct unwind_layout {
 	struct tep_event *event;
@@ -151,8 +159,8 @@ struct unwind {
 	int nr_procs, alloc_procs;
 	struct unwind_layout *layouts;
 	int nr_layouts, alloc_layouts;
-	/* by event id modulo LAYOUT_SLOTS: 1 + the index of its last layout */
-	int layout_slot[LAYOUT_SLOTS];
+	/* by event id modulo LAYOUT_SLOTS: the last event's layout */
+	struct layout_slot layout_slot[LAYOUT_SLOTS];
 };
 
 
@@ -638,11 +646,11 @@ static void layout_init(struct unwind_layout *l, struct tep_event *event)
 
 static const struct unwind_layout *layout_of(struct unwind *u, struct tep_event *event)
 {
-	int *slot = &u->layout_slot[(unsigned int)event->id % LAYOUT_SLOTS];
+	struct layout_slot *slot = &u->layout_slot[(unsigned int)event->id % LAYOUT_SLOTS];
 	int i;
 
-	if (*slot && u->layouts[*slot - 1].event == event)
-		return &u->layouts[*slot - 1];
+	if (slot->event == event)
+		return &u->layouts[slot->idx];
 	for (i = 0; i < u->nr_layouts; i++)
 		if (u->layouts[i].event == event)
 			break;
@@ -654,12 +662,18 @@ static const struct unwind_layout *layout_of(struct unwind *u, struct tep_event 
 		}
 		layout_init(&u->layouts[u->nr_layouts++], event);
 	}
-	*slot = i + 1;
+	slot->event = event;
+	slot->idx = i;
+	slot->has_stack = u->layouts[i].has_stack;
 	return &u->layouts[i];
 }
 
 int unwind_event_has_stack(struct unwind *u, struct tep_event *event)
 {
+	const struct layout_slot *slot = &u->layout_slot[(unsigned int)event->id % LAYOUT_SLOTS];
+
+	if (slot->event == event)
+		return slot->has_stack;
 	return layout_of(u, event)->has_stack;
 }
 
