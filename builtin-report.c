@@ -252,11 +252,12 @@ static void unwind_setup(struct report_cmd *c)
 }
 
 /* The user stack of ev into c->stack: the number of frames, 0 for none. */
-static int unwind_event(struct report_cmd *c, const struct tracedat_event *ev)
+static int unwind_event(struct report_cmd *c, struct print_ctx *pc,
+			const struct tracedat_event *ev)
 {
 	struct report *r = &c->session;
 	struct tep_handle *tep = tracedat_tep(ev->td);
-	struct tep_event *event = tep_find_event_by_record(tep, ev->rec);
+	struct tep_event *event = print_event_of(pc, tep, ev->rec);
 	int file = r->sources[ev->source].file - r->files;
 
 	c->stack.nr = 0;
@@ -297,7 +298,7 @@ static void fold_event(struct report_cmd *c, struct print_ctx *pc,
 {
 	struct fold_pending *p = &c->pending[ev->source];
 	struct tep_handle *tep = tracedat_tep(ev->td);
-	struct tep_event *event = tep_find_event_by_record(tep, ev->rec);
+	struct tep_event *event = print_event_of(pc, tep, ev->rec);
 	/* Before the handler, as the text names the task before the info. */
 	const char *comm = tep_data_comm_from_pid(tep, tep_data_pid(tep, ev->rec));
 
@@ -313,7 +314,7 @@ static void fold_event(struct report_cmd *c, struct print_ctx *pc,
 		return;
 	}
 	fold_flush(c, p);
-	if (unwind_event(c, ev)) {
+	if (unwind_event(c, pc, ev)) {
 		print_callchain_folded(&p->stack, comm, &c->stack);
 		p->frames = c->stack.nr;
 	} else {
@@ -416,7 +417,7 @@ static int run(struct report_cmd *c)
 				   c->raw ? NULL : &r->sources[ev.source].file->ftrace);
 		else
 			print_text(&pc, &c->out, &ev, labels ? label_of(r, &ev) : NULL, width);
-		if (unwind_event(c, &ev))
+		if (unwind_event(c, &pc, &ev))
 			add_stack(c);
 		if (c->out.len > OUT_FLUSH && flush_out(c))
 			ret = -1;

@@ -186,10 +186,9 @@ static int type_of(struct tep_handle *tep, const struct tep_record *rec)
 	return tep_data_type(tep, (struct tep_record *)rec);
 }
 
-int ftrace_print_is_entry(const struct ftrace_print *fp, struct tep_handle *tep,
-			  const struct tep_record *rec)
+int ftrace_print_is_entry(const struct ftrace_print *fp, int id)
 {
-	return fp->entry && type_of(tep, rec) == fp->entry->id;
+	return fp->entry && id == fp->entry->id;
 }
 
 int ftrace_print_is_leaf(const struct ftrace_print *fp, struct tep_handle *tep,

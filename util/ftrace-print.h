@@ -29,9 +29,8 @@ struct ftrace_print {
 /* Registers the handlers on tep where no plugin has one; fp lives as long. */
 void ftrace_print_register(struct ftrace_print *fp, struct tep_handle *tep);
 
-/* 1 when rec is a funcgraph_entry that fp folds. */
-int ftrace_print_is_entry(const struct ftrace_print *fp, struct tep_handle *tep,
-			  const struct tep_record *rec);
+/* 1 when id (a record's event id) is the funcgraph_entry that fp folds. */
+int ftrace_print_is_entry(const struct ftrace_print *fp, int id);
 
 /* 1 when next is the exit of the entry rec: the two print as one leaf. */
 int ftrace_print_is_leaf(const struct ftrace_print *fp, struct tep_handle *tep,

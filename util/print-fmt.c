@@ -193,11 +193,18 @@ static struct node *compile_num(struct print_fmt *f, struct tep_event *ev,
 		n->kind = N_CONST;
 		return n;
 	case TEP_PRINT_ATOM:
-		/* A symbol name would be looked up in kallsyms. */
-		if (!isdigit((unsigned char)arg->atom.atom[0]))
-			return NULL;
 		n->kind = N_CONST;
 		n->val = strtoull(arg->atom.atom, NULL, 0);
+		/*
+		 * eval_num_arg() looks a name (mm_page_alloc's vmemmap_base)
+		 * up among the functions registered in the handle
+		 * (test_for_symbol()), and reads 0 where it finds none; a
+		 * handle with no functions at all (the report's, which
+		 * resolves them elsewhere) finds none.
+		 */
+		if (!n->val && !isdigit((unsigned char)arg->atom.atom[0]) &&
+		    tep_get_function_count(f->tep))
+			return NULL;
 		return n;
 	case TEP_PRINT_FIELD:
 		field = arg_field(ev, arg);
@@ -631,8 +638,7 @@ struct print_fmt *print_fmt_compile(struct tep_event *ev)
 	int len, ret;
 
 	if (!p || (ev->flags & (TEP_EVENT_FL_FAILED | TEP_EVENT_FL_ISBPRINT |
-				TEP_EVENT_FL_PRINTRAW)) ||
-	    (ev->handler && !(ev->flags & TEP_EVENT_FL_NOHANDLE)))
+				TEP_EVENT_FL_PRINTRAW)))
 		return NULL;
 	f = xcalloc(1, sizeof(*f));
 	f->tep = ev->tep;

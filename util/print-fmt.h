@@ -20,11 +20,12 @@
  * text, so those are left to it), %s of char arrays, __get_str(),
  * __print_symbolic(), __print_flags() and ?: choices, %p and
  * %pS/%ps/%pF/%pf, over fields, constants, array indexing, casts and
- * arithmetic.  Anything else (plugins' handlers, print functions, IP
- * and MAC formats, bprint) is left to libtraceevent, and so is any
- * record the compiled form would have to guess about (a field outside
- * the record, a division by zero): the result is then the library's
- * own, byte for byte.
+ * arithmetic.  Anything else (print functions, IP and MAC formats,
+ * bprint) is left to libtraceevent, and so is any record the compiled
+ * form would have to guess about (a field outside the record, a
+ * division by zero): the result is then the library's own, byte for
+ * byte.  This is the format alone: a plugin's handler, which prints
+ * before it or instead, is the caller's to run.
  */
 
 struct print_fmt;

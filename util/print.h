@@ -75,6 +75,13 @@ void print_callchain_folded(struct strbuf *out, const char *comm,
 			    const struct unwind_stack *st);
 
 /*
+ * tep_find_event_by_record(), from the table the printing keeps by
+ * event id: a read of common_type and an index.
+ */
+struct tep_event *print_event_of(struct print_ctx *p, struct tep_handle *tep,
+				 struct tep_record *rec);
+
+/*
  * Runs the libtraceevent plugin handler of rec's event, if it has one,
  * for its effects only: sched_switch's registers the tasks' names, which
  * trace-cmd report's text (and ours) shows for the events after it, so

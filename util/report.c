@@ -244,7 +244,7 @@ int report_fold_graph(struct report *r, struct tracedat_event *ev, struct strbuf
 	int ret;
 
 	fp->leaf_entry = fp->leaf_exit = NULL;
-	if (!ftrace_print_is_entry(fp, tep, ev->rec))
+	if (!ftrace_print_is_entry(fp, ev->id))
 		return 0;
 	/* Reading on may reuse the stream's buffer under the entry. */
 	if ((size_t)ev->rec->size > r->entry_alloc) {
@@ -271,14 +271,14 @@ int report_fold_graph(struct report *r, struct tracedat_event *ev, struct strbuf
 
 /* -e, --pid, --comm */
 static int selected(const struct report *r, const struct report_file *f,
-		    struct tep_record *rec)
+		    const struct tracedat_event *ev)
 {
 	const struct report_opts *o = r->o;
 	struct tep_handle *tep = tracedat_tep(f->td);
-	int i, id, pid, hit = 0;
+	struct tep_record *rec = ev->rec;
+	int i, id = ev->id, pid, hit = 0;
 
 	if (f->allowed) {
-		id = tep_data_type(tep, rec);
 		if (id < 0 || id >= TRACEDAT_MAX_EVENT_ID || !f->allowed[id])
 			return 0;
 	}
@@ -307,7 +307,6 @@ static void count_event(struct report *r, const struct tracedat_event *ev)
 {
 	struct report_source *s = &r->sources[ev->source];
 	struct report_file *f = s->file;
-	int id;
 
 	if (!r->total || ev->rec->ts < r->first_ts)
 		r->first_ts = ev->rec->ts;
@@ -319,15 +318,12 @@ static void count_event(struct report *r, const struct tracedat_event *ev)
 		s->missed += ev->rec->missed_events;
 	else if (ev->rec->missed_events < 0)
 		s->missed_unknown++;
-	id = tep_data_type(tracedat_tep(f->td), ev->rec);
-	if (id >= 0 && id < TRACEDAT_MAX_EVENT_ID)
-		f->per_event[id]++;
+	if (ev->id >= 0 && ev->id < TRACEDAT_MAX_EVENT_ID)
+		f->per_event[ev->id]++;
 }
 
-static int is_stack_trace(const struct report_file *f, struct tep_record *rec)
+static int is_stack_trace(const struct report_file *f, int id)
 {
-	int id = tep_data_type(tracedat_tep(f->td), rec);
-
 	return id >= 0 && (id == f->stack_ids[0] || id == f->stack_ids[1]);
 }
 
@@ -346,11 +342,11 @@ int report_keep(struct report *r, const struct tracedat_event *ev)
 	 * has passed the filter, every later stack trace there passes too,
 	 * those of the events it filters out included.
 	 */
-	if (is_stack_trace(f, ev->rec)) {
-		keep = (s->last_selected || selected(r, f, ev->rec)) &&
+	if (is_stack_trace(f, ev->id)) {
+		keep = (s->last_selected || selected(r, f, ev)) &&
 		       (s->filter_passed || filter_passes(f, ev->rec));
 	} else {
-		s->last_selected = selected(r, f, ev->rec);
+		s->last_selected = selected(r, f, ev);
 		keep = filter_passes(f, ev->rec);
 		if (keep)
 			s->filter_passed = 1;
@@ -360,12 +356,9 @@ int report_keep(struct report *r, const struct tracedat_event *ev)
 		return 0;
 	if (f->nr_bad_seen != tracedat_bad_formats(f->td, &bad))
 		setup_bad_formats(f, r->o, tracedat_path(f->td));
-	if (f->unwarned) {
-		int id = tep_data_type(tracedat_tep(f->td), ev->rec);
-
-		if (id >= 0 && id < TRACEDAT_MAX_EVENT_ID && f->unwarned[id])
-			warn_bad_format(r, f, id);
-	}
+	if (f->unwarned && ev->id >= 0 && ev->id < TRACEDAT_MAX_EVENT_ID &&
+	    f->unwarned[ev->id])
+		warn_bad_format(r, f, ev->id);
 	if (r->o->stat)
 		count_event(r, ev);
 	return 1;

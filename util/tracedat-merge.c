@@ -351,8 +351,9 @@ int tracedat_merge_next(struct tracedat_merge *m, struct tracedat_event *ev,
 		return 0;
 	s = m->heap[0];
 	s->rec.priv = s;
+	ev->id = tep_data_type(s->td->tep, &s->rec);
 	if (s->td->nr_pending)
-		tracedat_parse_pending(s->td, &s->rec);
+		tracedat_parse_pending(s->td, ev->id);
 	ev->rec = &s->rec;
 	ev->td = s->td;
 	ev->buffer = s->buffer;

@@ -18,6 +18,7 @@ struct tracedat_event {
 	struct tracedat *td;
 	int buffer;
 	int source;			/* index of the stream, in add order */
+	int id;				/* the event's id (common_type), read once */
 };
 
 struct tracedat_merge *tracedat_merge_new(void);

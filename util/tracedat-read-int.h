@@ -77,6 +77,8 @@ struct td_format {
 	const char *system;		/* one of tracedat's systems */
 };
 
+struct td_syms;
+
 struct tracedat {
 	char *path;
 	int fd;
@@ -104,8 +106,11 @@ struct tracedat {
 	int nr_systems;
 	char *kallsyms;			/* the text, until the first lookup */
 	void *kallsyms_mem;		/* what holds it */
-	struct tep_handle *ksyms;	/* what the lookups search */
+	struct td_syms *syms;		/* what the lookups search, once built */
+	struct tep_handle *ksyms;	/* or, for text of another shape, this */
 	int want_symbols;		/* a format names a function */
+	char **sym_names;		/* names formats used before the kallsyms came */
+	int nr_sym_names;
 	struct strbuf procmaps;		/* the PROCMAPS texts, one after another */
 	struct strbuf build_ids;	/* TK_BUILDIDS texts */
 	char *text[TD_NR_TEXTS];
@@ -127,7 +132,7 @@ int tracedat_decompress(struct tracedat *td, void *dst, uint64_t usize, const vo
 			uint64_t csize, uint64_t off, const char *what);
 
 /* Parses the format of rec's event if it is still pending. */
-void tracedat_parse_pending(struct tracedat *td, struct tep_record *rec);
+void tracedat_parse_pending(struct tracedat *td, int id);
 
 /* The host's time of a guest's raw timestamp ts on cpu: 0 samples, none. */
 uint64_t tracedat_tsync(const struct td_tsync *t, int cpu, uint64_t ts);

@@ -495,14 +495,17 @@ static void add_bad_format(struct tracedat *td, int id, struct strbuf *what)
 	b->what = strbuf_detach(what, NULL);
 }
 
+static int sym_wanted(struct tracedat *td, const char *name);
+
 /*
  * Where a print fmt wants a number and has a name (mm_page_alloc's
  * vmemmap_base), libtraceevent looks the name up among the functions
- * registered in the handle when it prints (libtraceevent 1.7, tried:
- * the resolver below is not asked).  Such a name is one an argument in
- * a number's place, not a %s's.
+ * registered in the handle when it prints (libtraceevent 1.7's
+ * test_for_symbol(): a linear search, 0 when not there; the resolver
+ * below is not asked).  Such a name is one an argument in a number's
+ * place, not a %s's.  1 when one is a function of the file's kallsyms.
  */
-static int arg_names_symbol(const struct tep_print_arg *a, int str)
+static int arg_names_symbol(struct tracedat *td, const struct tep_print_arg *a, int str)
 {
 	const char *t;
 
@@ -510,32 +513,32 @@ static int arg_names_symbol(const struct tep_print_arg *a, int str)
 		switch (a->type) {
 		case TEP_PRINT_ATOM:
 			t = a->atom.atom + (a->atom.atom[0] == '-');
-			return !str && !isdigit((unsigned char)*t);
+			return !str && !isdigit((unsigned char)*t) && sym_wanted(td, a->atom.atom);
 		case TEP_PRINT_TYPE:
-			return arg_names_symbol(a->typecast.item, str);
+			return arg_names_symbol(td, a->typecast.item, str);
 		case TEP_PRINT_OP:
 			if (str && a->op.op[0] == '?' && a->op.right &&
 			    a->op.right->type == TEP_PRINT_OP)
-				return arg_names_symbol(a->op.left, 0) ||
-				       arg_names_symbol(a->op.right->op.left, 1) ||
-				       arg_names_symbol(a->op.right->op.right, 1);
-			return arg_names_symbol(a->op.left, 0) || arg_names_symbol(a->op.right, 0);
+				return arg_names_symbol(td, a->op.left, 0) ||
+				       arg_names_symbol(td, a->op.right->op.left, 1) ||
+				       arg_names_symbol(td, a->op.right->op.right, 1);
+			return arg_names_symbol(td, a->op.left, 0) || arg_names_symbol(td, a->op.right, 0);
 		case TEP_PRINT_FLAGS:
-			return arg_names_symbol(a->flags.field, 0);
+			return arg_names_symbol(td, a->flags.field, 0);
 		case TEP_PRINT_SYMBOL:
-			return arg_names_symbol(a->symbol.field, 0);
+			return arg_names_symbol(td, a->symbol.field, 0);
 		case TEP_PRINT_HEX:
 		case TEP_PRINT_HEX_STR:
-			return arg_names_symbol(a->hex.field, 0) || arg_names_symbol(a->hex.size, 0);
+			return arg_names_symbol(td, a->hex.field, 0) || arg_names_symbol(td, a->hex.size, 0);
 		case TEP_PRINT_INT_ARRAY:
-			return arg_names_symbol(a->int_array.field, 0) ||
-			       arg_names_symbol(a->int_array.count, 0) ||
-			       arg_names_symbol(a->int_array.el_size, 0);
+			return arg_names_symbol(td, a->int_array.field, 0) ||
+			       arg_names_symbol(td, a->int_array.count, 0) ||
+			       arg_names_symbol(td, a->int_array.el_size, 0);
 		case TEP_PRINT_DYNAMIC_ARRAY:
-			return arg_names_symbol(a->dynarray.index, 0);
+			return arg_names_symbol(td, a->dynarray.index, 0);
 		case TEP_PRINT_FUNC:
 			for (a = a->func.args; a; a = a->next)
-				if (arg_names_symbol(a, 0))
+				if (arg_names_symbol(td, a, 0))
 					return 1;
 			return 0;
 		default:
@@ -546,7 +549,7 @@ static int arg_names_symbol(const struct tep_print_arg *a, int str)
 }
 
 /* The arguments in the order of the format's conversions, as %s or not. */
-static int names_symbol(const struct tep_event *ev)
+static int names_symbol(struct tracedat *td, const struct tep_event *ev)
 {
 	const struct tep_print_arg *a = ev->print_fmt.args;
 	const char *p = ev->print_fmt.format;
@@ -558,7 +561,7 @@ static int names_symbol(const struct tep_event *ev)
 			continue;
 		for (; *p && !isalpha((unsigned char)*p); p++)
 			if (*p == '*') {
-				if (arg_names_symbol(a, 0))
+				if (arg_names_symbol(td, a, 0))
 					return 1;
 				a = a->next;
 			}
@@ -566,35 +569,18 @@ static int names_symbol(const struct tep_event *ev)
 			p++;
 		if (!*p || !a)
 			break;
-		if (arg_names_symbol(a, *p == 's'))
+		if (arg_names_symbol(td, a, *p == 's'))
 			return 1;
 		a = a->next;
 	}
 	for (; a; a = a->next)
-		if (arg_names_symbol(a, 0))
+		if (arg_names_symbol(td, a, 0))
 			return 1;
 	return 0;
 }
 
 static void parse_kallsyms(struct tep_handle *tep, const char *text);
-
-/*
- * The functions go into the file's own handle, instead of aside (below),
- * when a format names one: what libtraceevent finds by name is there.
- */
-static void register_symbols(struct tracedat *td)
-{
-	td->want_symbols = 1;
-	if (!td->kallsyms)
-		return;
-	tep_reset_function_resolver(td->tep);
-	parse_kallsyms(td->tep, td->kallsyms);
-	free(td->kallsyms_mem);
-	td->kallsyms = td->kallsyms_mem = NULL;
-	if (td->ksyms)
-		tep_free(td->ksyms);
-	td->ksyms = NULL;
-}
+static void register_symbols(struct tracedat *td);
 
 /*
  * libtraceevent keeps an event whose format it cannot parse to the end,
@@ -621,7 +607,7 @@ static void parse_format(struct tracedat *td, const char *data, size_t len,
 		tep_parse_format(td->tep, &event, text.buf, text.len, system);
 		strbuf_reset(&text);
 	}
-	if (event && !td->want_symbols && names_symbol(event))
+	if (event && !td->want_symbols && names_symbol(td, event))
 		register_symbols(td);
 	if (event && (event->flags & TEP_EVENT_FL_FAILED)) {
 		strbuf_addf(&text, "event %s:%s: format does not parse", event->system,
@@ -694,10 +680,8 @@ static void add_format(struct tracedat *td, char *data, size_t len, const char *
 	td->nr_pending++;
 }
 
-void tracedat_parse_pending(struct tracedat *td, struct tep_record *rec)
+void tracedat_parse_pending(struct tracedat *td, int id)
 {
-	int id = tep_data_type(td->tep, rec);
-
 	if (id >= 0 && id < TRACEDAT_MAX_EVENT_ID)
 		parse_pending_id(td, id);
 }
@@ -849,37 +833,235 @@ static void parse_kallsyms(struct tep_handle *tep, const char *text)
 }
 
 /*
+ * The functions of a file's kallsyms as libtraceevent 1.7 holds the ones
+ * tep_register_function() was given: func_map_init() puts them, the
+ * last registered first, into an array that qsort() sorts by address,
+ * with an entry of address 0 after them, and __find_func() bsearch()es
+ * it with func_bcmp().  Built and searched the same way, this array
+ * finds the same function for every address, also where several share
+ * one.  Registering them into a handle (a malloc and two strdup()s
+ * each, then that sort) and searching it were 30% of `report` on a file
+ * of 301 event types where kmem's call sites are looked up (perf
+ * record); here the names are one block, and an address once looked up
+ * is remembered.
+ */
+#define SYM_CACHE	4096
+
+struct td_sym {
+	unsigned long long addr;
+	const char *name;
+};
+
+struct td_syms {
+	struct td_sym *v;		/* nr, then the entry of address 0 */
+	size_t nr;
+	char *names;
+	struct {
+		unsigned long long addr;
+		const struct td_sym *sym;	/* NULL: none */
+		int used;
+	} cache[SYM_CACHE];
+};
+
+/* func_cmp() and func_bcmp() of libtraceevent 1.7 */
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct td_sym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int sym_bcmp(const void *a, const void *b)
+{
+	const struct td_sym *x = a, *y = b;
+
+	if (x->addr == y->addr || (x->addr > y->addr && x->addr < y[1].addr))
+		return 0;
+	return x->addr < y->addr ? -1 : 1;
+}
+
+static void syms_free(struct td_syms *st)
+{
+	if (!st)
+		return;
+	free(st->v);
+	free(st->names);
+	free(st);
+}
+
+/* Reverses v[0..n). */
+static void syms_reverse(struct td_sym *v, size_t n)
+{
+	struct td_sym t;
+	size_t i;
+
+	for (i = 0; i < n / 2; i++) {
+		t = v[i];
+		v[i] = v[n - 1 - i];
+		v[n - 1 - i] = t;
+	}
+}
+
+/*
+ * 0, or -1 for text parse_kallsyms() leaves to tep_parse_kallsyms().
+ * The kernel writes its own symbols in address order: then the stable
+ * sort of the list, last registered first, is the text's order with
+ * each run of one address turned around, and no sort is needed.
+ */
+static int syms_build(struct tracedat *td)
+{
+	const char *p, *nl, *name, *mod;
+	size_t name_len, mod_len, n = 0, at = 0, i, j;
+	unsigned long long addr;
+	struct td_syms *st;
+	int sorted = 1;
+	char type;
+
+	for (p = td->kallsyms; (p = strchr(p, '\n')); p++)
+		n++;
+	st = xcalloc(1, sizeof(*st));
+	st->v = xcalloc(n + 2, sizeof(*st->v));
+	st->names = xmalloc(strlen(td->kallsyms) + 1);
+	for (p = td->kallsyms; *p; p = *nl ? nl + 1 : nl) {
+		nl = strchrnul(p, '\n');
+		if (nl == p)
+			continue;
+		if (kallsyms_line(p, nl, &addr, &type, &name, &name_len, &mod, &mod_len)) {
+			syms_free(st);
+			return -1;
+		}
+		if (name[0] == '$' || type == 'A' || type == 'a')
+			continue;
+		if (st->nr && addr < st->v[st->nr - 1].addr)
+			sorted = 0;
+		st->v[st->nr].addr = addr;
+		st->v[st->nr++].name = st->names + at;
+		memcpy(st->names + at, name, name_len);
+		st->names[at + name_len] = '\0';
+		at += name_len + 1;
+	}
+	if (sorted) {
+		for (i = 0; i < st->nr; i = j) {
+			for (j = i + 1; j < st->nr && st->v[j].addr == st->v[i].addr; j++)
+				;
+			syms_reverse(st->v + i, j - i);
+		}
+	} else {
+		syms_reverse(st->v, st->nr);
+		qsort(st->v, st->nr, sizeof(*st->v), sym_cmp);
+	}
+	st->v[st->nr].addr = 0;
+	td->syms = st;
+	return 0;
+}
+
+static const struct td_sym *sym_find(struct td_syms *st, unsigned long long addr)
+{
+	unsigned int slot = (unsigned int)((addr ^ addr >> 12) % SYM_CACHE);
+	struct td_sym key = { .addr = addr };
+
+	if (st->cache[slot].used && st->cache[slot].addr == addr)
+		return st->cache[slot].sym;
+	st->cache[slot].used = 1;
+	st->cache[slot].addr = addr;
+	st->cache[slot].sym = st->nr ? bsearch(&key, st->v, st->nr, sizeof(*st->v), sym_bcmp) :
+			      NULL;
+	return st->cache[slot].sym;
+}
+
+/*
+ * The functions go into the file's own handle, instead of aside (below),
+ * when a format names one of them: what libtraceevent finds by name is
+ * there.
+ */
+static void register_symbols(struct tracedat *td)
+{
+	td->want_symbols = 1;
+	if (!td->kallsyms)
+		return;
+	tep_reset_function_resolver(td->tep);
+	parse_kallsyms(td->tep, td->kallsyms);
+	free(td->kallsyms_mem);
+	td->kallsyms = td->kallsyms_mem = NULL;
+	syms_free(td->syms);
+	td->syms = NULL;
+	if (td->ksyms)
+		tep_free(td->ksyms);
+	td->ksyms = NULL;
+}
+
+/*
+ * 1 when name is a function of the file's kallsyms, which
+ * libtraceevent's test_for_symbol() would find in the handle.  Asked
+ * before the kallsyms are read, the name waits for them.  Text of
+ * another shape than the kernel's is not searched: 1, as before names
+ * were looked for.
+ */
+static int sym_wanted(struct tracedat *td, const char *name)
+{
+	size_t i;
+
+	if (!td->kallsyms) {
+		td->sym_names = xrealloc(td->sym_names,
+					 (td->nr_sym_names + 1) * sizeof(*td->sym_names));
+		td->sym_names[td->nr_sym_names++] = xstrdup(name);
+		return 0;
+	}
+	if (!td->syms && syms_build(td))
+		return 1;
+	for (i = 0; i < td->syms->nr; i++)
+		if (!strcmp(td->syms->v[i].name, name))
+			return 1;
+	return 0;
+}
+
+/*
  * kallsyms is some 100,000 lines that many reports never look up (sched,
  * syscalls): registering them was 21% of `report` on a file of 300
- * sched_switch records.  They are registered on the first lookup, into a
- * handle of their own that the file's handle resolves through, so the
- * lookups are libtraceevent's own.
+ * sched_switch records.  The file's handle resolves through the table
+ * above, built on the first lookup; text of another shape goes to
+ * libtraceevent's own parser, in a handle of its own.
  */
 static char *resolve_function(void *priv, unsigned long long *addrp, char **modp)
 {
 	struct tracedat *td = priv;
+	const struct td_sym *sym;
 	unsigned long long start;
 	const char *name;
 
-	if (!td->ksyms) {
+	*modp = NULL;
+	if (!td->syms && !td->ksyms && syms_build(td)) {
 		td->ksyms = tep_alloc();
 		if (!td->ksyms)
 			die("out of memory");
-		parse_kallsyms(td->ksyms, td->kallsyms);
+		tep_parse_kallsyms(td->ksyms, td->kallsyms);
 	}
-	*modp = NULL;
-	if (!tep_find_function_info(td->ksyms, *addrp, &name, &start, NULL))
+	if (td->ksyms) {
+		if (!tep_find_function_info(td->ksyms, *addrp, &name, &start, NULL))
+			return NULL;
+		*addrp = start;
+		return (char *)name;
+	}
+	sym = sym_find(td->syms, *addrp);
+	if (!sym)
 		return NULL;
-	*addrp = start;
-	return (char *)name;
+	*addrp = sym->addr;
+	return (char *)sym->name;
 }
 
 /* text, NUL-terminated, lies in mem (malloc'ed), which td takes. */
 static void set_kallsyms(struct tracedat *td, char *text, void *mem)
 {
+	int i;
+
 	free(td->kallsyms_mem);
+	syms_free(td->syms);
+	td->syms = NULL;
 	td->kallsyms = text;
 	td->kallsyms_mem = mem;
+	for (i = 0; !td->want_symbols && i < td->nr_sym_names; i++)
+		if (sym_wanted(td, td->sym_names[i]))
+			td->want_symbols = 1;
 	if (td->want_symbols)
 		register_symbols(td);
 	else if (tep_set_function_resolver(td->tep, resolve_function, td))
@@ -1698,7 +1880,11 @@ void tracedat_close(struct tracedat *td)
 		tep_free(td->tep);
 	if (td->ksyms)
 		tep_free(td->ksyms);
+	syms_free(td->syms);
 	free(td->kallsyms_mem);
+	for (i = 0; i < td->nr_sym_names; i++)
+		free(td->sym_names[i]);
+	free(td->sym_names);
 	for (i = 0; td->nr_pending && i < TRACEDAT_MAX_EVENT_ID; i++)
 		if (td->pending[i]) {
 			free(td->pending[i]->text);
