@@ -96,6 +96,19 @@ both -p function_graph -g do_sys_openat2 -e sched:sched_process_exec
 assert_grep 'sched_process_exec:' "$TK_TMP/tk5.dat.tc.txt"
 assert_grep 'do_sys_openat2\(\) \{$' "$TK_TMP/tk5.dat.tc.txt"
 
+# mm_page_alloc's format names vmemmap_base, which report looks up in
+# the file's kallsyms where it is there: the guest's lists data symbols
+# (CONFIG_KALLSYMS_ALL), the host's does not.
+both -e kmem:mm_page_alloc -e kmem:kmalloc
+if grep -q ' vmemmap_base$' /proc/kallsyms; then
+	# Found, the name reads as its address: no longer pfn * sizeof(struct page).
+	assert_grep ' mm_page_alloc: +page=0xffff[0-9a-f]+ pfn=' "$TK_TMP/tk6.dat.tc.txt"
+else
+	echo "note: this kernel's kallsyms has no vmemmap_base"
+	assert_grep ' mm_page_alloc: +page=0x[0-9a-f]+ pfn=' "$TK_TMP/tk6.dat.tc.txt"
+fi
+assert_grep ' kmalloc: +call_site=' "$TK_TMP/tk6.dat.tc.txt"
+
 # -O sets a trace option for the recording only.
 "$TRACEKIT" record -q -p function -l vfs_read -O sym-offset -o "$TK_TMP/o.dat" -- cat /proc/version \
 	>"$TK_TMP/log" 2>&1 || { cat "$TK_TMP/log"; fail "record -O sym-offset"; }
