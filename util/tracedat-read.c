@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/array.h"
 #include "util/tracedat-read-int.h"
 #include "util/usage.h"
 
@@ -1882,9 +1883,7 @@ void tracedat_close(struct tracedat *td)
 		tep_free(td->ksyms);
 	syms_free(td->syms);
 	free(td->kallsyms_mem);
-	for (i = 0; i < td->nr_sym_names; i++)
-		free(td->sym_names[i]);
-	free(td->sym_names);
+	release_array(td->sym_names, td->nr_sym_names, free_ptr);
 	for (i = 0; td->nr_pending && i < TRACEDAT_MAX_EVENT_ID; i++)
 		if (td->pending[i]) {
 			free(td->pending[i]->text);

@@ -72,7 +72,6 @@ struct unwind_proc {
 	unw_addr_space_t as;
 };
 
-/* Where an event keeps the capture fields (util/fetcharg.h). */
 /*
  * Every record of a report asks for its event's layout: a linear search
  * of some 300 layouts was 1.6% of `report` on a file of 300 event types
@@ -88,6 +87,7 @@ struct layout_slot {
 	int has_stack;
 };
 
+/* Where an event keeps the capture fields (util/fetcharg.h). */
 struct unwind_layout {
 	struct tep_event *event;
 	int has_stack;
