@@ -917,59 +917,75 @@ static void point_args(const struct probe_point *pp, int ret, const struct strbu
 	strbuf_release(&ignore);
 }
 
+/*
+ * What resolve and -V share: the refusals, then the BTF (vmlinux's or
+ * the module's, ks->module) and the prototypes it has of spec's function.
+ */
+static int find_protos(struct probe_btf *b, const struct probe_spec *spec,
+		       struct probe_ksym *ks, const struct btf **btf,
+		       const struct func_ent **protos, int *nr, struct strbuf *err)
+{
+	int ret = spec_needs_dwarf(spec, err);
+
+	if (ret)
+		return ret;
+	ret = probeable(b, spec->func, ks, err);
+	if (ret)
+		return ret;
+	*btf = btf_for(b, spec->func, ks->module, err);
+	if (!*btf)
+		return -ENOENT;
+	return func_protos(b, *btf, spec->func, ks->module, protos, nr, err);
+}
+
+/* The probe point of spec from prototype proto: 0, or -errno with err. */
+static int proto_point(struct btf_ctx *bc, const struct probe_spec *spec,
+		       const struct probe_ksym *ks, __u32 proto, struct strbuf *warn,
+		       struct probe_point **pp, struct strbuf *err)
+{
+	bc->proto = btf__type_by_id(bc->btf, proto);
+	bc->warn = warn;
+	*pp = xcalloc(1, sizeof(**pp));
+	(*pp)->func = xstrdup(spec->func);
+	(*pp)->sym = xstrdup(spec->func);
+	(*pp)->module = ks->module ? xstrdup(ks->module) : NULL;
+	(*pp)->retprobe = spec->retprobe;
+	return probe_point_args(*pp, spec, &btf_arg_ops, bc, warn, err);
+}
+
 int probe_btf_resolve(struct probe_btf *b, const struct probe_spec *spec,
 		      const struct probe_dwarf_opts *opts, struct probe_point **pps,
 		      int *nr, struct strbuf *warn, struct strbuf *err)
 {
 	struct btf_ctx bc = { .func = spec->func, .opts = opts };
 	struct strbuf def = STRBUF_INIT, other = STRBUF_INIT, other_err = STRBUF_INIT;
-	struct probe_point *pp, *first = NULL;
+	struct probe_point *pp, *first;
 	const struct func_ent *protos;
 	struct probe_ksym ks;
-	int ret, i, nprotos, first_ret = 0;
+	int ret, i, nprotos;
 
 	*pps = NULL;
 	*nr = 0;
-	ret = spec_needs_dwarf(spec, err);
+	ret = find_protos(b, spec, &ks, &bc.btf, &protos, &nprotos, err);
 	if (ret)
 		return ret;
-	ret = probeable(b, spec->func, &ks, err);
-	if (ret)
-		return ret;
-	bc.btf = btf_for(b, spec->func, ks.module, err);
-	if (!bc.btf)
-		return -ENOENT;
-	ret = func_protos(b, bc.btf, spec->func, ks.module, &protos, &nprotos, err);
-	if (ret)
-		return ret;
+	ret = proto_point(&bc, spec, &ks, protos[0].proto, warn, &first, err);
 	/*
-	 * Each prototype gives a definition; where they all agree (a bare
-	 * function, or parameters alike), it does not matter which is
-	 * kallsyms' function.
+	 * Each other prototype gives a definition too; where they all agree
+	 * (a bare function, or parameters alike), it does not matter which
+	 * is kallsyms' function.
 	 */
-	for (i = 0; i < nprotos; i++) {
-		struct strbuf *e = i ? &other_err : err;
+	if (nprotos > 1)
+		point_args(first, ret, err, &def);
+	for (i = 1; i < nprotos; i++) {
+		int r = proto_point(&bc, spec, &ks, protos[i].proto, NULL, &pp, &other_err);
 
-		bc.proto = btf__type_by_id(bc.btf, protos[i].proto);
-		bc.warn = i ? NULL : warn;
-		pp = xcalloc(1, sizeof(*pp));
-		pp->func = xstrdup(spec->func);
-		pp->sym = xstrdup(spec->func);
-		pp->module = ks.module ? xstrdup(ks.module) : NULL;
-		pp->retprobe = spec->retprobe;
-		ret = probe_point_args(pp, spec, &btf_arg_ops, &bc, bc.warn, e);
-		if (nprotos > 1)
-			point_args(pp, ret, e, i ? &other : &def);
-		if (!i) {
-			first = pp;
-			first_ret = ret;
-		} else {
-			probe_points_release(pp, 1);
-		}
-		if (i && strcmp(def.buf, other.buf)) {
+		point_args(pp, r, &other_err, &other);
+		probe_points_release(pp, 1);
+		if (strcmp(def.buf, other.buf)) {
 			strbuf_reset(err);
 			ambiguous(bc.btf, spec->func, protos, nprotos, err);
-			first_ret = -EOPNOTSUPP;
+			ret = -EOPNOTSUPP;
 			break;
 		}
 		strbuf_reset(&other);
@@ -978,9 +994,9 @@ int probe_btf_resolve(struct probe_btf *b, const struct probe_spec *spec,
 	strbuf_release(&def);
 	strbuf_release(&other);
 	strbuf_release(&other_err);
-	if (first_ret) {
+	if (ret) {
 		probe_points_release(first, 1);
-		return first_ret;
+		return ret;
 	}
 	*pps = first;
 	*nr = 1;
@@ -993,19 +1009,10 @@ int probe_btf_list_vars(struct probe_btf *b, const struct probe_spec *spec,
 			struct strbuf *out, struct strbuf *err)
 {
 	const struct func_ent *protos;
-	struct btf *btf;
+	const struct btf *btf;
 	struct probe_ksym ks;
-	int i, k, nprotos, ret = spec_needs_dwarf(spec, err);
+	int i, k, nprotos, ret = find_protos(b, spec, &ks, &btf, &protos, &nprotos, err);
 
-	if (ret)
-		return ret;
-	ret = probeable(b, spec->func, &ks, err);
-	if (ret)
-		return ret;
-	btf = btf_for(b, spec->func, ks.module, err);
-	if (!btf)
-		return -ENOENT;
-	ret = func_protos(b, btf, spec->func, ks.module, &protos, &nprotos, err);
 	if (ret)
 		return ret;
 	strbuf_addf(out, "Available variables at %s\n", spec->func);
