@@ -23,24 +23,20 @@ awk -f "$lib/btf-specs.awk" "$TK_TMP/btf.raw" |
 	LC_ALL=C sort | awk -v s="$stride" 'NR % s == 0' >"$TK_TMP/specs"
 # The parameters from a struct passed by value on, which BTF cannot place.
 awk -v byval=1 -f "$lib/btf-specs.awk" "$TK_TMP/btf.raw" >"$TK_TMP/byval"
-# The names bpftool lists more than one FUNC of; differ: those whose
-# prototypes name other parameters, which tracekit must refuse ($params
-# gives other definitions).
-sed -n "s/^\[[0-9]*\] FUNC '\([^']*\)' .*/\1/p" "$TK_TMP/btf.raw" | sort | uniq -d >"$TK_TMP/multi"
+# Each FUNC bpftool lists, "NAME<TAB>PARAM PARAM ", in its order; multi:
+# the names it lists more than once; differ: those whose prototypes name
+# other parameters, which tracekit must refuse ($params gives other
+# definitions).
 awk '/^\[[0-9]+\] / {
 		cur = substr($1, 2, length($1) - 2)
 		if ($2 == "FUNC") { n = $3; gsub(/\x27/, "", n); t = $4; sub(/type_id=/, "", t); fn[++nf] = n; ft[nf] = t }
 		next
 	}
-	/^\t\x27/ { p = $1; gsub(/[\t\x27]/, "", p); params[cur] = params[cur] " " p }
-	END {
-		for (i = 1; i <= nf; i++) {
-			s = params[ft[i]]
-			if (!(fn[i] in first)) first[fn[i]] = s
-			else if (first[fn[i]] != s) differ[fn[i]] = 1
-		}
-		for (f in differ) print f
-	}' "$TK_TMP/btf.raw" >"$TK_TMP/differ"
+	/^\t\x27/ { p = $1; gsub(/[\t\x27]/, "", p); params[cur] = params[cur] p " " }
+	END { for (i = 1; i <= nf; i++) print fn[i] "\t" params[ft[i]] }' "$TK_TMP/btf.raw" >"$TK_TMP/fparams"
+cut -f1 "$TK_TMP/fparams" | sort | uniq -d >"$TK_TMP/multi"
+awk -F'\t' '!($1 in first) { first[$1] = $2; next }
+	first[$1] != $2 && !($1 in seen) { seen[$1] = 1; print $1 }' "$TK_TMP/fparams" >"$TK_TMP/differ"
 [ -s "$TK_TMP/differ" ] || echo "note: no name in this BTF has prototypes with other parameters"
 [ -s "$TK_TMP/specs" ] || fail "no functions in the BTF of $vmlinux"
 
@@ -184,14 +180,11 @@ END {
 # parameters than BTF's prototype, and another DIE (inlined only, or
 # elsewhere) has BTF's.  pahole before 1.25 encodes one function per name.
 other_function() {
-	local f=$1 addr t btf
+	local f=$1 addr btf
 	addr=$(readelf -sW "$vmlinux" | awk -v f="$f" '$4 == "FUNC" && $8 == f { print "0x" $2 }')
 	[ "$(wc -w <<<"$addr")" = 1 ] || return 1
-	t=$(sed -n "s/^\[[0-9]*\] FUNC '$f' type_id=\([0-9]*\) .*/\1/p" "$TK_TMP/btf.raw")
-	[ "$(wc -w <<<"$t")" = 1 ] || return 1
-	btf=$(awk -v id="[$t]" '$1 == id { on = 1; next }
-		on && /^\t\x27/ { n = $1; gsub(/[\t\x27]/, "", n); printf "%s ", n; next }
-		on { exit }' "$TK_TMP/btf.raw")
+	btf=$(awk -F'\t' -v f="$f" '$1 == f { n++; p = $2 } END { if (n == 1) print p; exit n != 1 }' \
+		"$TK_TMP/fparams") || return 1
 	# A parameter is named by DW_AT_name, or through its abstract origin.
 	llvm-dwarfdump --name="$f" -c "$vmlinux" | awk -v addr="$addr" -v btf="$btf" '
 		function done_die() {
