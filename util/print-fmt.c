@@ -90,7 +90,18 @@ struct print_fmt {
 	int nr_segs, alloc_segs;
 	void **allocs;		/* every node, str and table, freed together */
 	int nr_allocs, alloc_allocs;
+	size_t room;		/* what the text and fast numbers can take */
 };
+
+/* Literal text is allocated this much longer, for fixed-size copies. */
+#define TEXT_PAD	16
+/*
+ * Digits are built backwards to the middle of a buffer twice this long
+ * and moved with one copy of this size: room for it is reserved.
+ */
+#define DIGITS_COPY	24
+/* "0x" and 16 digits, or "(nil)" */
+#define PTR_ROOM	18
 
 struct rec_ctx {
 	const struct print_fmt *f;
@@ -234,6 +245,15 @@ static struct node *compile_num(struct print_fmt *f, struct tep_event *ev,
 		n->off = field->offset;
 		n->size = field->elementsize;
 		n->a = compile_num(f, ev, arg->op.right);
+		/*
+		 * A constant index (sys_enter's args[0] to args[5]) reads one
+		 * field: eval() checks its end against the record as it
+		 * would the indexed element's.
+		 */
+		if (n->a && n->a->kind == N_CONST && n->a->val < 65536) {
+			n->kind = N_FIELD;
+			n->off += n->a->val * n->size;
+		}
 		return n->a ? n : NULL;
 	}
 	if (!strcmp(arg->op.op, "?")) {
@@ -478,7 +498,10 @@ static int compile_text(struct print_fmt *f, const char *p)
 	}
 	s = add_seg(f, SEG_TEXT);
 	s->len = sb.len;
-	s->text = strbuf_detach(&sb, NULL);
+	s->text = xcalloc(1, sb.len + TEXT_PAD);
+	memcpy(s->text, sb.buf, sb.len);
+	f->room += sb.len;
+	strbuf_release(&sb);
 	return ret;
 }
 
@@ -626,6 +649,11 @@ static int compile_spec(struct print_fmt *f, struct tep_event *ev, const char *s
 	s->text = xstrndup(start, len);
 	if (s->kind == SEG_INT || s->kind == SEG_STR)
 		classify(s);
+	/* put_int(): the width or the digits of a 64-bit value and a sign */
+	if (s->kind == SEG_INT && s->fast)
+		f->room += s->width + 21;
+	else if (s->kind == SEG_PTR)
+		f->room += PTR_ROOM;
 	*arg = (*arg)->next;
 	return len;
 }
@@ -641,6 +669,7 @@ struct print_fmt *print_fmt_compile(struct tep_event *ev)
 				TEP_EVENT_FL_PRINTRAW)))
 		return NULL;
 	f = xcalloc(1, sizeof(*f));
+	f->room = TEXT_PAD + DIGITS_COPY;
 	f->tep = ev->tep;
 	f->long_size = tep_get_long_size(ev->tep);
 	f->swap = print_fmt_needs_swap(ev->tep);
@@ -779,9 +808,18 @@ static int str_out(const struct rec_ctx *c, struct strbuf *out, const struct seg
 	return -1;
 }
 
-static void put_int(struct strbuf *out, const struct seg *s, unsigned long long v)
+/* n copies of c at o */
+static char *fill(char *o, int c, int n)
 {
-	char buf[24], *end = buf + sizeof(buf), *p = end;
+	while (n-- > 0)
+		*o++ = c;
+	return o;
+}
+
+/* A fast integer spec, into the room print_fmt_info() reserved. */
+static char *put_int(char *o, const struct seg *s, unsigned long long v)
+{
+	char buf[2 * DIGITS_COPY], *end = buf + DIGITS_COPY, *p = end;
 	int neg = 0, digits, pad;
 	unsigned long long u;
 
@@ -808,18 +846,18 @@ static void put_int(struct strbuf *out, const struct seg *s, unsigned long long 
 	}
 	digits = end - p;
 	pad = s->width - digits - neg;
-	if (pad > 0 && !s->left && !s->zero)
-		add_pad(out, pad);
+	if (!s->left && !s->zero)
+		o = fill(o, ' ', pad);
 	if (neg)
-		strbuf_addch(out, '-');
-	if (pad > 0 && !s->left && s->zero) {
-		strbuf_grow(out, pad);
-		memset(out->buf + out->len, '0', pad);
-		strbuf_setlen(out, out->len + pad);
-	}
-	strbuf_add(out, p, digits);
-	if (pad > 0 && s->left)
-		add_pad(out, pad);
+		*o++ = '-';
+	if (!s->left && s->zero)
+		o = fill(o, '0', pad);
+	/* One fixed-size copy: a call to memcpy() cost more than the digits. */
+	memcpy(o, p, DIGITS_COPY);
+	o += digits;
+	if (s->left)
+		o = fill(o, ' ', pad);
+	return o;
 }
 
 /* print_arg_number(): the value cast by the count of h and l letters. */
@@ -844,16 +882,24 @@ static void printf_int(struct strbuf *out, const struct seg *s, unsigned long lo
 	}
 }
 
-static void put_hex(struct strbuf *out, unsigned long long v)
+/* "0x%llx", at most 18 bytes */
+static char *put_hex(char *o, unsigned long long v)
 {
-	char buf[20], *end = buf + sizeof(buf), *p = end;
+	int digits = v ? (64 - __builtin_clzll(v) + 3) / 4 : 1;
+	char *p;
 
-	do
+	*o++ = '0';
+	*o++ = 'x';
+	for (p = o + digits; p > o; v >>= 4)
 		*--p = "0123456789abcdef"[v & 15];
-	while (v >>= 4);
-	*--p = 'x';
-	*--p = '0';
-	strbuf_add(out, p, end - p);
+	return o + digits;
+}
+
+static char *reserve(struct strbuf *out, size_t n)
+{
+	if (n > strbuf_avail(out))
+		strbuf_grow(out, n);
+	return out->buf + out->len;
 }
 
 /* print_function(), not raw. */
@@ -866,49 +912,67 @@ static void put_func(struct strbuf *out, const struct rec_ctx *c, const struct s
 	if (tep_find_function_info(c->f->tep, v, &name, &start, NULL)) {
 		strbuf_addstr(out, name);
 		if (s->with_offset) {
-			strbuf_addstr(out, "+");
-			put_hex(out, v - start);
+			strbuf_addch(out, '+');
+			strbuf_setlen(out, put_hex(reserve(out, PTR_ROOM), v - start) - out->buf);
 		}
 		return;
 	}
 	/* "0x%lx" of a long for 4-byte longs: the same digits on a 64-bit host. */
-	put_hex(out, v);
+	strbuf_setlen(out, put_hex(reserve(out, PTR_ROOM), v) - out->buf);
 }
 
+/*
+ * The text and the fast numbers are written into room reserved once
+ * (f->room); the rest is appended to out, and room reserved again.
+ */
 int print_fmt_info(const struct print_fmt *f, struct strbuf *out, const struct tep_record *rec)
 {
 	struct rec_ctx c = { f, rec->data, rec->size > 0 ? rec->size : 0 };
 	size_t start = out->len;
+	char *o = reserve(out, f->room);
 	unsigned long long v;
 	int i;
 
 	for (i = 0; i < f->nr_segs; i++) {
 		const struct seg *s = &f->segs[i];
 
-		switch (s->kind) {
-		case SEG_TEXT:
-			strbuf_add(out, s->text, s->len);
+		if (s->kind == SEG_TEXT) {
+			/* The text is padded: one fixed-size copy for short ones. */
+			if (s->len <= TEXT_PAD)
+				memcpy(o, s->text, TEXT_PAD);
+			else
+				memcpy(o, s->text, s->len);
+			o += s->len;
 			continue;
-		case SEG_STR:
+		}
+		if (s->kind != SEG_STR) {
+			const struct node *n = s->val;
+
+			if (n->kind == N_FIELD && n->off + n->size <= c.size)
+				v = print_fmt_read_number(c.data + n->off, n->size, f->swap);
+			else if (eval(&c, n, &v))
+				goto refuse;
+			if (s->kind == SEG_INT && s->fast) {
+				o = put_int(o, s, v);
+				continue;
+			}
+			if (s->kind == SEG_PTR) {
+				o = v ? put_hex(o, v) : (char *)memcpy(o, "(nil)", 5) + 5;
+				continue;
+			}
+		}
+		strbuf_setlen(out, o - out->buf);
+		if (s->kind == SEG_STR) {
 			if (str_out(&c, out, s, s->str))
 				goto refuse;
-			continue;
-		default:
-			break;
-		}
-		if (eval(&c, s->val, &v))
-			goto refuse;
-		if (s->kind == SEG_FUNC)
+		} else if (s->kind == SEG_FUNC) {
 			put_func(out, &c, s, v);
-		else if (s->kind == SEG_PTR && !v)
-			strbuf_addstr(out, "(nil)");
-		else if (s->kind == SEG_PTR)
-			put_hex(out, v);
-		else if (s->fast)
-			put_int(out, s, v);
-		else
+		} else {
 			printf_int(out, s, v);
+		}
+		o = reserve(out, f->room);
 	}
+	strbuf_setlen(out, o - out->buf);
 	return 0;
 refuse:
 	strbuf_setlen(out, start);

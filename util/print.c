@@ -37,6 +37,9 @@ struct print_event {
 	struct tep_format_field *call_site;
 	int handler_unchecked;
 	struct json_event *json;	/* built on first JSON use */
+	/* " NAME: " padded to 20 columns, and 32 bytes more for a fixed-size copy */
+	char *name_col;
+	size_t name_col_len;
 };
 
 /* What JSON output writes the same for every record of an event. */
@@ -101,6 +104,7 @@ void print_release(struct print_ctx *p)
 			print_fmt_free(pe->fmt);
 			free(pe->dyn);
 			json_event_free(pe->json);
+			free(pe->name_col);
 			free(pe);
 		}
 		free(p->teps[i].by_id);
@@ -431,16 +435,6 @@ static void add_info(struct print_ctx *p, struct strbuf *out, struct tep_handle 
 	cut_capture(p, pe, out, start);
 }
 
-/* Consecutive records mostly share a task: skip the cmdline bsearch. */
-static const char *comm_of(struct print_ctx *p, struct tep_handle *tep, int pid)
-{
-	if (p->comm_tep != tep || p->comm_pid != pid || !p->comm) {
-		p->comm = tep_data_comm_from_pid(tep, pid);
-		p->comm_tep = tep;
-		p->comm_pid = pid;
-	}
-	return p->comm;
-}
 
 /*
  * The columns before the info text are written in place, into room
@@ -478,17 +472,80 @@ static char *put_uint(char *o, unsigned long long u)
 	return o + (end - p);
 }
 
-/* printf("%*lld"), "%-*lld" or "%0*lld" */
+/*
+ * printf("%*lld"), "%-*lld" or "%0*lld", for widths up to 16.  The
+ * digits are built backwards to the middle of a buffer twice as long
+ * as the copy that moves them (a call to memcpy() cost more than the
+ * digits): callers have DIGITS_COPY bytes of room past them.
+ */
+#define DIGITS_COPY	24
+
 static char *put_int(char *o, long long v, int width, int left, int zero)
 {
-	char buf[24], *end = buf + sizeof(buf);
+	char buf[2 * DIGITS_COPY], *end = buf + DIGITS_COPY;
 	char *p = digits_before(end, v < 0 ? -(unsigned long long)v : (unsigned long long)v);
+	int len, pad;
 
 	while (zero && end - p < width - (v < 0))
 		*--p = '0';
 	if (v < 0)
 		*--p = '-';
-	return put_padded(o, p, end - p, width, left);
+	len = end - p;
+	pad = width > len ? width - len : 0;
+	for (; !left && pad; pad--)
+		*o++ = ' ';
+	memcpy(o, p, DIGITS_COPY);
+	o += len;
+	for (; pad; pad--)
+		*o++ = ' ';
+	return o;
+}
+
+/*
+ * Consecutive records mostly share a task: skip the cmdline bsearch,
+ * and keep the task column as printed.
+ */
+static const char *comm_of(struct print_ctx *p, struct tep_handle *tep, int pid)
+{
+	size_t len;
+	char *o;
+
+	if (p->comm_tep != tep || p->comm_pid != pid || !p->comm) {
+		p->comm = tep_data_comm_from_pid(tep, pid);
+		p->comm_tep = tep;
+		p->comm_pid = pid;
+		len = strlen(p->comm);
+		p->task_col_len = 0;
+		/* 16 columns of comm, '-', and a pid of at most 11 */
+		if (len <= TASK_COL_ROOM - 13) {
+			o = put_padded(p->task_col, p->comm, len, 16, 0);
+			*o++ = '-';
+			o = put_int(o, pid, 5, 1, 0);
+			p->task_col_len = o - p->task_col;
+		}
+	}
+	return p->comm;
+}
+
+/* " %s: " and the name padded to 20 columns */
+static char *put_name_col(char *o, const char *name, size_t len)
+{
+	*o++ = ' ';
+	o = put_padded(o, name, len, 0, 1);
+	*o++ = ':';
+	*o++ = ' ';
+	return put_padded(o, "", 0, len < 20 ? 20 - len : 0, 0);
+}
+
+/* The name column of an event, kept padded for a fixed-size copy. */
+#define NAME_COL_PAD	32
+
+static void make_name_col(struct print_event *pe)
+{
+	size_t len = strlen(pe->event->name);
+
+	pe->name_col = xcalloc(1, len + 24 + NAME_COL_PAD);
+	pe->name_col_len = put_name_col(pe->name_col, pe->event->name, len) - pe->name_col;
 }
 
 /* " %5llu.%06llu:" of the usecs, as libtraceevent's "%6.1000d" does. */
@@ -533,7 +590,8 @@ void print_text(struct print_ctx *p, struct strbuf *out, const struct tracedat_e
 	struct tep_record *rec = ev->rec;
 	struct print_event *pe = event_of(p, tep, rec);
 	const char *name = pe && pe->event ? pe->event->name : "(NULL)";
-	size_t name_len = strlen(name), comm_len, label_len = label ? strlen(label) : 0;
+	size_t name_len, comm_len;
+	size_t label_len = label ? strlen(label) : 0;
 	const char *comm;
 	char *o;
 	int pid;
@@ -553,14 +611,23 @@ void print_text(struct print_ctx *p, struct strbuf *out, const struct tracedat_e
 		strbuf_addf(out, "CPU:%d [EVENTS DROPPED]\n", rec->cpu);
 	pid = pid_of(p, tep, rec);
 	comm = comm_of(p, tep, pid);
-	comm_len = strlen(comm);
-	if (p->latency) {
+	if (p->task_col_len && !p->latency) {
+		o = reserve(out, sizeof(p->task_col) + COLUMNS_ROOM);
+		memcpy(o, p->task_col, sizeof(p->task_col));
+		o += p->task_col_len;
+		*o++ = ' ';
+		*o++ = '[';
+		o = put_int(o, rec->cpu, 3, 0, 1);
+		*o++ = ']';
+		reserved(out, o);
+	} else if (p->latency) {
 		strbuf_addf(out, "%8.8s-%-5d %3d", comm, pid, rec->cpu);
 		trace_seq_reset(&p->seq);
 		tep_print_event(tep, &p->seq, rec, "%s", TEP_PRINT_LATENCY);
 		strbuf_add(out, p->seq.buffer, p->seq.len);
 	} else {
 		/* "%16s-%-5d [%03d]" */
+		comm_len = strlen(comm);
 		o = reserve(out, comm_len + COLUMNS_ROOM);
 		o = put_padded(o, comm, comm_len, 16, 0);
 		*o++ = '-';
@@ -579,13 +646,19 @@ void print_text(struct print_ctx *p, struct strbuf *out, const struct tracedat_e
 		strbuf_add(out, p->seq.buffer, p->seq.len);
 	}
 	/* " %s: " and the name padded to 20 */
-	o = reserve(out, name_len + COLUMNS_ROOM);
-	*o++ = ' ';
-	o = put_padded(o, name, name_len, 0, 1);
-	*o++ = ':';
-	*o++ = ' ';
-	o = put_padded(o, "", 0, name_len < 20 ? 20 - name_len : 0, 0);
-	reserved(out, o);
+	if (pe && pe->event && !pe->name_col)
+		make_name_col(pe);
+	if (pe && pe->name_col) {
+		o = reserve(out, pe->name_col_len + NAME_COL_PAD);
+		if (pe->name_col_len <= NAME_COL_PAD)
+			memcpy(o, pe->name_col, NAME_COL_PAD);
+		else
+			memcpy(o, pe->name_col, pe->name_col_len);
+		reserved(out, o + pe->name_col_len);
+	} else {
+		name_len = strlen(name);
+		reserved(out, put_name_col(reserve(out, name_len + COLUMNS_ROOM), name, name_len));
+	}
 	add_info(p, out, tep, pe, rec);
 	strbuf_addch(out, '\n');
 }

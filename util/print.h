@@ -17,6 +17,9 @@
 
 struct print_tep;
 
+/* The task column ("%16s-%-5d") kept in print_ctx, when it fits. */
+#define TASK_COL_ROOM	32
+
 struct print_ctx {
 	int raw;		/* print fmt ignored: field=value (trace-cmd -R) */
 	int latency;		/* latency columns (trace-cmd -l) */
@@ -34,6 +37,9 @@ struct print_ctx {
 	struct tep_handle *comm_tep;
 	int comm_pid;
 	const char *comm;
+	/* "%16s-%-5d" of comm and pid, padded for a fixed-size copy; 0: too long */
+	char task_col[TASK_COL_ROOM + 16];
+	size_t task_col_len;
 };
 
 void print_init(struct print_ctx *p, int raw, int latency);
