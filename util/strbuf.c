@@ -58,7 +58,7 @@ void strbuf_grow(struct strbuf *sb, size_t extra)
 		sb->buf[0] = '\0';
 }
 
-void strbuf_setlen(struct strbuf *sb, size_t len)
+void strbuf_setlen_grow(struct strbuf *sb, size_t len)
 {
 	if (!sb->alloc && !len)
 		return;

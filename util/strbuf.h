@@ -23,7 +23,18 @@ void strbuf_init(struct strbuf *sb, size_t hint);
 void strbuf_release(struct strbuf *sb);
 char *strbuf_detach(struct strbuf *sb, size_t *len);
 void strbuf_grow(struct strbuf *sb, size_t extra);
-void strbuf_setlen(struct strbuf *sb, size_t len);
+void strbuf_setlen_grow(struct strbuf *sb, size_t len);
+
+/* Inline where no growth is needed: the report printer calls it per piece. */
+static inline void strbuf_setlen(struct strbuf *sb, size_t len)
+{
+	if (len >= sb->alloc) {
+		strbuf_setlen_grow(sb, len);
+		return;
+	}
+	sb->len = len;
+	sb->buf[len] = '\0';
+}
 void strbuf_reset(struct strbuf *sb);
 void strbuf_addstr(struct strbuf *sb, const char *s);
 
