@@ -257,7 +257,7 @@ static int unwind_event(struct report_cmd *c, struct print_ctx *pc,
 {
 	struct report *r = &c->session;
 	struct tep_handle *tep = tracedat_tep(ev->td);
-	struct tep_event *event = print_event_of(pc, tep, ev->rec);
+	struct tep_event *event = print_event_of(pc, ev);
 	int file = r->sources[ev->source].file - r->files;
 
 	c->stack.nr = 0;
@@ -298,11 +298,11 @@ static void fold_event(struct report_cmd *c, struct print_ctx *pc,
 {
 	struct fold_pending *p = &c->pending[ev->source];
 	struct tep_handle *tep = tracedat_tep(ev->td);
-	struct tep_event *event = print_event_of(pc, tep, ev->rec);
+	struct tep_event *event = print_event_of(pc, ev);
 	/* Before the handler, as the text names the task before the info. */
 	const char *comm = tep_data_comm_from_pid(tep, tep_data_pid(tep, ev->rec));
 
-	print_run_handler(pc, tep, ev->rec);
+	print_run_handler(pc, ev);
 	if (event && print_is_kernel_stack(event)) {
 		/* Named as trace-cmd names the stack trace's own line. */
 		if (!p->frames) {
@@ -395,7 +395,7 @@ static int run(struct report_cmd *c)
 		print_header(r, &c->out);
 	while (!ret && (ret = report_next(r, &ev, &c->err)) > 0) {
 		ret = 0;
-		if (print_record_check(&pc, tracedat_tep(ev.td), ev.rec)) {
+		if (print_record_check(&pc, &ev)) {
 			ret = error("%s: offset %llu: cpu %d: event of %d bytes does not fit its format",
 				    tracedat_path(ev.td), ev.rec->offset, ev.rec->cpu,
 				    ev.rec->size);

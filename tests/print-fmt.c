@@ -419,7 +419,7 @@ static int file_lines(const char *path, int no_compile, int disagree, struct str
 		for (c = 0; c < tracedat_buffer_nr_cpus(td, b); c++)
 			tracedat_merge_add(m, td, b, c, &err);
 	while (!err.len && tracedat_merge_next(m, &ev, &err) > 0 &&
-	       !print_record_check(&pc, tracedat_tep(td), ev.rec)) {
+	       !print_record_check(&pc, &ev)) {
 		print_text(&pc, out, &ev, tracedat_buffer_name(td, ev.buffer), 8);
 		print_json(&pc, out, &ev, tracedat_buffer_name(td, ev.buffer), NULL, NULL);
 		n++;

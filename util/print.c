@@ -65,8 +65,8 @@ struct print_tep {
 	struct tep_handle *tep;
 	struct print_event **by_id;	/* TRACEDAT_MAX_EVENT_ID slots, filled on first use */
 	unsigned int common_size;	/* the end of the common fields */
-	/* common_type and common_pid, read here rather than by two calls */
-	int type_off, type_size, pid_off, pid_size, swap;
+	/* common_pid, read here rather than by tep_data_pid() */
+	int pid_off, pid_size, swap;
 };
 
 void print_init(struct print_ctx *p, int raw, int latency)
@@ -163,27 +163,24 @@ static void scan_fields(struct print_event *pe, struct tep_format_field *f)
 	}
 }
 
+/* id: the merge's reading of common_type (tracedat_event.id) */
 static struct print_event *event_of(struct print_ctx *p, struct tep_handle *tep,
-				    struct tep_record *rec)
+				    struct tep_record *rec, int id)
 {
 	struct print_tep *t = tep_table(p, tep);
 	struct print_event *pe;
-	int id;
 
-	/* The type is read with the common fields of any event. */
+	/* The common fields, from any event: where they end, where the pid is. */
 	if (!t->common_size) {
 		struct tep_event *first = tep_get_first_event(tep);
 		struct print_event common = { 0 };
 
 		if (first) {
-			struct tep_format_field *type, *pid;
+			struct tep_format_field *pid;
 
 			scan_fields(&common, first->format.common_fields);
-			type = tep_find_common_field(first, "common_type");
 			pid = tep_find_common_field(first, "common_pid");
-			if (type && pid) {
-				t->type_off = type->offset;
-				t->type_size = type->size;
+			if (pid) {
 				t->pid_off = pid->offset;
 				t->pid_size = pid->size;
 			}
@@ -194,9 +191,6 @@ static struct print_event *event_of(struct print_ctx *p, struct tep_handle *tep,
 	}
 	if (rec->size < 0 || (unsigned int)rec->size < t->common_size)
 		return NULL;
-	id = t->type_size ? (int)print_fmt_read_number((char *)rec->data + t->type_off,
-						   t->type_size, t->swap) :
-			    tep_data_type(tep, rec);
 	if (id < 0 || id >= TRACEDAT_MAX_EVENT_ID)
 		return NULL;
 	pe = t->by_id[id];
@@ -244,9 +238,11 @@ static int field_span(struct tep_handle *tep, const struct tep_format_field *f,
 	return *off + *len > (unsigned int)rec->size ? -1 : 0;
 }
 
-int print_record_check(struct print_ctx *p, struct tep_handle *tep, struct tep_record *rec)
+int print_record_check(struct print_ctx *p, const struct tracedat_event *ev)
 {
-	struct print_event *pe = event_of(p, tep, rec);
+	struct tep_handle *tep = tracedat_tep(ev->td);
+	struct tep_record *rec = ev->rec;
+	struct print_event *pe = event_of(p, tep, rec, ev->id);
 	unsigned int off, len;
 	int i;
 
@@ -588,7 +584,7 @@ void print_text(struct print_ctx *p, struct strbuf *out, const struct tracedat_e
 {
 	struct tep_handle *tep = tracedat_tep(ev->td);
 	struct tep_record *rec = ev->rec;
-	struct print_event *pe = event_of(p, tep, rec);
+	struct print_event *pe = event_of(p, tep, rec, ev->id);
 	const char *name = pe && pe->event ? pe->event->name : "(NULL)";
 	size_t name_len, comm_len;
 	size_t label_len = label ? strlen(label) : 0;
@@ -827,7 +823,7 @@ void print_json(struct print_ctx *p, struct strbuf *out, const struct tracedat_e
 {
 	struct tep_handle *tep = tracedat_tep(ev->td);
 	struct tep_record *rec = ev->rec;
-	struct print_event *pe = event_of(p, tep, rec);
+	struct print_event *pe = event_of(p, tep, rec, ev->id);
 	struct tep_event *event = pe ? pe->event : NULL;
 	struct json_event *j;
 	const char *comm;
@@ -1004,18 +1000,18 @@ int print_kernel_stack_folded(struct strbuf *out, struct tep_handle *tep,
 	return n;
 }
 
-struct tep_event *print_event_of(struct print_ctx *p, struct tep_handle *tep,
-				 struct tep_record *rec)
+struct tep_event *print_event_of(struct print_ctx *p, const struct tracedat_event *ev)
 {
-	struct print_event *pe = event_of(p, tep, rec);
+	struct print_event *pe = event_of(p, tracedat_tep(ev->td), ev->rec, ev->id);
 
 	return pe ? pe->event : NULL;
 }
 
-void print_run_handler(struct print_ctx *p, struct tep_handle *tep, struct tep_record *rec)
+void print_run_handler(struct print_ctx *p, const struct tracedat_event *ev)
 {
-	struct print_event *pe = event_of(p, tep, rec);
+	struct tep_handle *tep = tracedat_tep(ev->td);
+	struct print_event *pe = event_of(p, tep, ev->rec, ev->id);
 
 	if (pe && pe->event && pe->event->handler)
-		tep_info(p, tep, rec);
+		tep_info(p, tep, ev->rec);
 }

@@ -50,7 +50,7 @@ void print_release(struct print_ctx *p);
  * (static fields and __data_loc payloads), else -1: libtraceevent trusts
  * the format, so a corrupt record must not reach it.
  */
-int print_record_check(struct print_ctx *p, struct tep_handle *tep, struct tep_record *rec);
+int print_record_check(struct print_ctx *p, const struct tracedat_event *ev);
 
 /*
  * label: NULL for no label column, else printed as "%*s: " (or blank
@@ -82,10 +82,9 @@ void print_callchain_folded(struct strbuf *out, const char *comm,
 
 /*
  * tep_find_event_by_record(), from the table the printing keeps by
- * event id: a read of common_type and an index.
+ * event id: the merge read common_type (tracedat_event.id) already.
  */
-struct tep_event *print_event_of(struct print_ctx *p, struct tep_handle *tep,
-				 struct tep_record *rec);
+struct tep_event *print_event_of(struct print_ctx *p, const struct tracedat_event *ev);
 
 /*
  * Runs the libtraceevent plugin handler of rec's event, if it has one,
@@ -94,7 +93,7 @@ struct tep_event *print_event_of(struct print_ctx *p, struct tep_handle *tep,
  * output that prints no info (folded stacks) must run it to name the
  * same tasks.
  */
-void print_run_handler(struct print_ctx *p, struct tep_handle *tep, struct tep_record *rec);
+void print_run_handler(struct print_ctx *p, const struct tracedat_event *ev);
 
 /* 1 for ftrace:kernel_stack, the kernel's stack trace after an event (record -T). */
 int print_is_kernel_stack(const struct tep_event *event);
