@@ -431,7 +431,6 @@ static void add_info(struct print_ctx *p, struct strbuf *out, struct tep_handle 
 	cut_capture(p, pe, out, start);
 }
 
-
 /*
  * The columns before the info text are written in place, into room
  * reserved once per line: at a million lines a second, the checks of
