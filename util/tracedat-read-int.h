@@ -106,6 +106,8 @@ struct tracedat {
 	int nr_systems;
 	char *kallsyms;			/* the text, until the first lookup */
 	void *kallsyms_mem;		/* what holds it */
+	uint64_t kallsyms_sec;		/* a v7 section not read yet, or 0 */
+	int resolver_set;		/* resolve_function() is the handle's */
 	struct td_syms *syms;		/* what the lookups search, once built */
 	struct tep_handle *ksyms;	/* or, for text of another shape, this */
 	int want_symbols;		/* a format names a function */

@@ -497,6 +497,7 @@ static void add_bad_format(struct tracedat *td, int id, struct strbuf *what)
 }
 
 static int sym_wanted(struct tracedat *td, const char *name);
+static void kallsyms_now(struct tracedat *td);
 
 /*
  * Where a print fmt wants a number and has a name (mm_page_alloc's
@@ -981,6 +982,7 @@ static void register_symbols(struct tracedat *td)
 	if (!td->kallsyms)
 		return;
 	tep_reset_function_resolver(td->tep);
+	td->resolver_set = 0;
 	parse_kallsyms(td->tep, td->kallsyms);
 	free(td->kallsyms_mem);
 	td->kallsyms = td->kallsyms_mem = NULL;
@@ -1002,6 +1004,8 @@ static int sym_wanted(struct tracedat *td, const char *name)
 {
 	size_t i;
 
+	if (td->resolver_set)
+		kallsyms_now(td);
 	if (!td->kallsyms) {
 		td->sym_names = xrealloc(td->sym_names,
 					 (td->nr_sym_names + 1) * sizeof(*td->sym_names));
@@ -1031,6 +1035,7 @@ static char *resolve_function(void *priv, unsigned long long *addrp, char **modp
 	const char *name;
 
 	*modp = NULL;
+	kallsyms_now(td);
 	if (!td->syms && !td->ksyms && syms_build(td)) {
 		td->ksyms = tep_alloc();
 		if (!td->ksyms)
@@ -1050,6 +1055,19 @@ static char *resolve_function(void *priv, unsigned long long *addrp, char **modp
 	return (char *)sym->name;
 }
 
+/*
+ * Once: libtraceevent frees the resolver it replaces, and the one that
+ * reads kallsyms late (kallsyms_now()) runs inside a lookup through it.
+ */
+static void set_resolver(struct tracedat *td)
+{
+	if (td->resolver_set)
+		return;
+	if (tep_set_function_resolver(td->tep, resolve_function, td))
+		die("out of memory");
+	td->resolver_set = 1;
+}
+
 /* text, NUL-terminated, lies in mem (malloc'ed), which td takes. */
 static void set_kallsyms(struct tracedat *td, char *text, void *mem)
 {
@@ -1065,8 +1083,8 @@ static void set_kallsyms(struct tracedat *td, char *text, void *mem)
 			td->want_symbols = 1;
 	if (td->want_symbols)
 		register_symbols(td);
-	else if (tep_set_function_resolver(td->tep, resolve_function, td))
-		die("out of memory");
+	else
+		set_resolver(td);
 }
 
 static int parse_text(struct cursor *c, int size_len, int which)
@@ -1614,6 +1632,15 @@ static int parse_section(struct tracedat *td, unsigned int id)
 	return ret;
 }
 
+/* The kallsyms section read_v7() left, if it is not read yet. */
+static int read_kallsyms(struct tracedat *td)
+{
+	if (!td->kallsyms_sec)
+		return 0;
+	td->kallsyms_sec = 0;
+	return parse_section(td, TRACEDAT_OPT_KALLSYMS);
+}
+
 static int read_v7(struct tracedat *td, uint64_t pos)
 {
 	static const unsigned int order[] = {
@@ -1642,10 +1669,42 @@ static int read_v7(struct tracedat *td, uint64_t pos)
 		if (ret)
 			return -1;
 	}
-	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
-		if (parse_section(td, order[i]))
+	/*
+	 * The kallsyms section (5 MB decompressed) is read at the first
+	 * lookup: reading it at open was a third of `report` on a file of
+	 * 87 sched_switch records, and reports of sched and syscall events
+	 * look nothing up.  Names the formats wait with need it now.
+	 */
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		if (order[i] == TRACEDAT_OPT_KALLSYMS)
+			td->kallsyms_sec = td->sec_off[order[i]];
+		else if (parse_section(td, order[i]))
 			return -1;
+	}
+	if (td->nr_sym_names)
+		return read_kallsyms(td);
+	if (td->kallsyms_sec)
+		set_resolver(td);
 	return 0;
+}
+
+/*
+ * The kallsyms section, read where a lookup needs it after the file was
+ * opened: a corrupt one ends the program as it would have ended the
+ * open, with the same one line.
+ */
+static void kallsyms_now(struct tracedat *td)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct strbuf *was = td->err;
+
+	if (!td->kallsyms_sec)
+		return;
+	td->err = &err;
+	if (read_kallsyms(td))
+		die("%s", err.buf);
+	td->err = was;
+	strbuf_release(&err);
 }
 
 /* v6 "flyrecord\0" then (u64 offset, u64 size) per CPU, then the clock. */

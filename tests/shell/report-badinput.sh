@@ -90,6 +90,14 @@ corrupt "wrong section id" "$v7" 37 1100 \
 corrupt "corrupt zstd section" "$v7" 61 00000000 \
 	'offset 53: corrupt zstd section'
 
+# The kallsyms section is read at the first lookup, not at open: corrupt,
+# it is still one error line with its offset.  A function tracer file
+# (trace-cmd's, from the guest) looks every function up; its KALLSYMS
+# option points at 69319, the zstd frame starts 24 bytes on.
+zcat "$data/report-ftrace-function.dat.gz" >"$TK_TMP/fn.dat"
+corrupt "corrupt kallsyms, read at the first lookup" "$TK_TMP/fn.dat" 69343 00000000 \
+	'offset 69335: corrupt zstd section'
+
 # v6: the u32 count of event systems sits at 906, before "sched".
 corrupt "absurd system count" "$v6" 906 ffffff7f \
 	'offset 910: absurd event system count'
