@@ -123,18 +123,18 @@ static void set_le(char *p, uint64_t v, int bytes)
 }
 
 /*
- * Appends path's length and content; on failure sb is as it was.  Read
- * in place, in big reads: /proc/kallsyms is 5 MB, and reading it into a
- * buffer of its own and copying it over was a fifth of the CPU time of
- * a short `record` (perf record of a 1-event run).
+ * Appends path's length and content, read in place in reads of up to
+ * hint bytes; on failure sb is as it was.  Reading /proc/kallsyms (5 MB)
+ * into a buffer of its own and copying it over was a fifth of the CPU
+ * time of a short `record` (perf record of a 1-event run).
  */
-static int add_file(struct strbuf *sb, const char *path, int size_bytes)
+static int add_file(struct strbuf *sb, const char *path, int size_bytes, size_t hint)
 {
 	size_t at = sb->len;
 	long n;
 
 	put_size(sb, 0, size_bytes);
-	n = strbuf_read_file(sb, path, 1 << 20);
+	n = strbuf_read_file(sb, path, hint);
 	if (n < 0) {
 		strbuf_setlen(sb, at);
 		return (int)n;
@@ -143,6 +143,16 @@ static int add_file(struct strbuf *sb, const char *path, int size_bytes)
 	return 0;
 }
 
+/* Format and header files: a few KB each, many into one buffer. */
+#define SMALL_FILE_HINT		(64u << 10)
+/*
+ * Whole-file sections, /proc/kallsyms the biggest: one allocation that
+ * holds it, its untouched pages never faulted in.  Grown in steps from
+ * 1 MB it was copied on each realloc(): 900 of the 2,700 page faults of
+ * a 1-event record (perf record -e page-faults).
+ */
+#define SECTION_FILE_HINT	(16u << 20)
+
 static int write_file_section(struct record *rec, enum tracedat_option id,
 			      const char *path, int size_bytes)
 {
@@ -150,7 +160,7 @@ static int write_file_section(struct record *rec, enum tracedat_option id,
 	int ret;
 
 	/* Not readable (no trace_printk users, kallsyms refused): empty. */
-	if (add_file(&sb, path, size_bytes))
+	if (add_file(&sb, path, size_bytes, SECTION_FILE_HINT))
 		put_size(&sb, 0, size_bytes);
 	ret = tracedat_write_section(rec->w, id, sb.buf, sb.len);
 	strbuf_release(&sb);
@@ -168,7 +178,7 @@ static int write_headers(struct record *rec)
 		strbuf_reset(&path);
 		tk_tracefs_path(&path, NULL, "events");
 		strbuf_addf(&path, "/%s", files[i]);
-		ret = add_file(&sb, path.buf, 8);
+		ret = add_file(&sb, path.buf, 8, SMALL_FILE_HINT);
 	}
 	if (!ret)
 		ret = tracedat_write_section(rec->w, TRACEDAT_OPT_HEADER_INFO, sb.buf, sb.len);
@@ -195,7 +205,7 @@ static int write_ftrace_formats(struct record *rec)
 			continue;
 		tk_tracefs_path(&f, NULL, "events/ftrace");
 		strbuf_addf(&f, "/%s/format", de->d_name);
-		if (!add_file(&sb, f.buf, 8))
+		if (!add_file(&sb, f.buf, 8, SMALL_FILE_HINT))
 			count++;
 		strbuf_release(&f);
 	}
@@ -238,7 +248,7 @@ static int write_event_formats(struct record *rec)
 
 			tk_tracefs_path(&f, NULL, "events");
 			strbuf_addf(&f, "/%s/%s/format", sys, rec->events[i].name);
-			ret = add_file(&sb, f.buf, 8);
+			ret = add_file(&sb, f.buf, 8, SMALL_FILE_HINT);
 			if (ret)
 				record_error(rec, "%s: %s", f.buf, strerror(-ret));
 			strbuf_release(&f);
