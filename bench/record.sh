@@ -13,12 +13,12 @@
 # extract removing the instance is counted already).
 # BENCH_BUF_KB (default 4096) sets the buffer; a large one (102400) lets
 # the peer keep every event, for a like-for-like bytes per event.
-# BENCH_RUNS (default 3) runs of each, alternating; the median is shown.
+# BENCH_RUNS (default 5) runs of each, alternating; the median is shown.
 set -eu
 TRACEKIT=${1:-./tracekit}
 BYTES=${BENCH_BYTES:-300000}
 BUF_KB=${BENCH_BUF_KB:-4096}
-RUNS=${BENCH_RUNS:-3}
+RUNS=${BENCH_RUNS:-5}
 T=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
 [ -n "$T" ] || { echo "bench/record.sh: tracefs is not mounted" >&2; exit 3; }
 command -v trace-cmd >/dev/null || { echo "bench/record.sh: needs trace-cmd" >&2; exit 3; }
