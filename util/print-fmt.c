@@ -95,11 +95,6 @@ struct print_fmt {
 
 /* Literal text is allocated this much longer, for fixed-size copies. */
 #define TEXT_PAD	16
-/*
- * Digits are built backwards to the middle of a buffer twice this long
- * and moved with one copy of this size: room for it is reserved.
- */
-#define DIGITS_COPY	24
 /* "0x" and 16 digits, or "(nil)" */
 #define PTR_ROOM	18
 
@@ -669,7 +664,7 @@ struct print_fmt *print_fmt_compile(struct tep_event *ev)
 				TEP_EVENT_FL_PRINTRAW)))
 		return NULL;
 	f = xcalloc(1, sizeof(*f));
-	f->room = TEXT_PAD + DIGITS_COPY;
+	f->room = TEXT_PAD + PRINT_DIGITS_COPY;
 	f->tep = ev->tep;
 	f->long_size = tep_get_long_size(ev->tep);
 	f->swap = print_fmt_needs_swap(ev->tep);
@@ -819,7 +814,7 @@ static char *fill(char *o, int c, int n)
 /* A fast integer spec, into the room print_fmt_info() reserved. */
 static char *put_int(char *o, const struct seg *s, unsigned long long v)
 {
-	char buf[2 * DIGITS_COPY], *end = buf + DIGITS_COPY, *p = end;
+	char buf[2 * PRINT_DIGITS_COPY], *end = buf + PRINT_DIGITS_COPY, *p = end;
 	int neg = 0, digits, pad;
 	unsigned long long u;
 
@@ -852,9 +847,7 @@ static char *put_int(char *o, const struct seg *s, unsigned long long v)
 		*o++ = '-';
 	if (!s->left && s->zero)
 		o = fill(o, '0', pad);
-	/* One fixed-size copy: a call to memcpy() cost more than the digits. */
-	memcpy(o, p, DIGITS_COPY);
-	o += digits;
+	o = print_move_digits(o, p, end);
 	if (s->left)
 		o = fill(o, ' ', pad);
 	return o;
@@ -895,13 +888,6 @@ static char *put_hex(char *o, unsigned long long v)
 	return o + digits;
 }
 
-static char *reserve(struct strbuf *out, size_t n)
-{
-	if (n > strbuf_avail(out))
-		strbuf_grow(out, n);
-	return out->buf + out->len;
-}
-
 /* print_function(), not raw. */
 static void put_func(struct strbuf *out, const struct rec_ctx *c, const struct seg *s,
 		     unsigned long long v)
@@ -913,12 +899,12 @@ static void put_func(struct strbuf *out, const struct rec_ctx *c, const struct s
 		strbuf_addstr(out, name);
 		if (s->with_offset) {
 			strbuf_addch(out, '+');
-			strbuf_setlen(out, put_hex(reserve(out, PTR_ROOM), v - start) - out->buf);
+			strbuf_setend(out, put_hex(strbuf_room(out, PTR_ROOM), v - start));
 		}
 		return;
 	}
 	/* "0x%lx" of a long for 4-byte longs: the same digits on a 64-bit host. */
-	strbuf_setlen(out, put_hex(reserve(out, PTR_ROOM), v) - out->buf);
+	strbuf_setend(out, put_hex(strbuf_room(out, PTR_ROOM), v));
 }
 
 /*
@@ -929,7 +915,7 @@ int print_fmt_info(const struct print_fmt *f, struct strbuf *out, const struct t
 {
 	struct rec_ctx c = { f, rec->data, rec->size > 0 ? rec->size : 0 };
 	size_t start = out->len;
-	char *o = reserve(out, f->room);
+	char *o = strbuf_room(out, f->room);
 	unsigned long long v;
 	int i;
 
@@ -961,7 +947,7 @@ int print_fmt_info(const struct print_fmt *f, struct strbuf *out, const struct t
 				continue;
 			}
 		}
-		strbuf_setlen(out, o - out->buf);
+		strbuf_setend(out, o);
 		if (s->kind == SEG_STR) {
 			if (str_out(&c, out, s, s->str))
 				goto refuse;
@@ -970,9 +956,9 @@ int print_fmt_info(const struct print_fmt *f, struct strbuf *out, const struct t
 		} else {
 			printf_int(out, s, v);
 		}
-		o = reserve(out, f->room);
+		o = strbuf_room(out, f->room);
 	}
-	strbuf_setlen(out, o - out->buf);
+	strbuf_setend(out, o);
 	return 0;
 refuse:
 	strbuf_setlen(out, start);

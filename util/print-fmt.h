@@ -57,6 +57,20 @@ static inline unsigned long long print_fmt_read_number(const void *p, unsigned i
 	}
 }
 
+/*
+ * Digits built backwards to end, the middle of a buffer of twice
+ * PRINT_DIGITS_COPY bytes, move to o with one copy of that size: a
+ * call to memcpy() cost more than the digits.  The caller has that
+ * much room at o.
+ */
+#define PRINT_DIGITS_COPY	24
+
+static inline char *print_move_digits(char *o, const char *p, const char *end)
+{
+	memcpy(o, p, PRINT_DIGITS_COPY);
+	return o + (end - p);
+}
+
 static inline int print_fmt_needs_swap(struct tep_handle *tep)
 {
 	return tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep);

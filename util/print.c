@@ -37,7 +37,7 @@ struct print_event {
 	struct tep_format_field *call_site;
 	int handler_unchecked;
 	struct json_event *json;	/* built on first JSON use */
-	/* " NAME: " padded to 20 columns, and 32 bytes more for a fixed-size copy */
+	/* " NAME: " padded to 20 columns, with room for a fixed-size copy */
 	char *name_col;
 	size_t name_col_len;
 };
@@ -163,6 +163,8 @@ static void scan_fields(struct print_event *pe, struct tep_format_field *f)
 	}
 }
 
+static void make_name_col(struct print_event *pe);
+
 /* id: the merge's reading of common_type (tracedat_event.id) */
 static struct print_event *event_of(struct print_ctx *p, struct tep_handle *tep,
 				    struct tep_record *rec, int id)
@@ -210,6 +212,7 @@ static struct print_event *event_of(struct print_ctx *p, struct tep_handle *tep,
 				      (pe->call_site->size & (pe->call_site->size - 1))))
 			pe->call_site = NULL;
 		pe->handler_unchecked = CHECKED_RECORDS;
+		make_name_col(pe);
 	}
 	return t->by_id[id] = pe;
 }
@@ -468,16 +471,12 @@ static char *put_uint(char *o, unsigned long long u)
 }
 
 /*
- * printf("%*lld"), "%-*lld" or "%0*lld", for widths up to 16.  The
- * digits are built backwards to the middle of a buffer twice as long
- * as the copy that moves them (a call to memcpy() cost more than the
- * digits): callers have DIGITS_COPY bytes of room past them.
+ * printf("%*lld"), "%-*lld" or "%0*lld", for widths up to 16; callers
+ * have PRINT_DIGITS_COPY bytes of room past the digits.
  */
-#define DIGITS_COPY	24
-
 static char *put_int(char *o, long long v, int width, int left, int zero)
 {
-	char buf[2 * DIGITS_COPY], *end = buf + DIGITS_COPY;
+	char buf[2 * PRINT_DIGITS_COPY], *end = buf + PRINT_DIGITS_COPY;
 	char *p = digits_before(end, v < 0 ? -(unsigned long long)v : (unsigned long long)v);
 	int len, pad;
 
@@ -489,11 +488,18 @@ static char *put_int(char *o, long long v, int width, int left, int zero)
 	pad = width > len ? width - len : 0;
 	for (; !left && pad; pad--)
 		*o++ = ' ';
-	memcpy(o, p, DIGITS_COPY);
-	o += len;
+	o = print_move_digits(o, p, end);
 	for (; pad; pad--)
 		*o++ = ' ';
 	return o;
+}
+
+/* "%16s-%-5d" */
+static char *put_task(char *o, const char *comm, size_t len, int pid)
+{
+	o = put_padded(o, comm, len, 16, 0);
+	*o++ = '-';
+	return put_int(o, pid, 5, 1, 0);
 }
 
 /*
@@ -503,21 +509,15 @@ static char *put_int(char *o, long long v, int width, int left, int zero)
 static const char *comm_of(struct print_ctx *p, struct tep_handle *tep, int pid)
 {
 	size_t len;
-	char *o;
 
 	if (p->comm_tep != tep || p->comm_pid != pid || !p->comm) {
 		p->comm = tep_data_comm_from_pid(tep, pid);
 		p->comm_tep = tep;
 		p->comm_pid = pid;
 		len = strlen(p->comm);
-		p->task_col_len = 0;
 		/* 16 columns of comm, '-', and a pid of at most 11 */
-		if (len <= TASK_COL_ROOM - 13) {
-			o = put_padded(p->task_col, p->comm, len, 16, 0);
-			*o++ = '-';
-			o = put_int(o, pid, 5, 1, 0);
-			p->task_col_len = o - p->task_col;
-		}
+		p->task_col_len = len <= TASK_COL_ROOM - 13 ?
+			put_task(p->task_col, p->comm, len, pid) - p->task_col : 0;
 	}
 	return p->comm;
 }
@@ -539,6 +539,7 @@ static void make_name_col(struct print_event *pe)
 {
 	size_t len = strlen(pe->event->name);
 
+	/* put_name_col() writes at most len + 23 bytes */
 	pe->name_col = xcalloc(1, len + 24 + NAME_COL_PAD);
 	pe->name_col_len = put_name_col(pe->name_col, pe->event->name, len) - pe->name_col;
 }
@@ -566,18 +567,6 @@ static char *put_usecs(char *o, unsigned long long ts)
 /* Room for everything put_*() write into; the strings are measured. */
 #define COLUMNS_ROOM	128
 
-static char *reserve(struct strbuf *out, size_t n)
-{
-	if (n > strbuf_avail(out))
-		strbuf_grow(out, n);
-	return out->buf + out->len;
-}
-
-static void reserved(struct strbuf *out, char *end)
-{
-	strbuf_setlen(out, end - out->buf);
-}
-
 void print_text(struct print_ctx *p, struct strbuf *out, const struct tracedat_event *ev,
 		const char *label, int width)
 {
@@ -593,11 +582,11 @@ void print_text(struct print_ctx *p, struct strbuf *out, const struct tracedat_e
 
 	/* "%*s: ", or "%*s  " for an empty label */
 	if (label) {
-		o = reserve(out, label_len + width + 2);
+		o = strbuf_room(out, label_len + width + 2);
 		o = put_padded(o, label, label_len, width, 0);
 		*o++ = *label ? ':' : ' ';
 		*o++ = ' ';
-		reserved(out, o);
+		strbuf_setend(out, o);
 	}
 	if (rec->missed_events > 0)
 		strbuf_addf(out, "CPU:%d [%lld EVENTS DROPPED]\n", rec->cpu,
@@ -606,53 +595,45 @@ void print_text(struct print_ctx *p, struct strbuf *out, const struct tracedat_e
 		strbuf_addf(out, "CPU:%d [EVENTS DROPPED]\n", rec->cpu);
 	pid = pid_of(p, tep, rec);
 	comm = comm_of(p, tep, pid);
-	if (p->task_col_len && !p->latency) {
-		o = reserve(out, sizeof(p->task_col) + COLUMNS_ROOM);
-		memcpy(o, p->task_col, sizeof(p->task_col));
-		o += p->task_col_len;
-		*o++ = ' ';
-		*o++ = '[';
-		o = put_int(o, rec->cpu, 3, 0, 1);
-		*o++ = ']';
-		reserved(out, o);
-	} else if (p->latency) {
+	if (p->latency) {
 		strbuf_addf(out, "%8.8s-%-5d %3d", comm, pid, rec->cpu);
 		trace_seq_reset(&p->seq);
 		tep_print_event(tep, &p->seq, rec, "%s", TEP_PRINT_LATENCY);
 		strbuf_add(out, p->seq.buffer, p->seq.len);
 	} else {
-		/* "%16s-%-5d [%03d]" */
-		comm_len = strlen(comm);
-		o = reserve(out, comm_len + COLUMNS_ROOM);
-		o = put_padded(o, comm, comm_len, 16, 0);
-		*o++ = '-';
-		o = put_int(o, pid, 5, 1, 0);
+		/* "%16s-%-5d [%03d]", the task kept as printed where it fits */
+		if (p->task_col_len) {
+			o = strbuf_room(out, sizeof(p->task_col) + COLUMNS_ROOM);
+			memcpy(o, p->task_col, sizeof(p->task_col));
+			o += p->task_col_len;
+		} else {
+			comm_len = strlen(comm);
+			o = put_task(strbuf_room(out, comm_len + COLUMNS_ROOM), comm, comm_len, pid);
+		}
 		*o++ = ' ';
 		*o++ = '[';
 		o = put_int(o, rec->cpu, 3, 0, 1);
 		*o++ = ']';
-		reserved(out, o);
+		strbuf_setend(out, o);
 	}
 	if (tracedat_info(ev->td)->in_usecs) {
-		reserved(out, put_usecs(reserve(out, COLUMNS_ROOM), rec->ts));
+		strbuf_setend(out, put_usecs(strbuf_room(out, COLUMNS_ROOM), rec->ts));
 	} else {
 		trace_seq_reset(&p->seq);
 		tep_print_event(tep, &p->seq, rec, "%12d:", TEP_PRINT_TIME);
 		strbuf_add(out, p->seq.buffer, p->seq.len);
 	}
 	/* " %s: " and the name padded to 20 */
-	if (pe && pe->event && !pe->name_col)
-		make_name_col(pe);
-	if (pe && pe->name_col) {
-		o = reserve(out, pe->name_col_len + NAME_COL_PAD);
+	if (pe && pe->event) {
+		o = strbuf_room(out, pe->name_col_len + NAME_COL_PAD);
 		if (pe->name_col_len <= NAME_COL_PAD)
 			memcpy(o, pe->name_col, NAME_COL_PAD);
 		else
 			memcpy(o, pe->name_col, pe->name_col_len);
-		reserved(out, o + pe->name_col_len);
+		strbuf_setend(out, o + pe->name_col_len);
 	} else {
 		name_len = strlen(name);
-		reserved(out, put_name_col(reserve(out, name_len + COLUMNS_ROOM), name, name_len));
+		strbuf_setend(out, put_name_col(strbuf_room(out, name_len + COLUMNS_ROOM), name, name_len));
 	}
 	add_info(p, out, tep, pe, rec);
 	strbuf_addch(out, '\n');
@@ -669,13 +650,13 @@ static void json_number(struct strbuf *out, struct tep_handle *tep, const void *
 		return;
 	}
 	v = tep_read_number(tep, p, size);
-	o = reserve(out, COLUMNS_ROOM);
+	o = strbuf_room(out, COLUMNS_ROOM);
 	if (!is_signed)
 		o = put_uint(o, v);
 	else
 		o = put_int(o, size == 1 ? (signed char)v : size == 2 ? (short)v :
 			       size == 4 ? (int)v : (long long)v, 0, 0, 0);
-	reserved(out, o);
+	strbuf_setend(out, o);
 }
 
 /*
@@ -830,7 +811,7 @@ void print_json(struct print_ctx *p, struct strbuf *out, const struct tracedat_e
 	char *o;
 
 	comm = comm_of(p, tep, pid);
-	o = reserve(out, COLUMNS_ROOM);
+	o = strbuf_room(out, COLUMNS_ROOM);
 	o = put_lit(o, "{\"ts_ns\":");
 	o = put_uint(o, rec->ts);
 	o = put_lit(o, ",\"cpu\":");
@@ -838,7 +819,7 @@ void print_json(struct print_ctx *p, struct strbuf *out, const struct tracedat_e
 	o = put_lit(o, ",\"pid\":");
 	o = put_int(o, pid, 0, 0, 0);
 	o = put_lit(o, ",\"comm\":");
-	reserved(out, o);
+	strbuf_setend(out, o);
 	json_add_string(out, comm, strlen(comm));
 	if (file) {
 		strbuf_addstr(out, ",\"file\":");

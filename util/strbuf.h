@@ -54,6 +54,23 @@ static inline void strbuf_add(struct strbuf *sb, const void *data, size_t len)
 	sb->buf[sb->len] = '\0';
 }
 
+/*
+ * Room for n bytes at the end, written in place through the pointer
+ * returned, then kept with strbuf_setend(): one check for many pieces.
+ */
+static inline char *strbuf_room(struct strbuf *sb, size_t n)
+{
+	if (n > strbuf_avail(sb))
+		strbuf_grow(sb, n);
+	return sb->buf + sb->len;
+}
+
+/* The string now ends at end, inside the room strbuf_room() gave. */
+static inline void strbuf_setend(struct strbuf *sb, char *end)
+{
+	strbuf_setlen(sb, end - sb->buf);
+}
+
 static inline void strbuf_addch(struct strbuf *sb, int c)
 {
 	if (!strbuf_avail(sb))
