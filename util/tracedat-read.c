@@ -1004,8 +1004,7 @@ static int sym_wanted(struct tracedat *td, const char *name)
 {
 	size_t i;
 
-	if (td->resolver_set)
-		kallsyms_now(td);
+	kallsyms_now(td);
 	if (!td->kallsyms) {
 		td->sym_names = xrealloc(td->sym_names,
 					 (td->nr_sym_names + 1) * sizeof(*td->sym_names));
