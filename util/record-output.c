@@ -113,15 +113,6 @@ static void put_size(struct strbuf *sb, uint64_t len, int size_bytes)
 		tracedat_write_put_u32(sb, len);
 }
 
-/* v in bytes (4 or 8) little-endian bytes at p */
-static void set_le(char *p, uint64_t v, int bytes)
-{
-	int i;
-
-	for (i = 0; i < bytes; i++)
-		p[i] = (v >> (8 * i)) & 0xff;
-}
-
 /*
  * Appends path's length and content, read in place in reads of up to
  * hint bytes; on failure sb is as it was.  Reading /proc/kallsyms (5 MB)
@@ -139,7 +130,7 @@ static int add_file(struct strbuf *sb, const char *path, int size_bytes, size_t 
 		strbuf_setlen(sb, at);
 		return (int)n;
 	}
-	set_le(sb->buf + at, n, size_bytes);
+	tracedat_write_set_le(sb->buf + at, n, size_bytes);
 	return 0;
 }
 
@@ -211,7 +202,7 @@ static int write_ftrace_formats(struct record *rec)
 	}
 	if (d)
 		closedir(d);
-	set_le(sb.buf, count, 4);
+	tracedat_write_set_le(sb.buf, count, 4);
 	ret = tracedat_write_section(rec->w, TRACEDAT_OPT_FTRACE_EVENTS, sb.buf, sb.len);
 	strbuf_release(&sb);
 	strbuf_release(&path);
@@ -256,10 +247,10 @@ static int write_event_formats(struct record *rec)
 				break;
 			count++;
 		}
-		set_le(sb.buf + count_at, count, 4);
+		tracedat_write_set_le(sb.buf + count_at, count, 4);
 		nr_sys++;
 	}
-	set_le(sb.buf, nr_sys, 4);
+	tracedat_write_set_le(sb.buf, nr_sys, 4);
 	if (!ret)
 		ret = tracedat_write_section(rec->w, TRACEDAT_OPT_EVENT_FORMATS, sb.buf, sb.len);
 	strbuf_release(&sb);

@@ -25,7 +25,7 @@ struct tracedat_chunker {
 	ZSTD_CCtx *zctx;
 };
 
-static void set_le(char *p, uint64_t v, int bytes)
+void tracedat_write_set_le(char *p, uint64_t v, int bytes)
 {
 	int i;
 
@@ -37,7 +37,7 @@ static void put_le(struct strbuf *sb, uint64_t v, int bytes)
 {
 	char b[8];
 
-	set_le(b, v, bytes);
+	tracedat_write_set_le(b, v, bytes);
 	strbuf_add(sb, b, bytes);
 }
 
@@ -95,8 +95,8 @@ static int zcompress(ZSTD_CCtx *z, int level, const void *in, size_t len,
 	if (ZSTD_isError(n))
 		return -EIO;
 	/* Header filled in place: strbuf_add() would NUL the frame's start. */
-	set_le(out->buf + at, n, 4);
-	set_le(out->buf + at + 4, len, 4);
+	tracedat_write_set_le(out->buf + at, n, 4);
+	tracedat_write_set_le(out->buf + at + 4, len, 4);
 	strbuf_setlen(out, at + TRACEDAT_CHUNK_HDR_SIZE + n);
 	return 0;
 }

@@ -66,5 +66,7 @@ uint64_t tracedat_write_offset(const struct tracedat_writer *w);
 /* Little-endian serialisation helpers for section payloads. */
 void tracedat_write_put_u32(struct strbuf *sb, uint32_t v);
 void tracedat_write_put_u64(struct strbuf *sb, uint64_t v);
+/* v, 4 or 8 bytes little-endian, at p: a count or length known late. */
+void tracedat_write_set_le(char *p, uint64_t v, int bytes);
 
 #endif
