@@ -236,10 +236,21 @@ int record_run(const struct record_opts *o, const struct record_hooks *hooks,
 		ret = -EINVAL;
 		goto out;
 	}
-	if (o->pid > 0 && kill(o->pid, 0) < 0 && errno == ESRCH) {
-		record_error(&rec, "-P %d: no such process", o->pid);
-		ret = -ESRCH;
-		goto out;
+	/*
+	 * Watched from now: a pid that exits while the metadata are written
+	 * (seconds at -z 19) is gone by the time tracing starts, and
+	 * pidfd_open() of it then fails; the recording never ended.
+	 */
+	if (o->pid > 0) {
+		pidfd = open_pidfd(o->pid);
+		if (pidfd < 0 && errno == ESRCH) {
+			record_error(&rec, "-P %d: no such process", o->pid);
+			ret = -ESRCH;
+			goto out;
+		}
+		if (pidfd < 0)
+			record_warn(&rec, "-P %d: its exit cannot be watched (pidfd_open: %s): "
+				    "stop with Ctrl-C or --duration", o->pid, strerror(errno));
 	}
 	/*
 	 * Signals are events of the main loop, not deaths, from the start: a
@@ -300,7 +311,6 @@ int record_run(const struct record_opts *o, const struct record_hooks *hooks,
 			ret = record_procmap_attach(&rec, rec.cmd.pid, 1, 0);
 	} else if (o->pid > 0) {
 		ret = record_set_pid_filter(&rec, o->pid, o->children);
-		pidfd = open_pidfd(o->pid);
 		if (!ret && rec.proc_map)
 			ret = record_procmap_attach(&rec, o->pid, o->children, 1);
 	}

@@ -142,6 +142,32 @@ for c in "" -c; do
 		[ "$execs" = 0 ] || fail "-P without -c: $execs execs of the children recorded"
 	fi
 done
+# -P PID that exits while the metadata are written (kallsyms at -z 19
+# take seconds): the recording once never ended, as the pid was watched
+# only from the start of tracing, when it was gone.  The target exits as
+# soon as the recorder's instance is there.
+bash -c 'until [ -s "$1" ]; do sleep 0.01; done
+	until [ -d "$2/instances/tracekit-$(cat "$1")" ]; do sleep 0.01; done' \
+	_ "$TK_TMP/recpid" "$TRACEFS" &
+tgt=$!
+"$TRACEKIT" record -q -z 19 -P $tgt -e sched:sched_switch -o "$TK_TMP/gone.dat" \
+	>"$TK_TMP/log" 2>&1 &
+rec=$!
+echo $rec >"$TK_TMP/recpid"
+wait $tgt
+left=600
+while kill -0 $rec 2>/dev/null && [ $left -gt 0 ]; do
+	sleep 0.1
+	left=$((left - 1))
+done
+if kill -0 $rec 2>/dev/null; then
+	kill -TERM $rec
+	wait $rec
+	fail "record -P of a pid gone before tracing started: still running after 60 s"
+fi
+wait $rec || { cat "$TK_TMP/log"; fail "record -P of a pid gone before tracing started failed"; }
+[ -s "$TK_TMP/gone.dat" ] || fail "record -P of a pid gone before tracing started: no output"
+
 expect_fail "$TRACEKIT" record -e sched -c -o "$TK_TMP/x.dat" --duration 1
 assert_grep '^tracekit record: -c follows the children of -P PID' "$TK_TMP/out"
 
