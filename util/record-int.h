@@ -47,6 +47,7 @@ struct cpu_reader {
 	uint32_t nr_chunks;	/* compressor only */
 	uint64_t bytes_in;	/* atomic */
 	uint64_t bytes_out;	/* atomic */
+	int held;		/* under rec->lock: chunks out of the free list */
 	struct cpu_stats base;
 };
 
@@ -73,7 +74,6 @@ struct record {
 	pthread_mutex_t lock;
 	pthread_cond_t queued, freed;
 	struct chunk *head, **tail, *free;
-	size_t allocated;
 	int closed;
 	int err;
 	pthread_t compressor;
