@@ -168,6 +168,15 @@ fi
 wait $rec || { cat "$TK_TMP/log"; fail "record -P of a pid gone before tracing started failed"; }
 [ -s "$TK_TMP/gone.dat" ] || fail "record -P of a pid gone before tracing started: no output"
 
+# -P of a pid that is gone: the error, exit 1, no file.
+/bin/true &
+dead=$!
+wait $dead
+rm -f "$TK_TMP/x.dat"
+expect_fail "$TRACEKIT" record -e sched -P $dead -o "$TK_TMP/x.dat"
+assert_grep "^tracekit record: -P $dead: no such process\$" "$TK_TMP/out"
+[ ! -e "$TK_TMP/x.dat" ] || fail "record -P $dead (gone) left $TK_TMP/x.dat"
+
 expect_fail "$TRACEKIT" record -e sched -c -o "$TK_TMP/x.dat" --duration 1
 assert_grep '^tracekit record: -c follows the children of -P PID' "$TK_TMP/out"
 
