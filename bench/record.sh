@@ -11,6 +11,7 @@
 # `sh -c` of the writes, timed: the kernel allocating the buffer's pages
 # and patching the tracepoints in is work trace-cmd record would do, and
 # extract removing the instance is counted already).
+# bench/record-vm.sh measures in the VM guest against trace-cmd record.
 # BENCH_BUF_KB (default 4096) sets the buffer; a large one (102400) lets
 # the peer keep every event, for a like-for-like bytes per event.
 # BENCH_RUNS (default 5) runs of each, alternating; the median is shown.
