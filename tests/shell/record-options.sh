@@ -91,24 +91,31 @@ assert_grep '^tracekit record: -C no-such-clock: clock refused' "$TK_TMP/out"
 expect_fail "$TRACEKIT" record -e sched -o /sys/tk-x.dat --duration 1
 assert_grep '^tracekit record: /sys/tk-x.dat: cannot create: ' "$TK_TMP/out"
 
-# --duration longer than a second, with no status line (-q, or stderr not
-# a terminal): it once never ended, as the loop waited on the status
-# line's deadline.  SIGTERM, not SIGKILL, if it hangs: tracefs is restored.
-for q in -q ""; do
-	"$TRACEKIT" record $q -e sched:sched_switch --duration 2.5 -o "$TK_TMP/d.dat" \
-		>"$TK_TMP/log" 2>&1 &
-	rec=$!
-	left=300
-	while kill -0 $rec 2>/dev/null && [ $left -gt 0 ]; do
+# ends_within PID SECONDS WHAT: PID, a record, ends by itself within
+# SECONDS and succeeds.  SIGTERM, not SIGKILL, if it hangs: tracefs is
+# restored.
+ends_within() {
+	local left=$(($2 * 10))
+
+	while kill -0 "$1" 2>/dev/null && [ $left -gt 0 ]; do
 		sleep 0.1
 		left=$((left - 1))
 	done
-	if kill -0 $rec 2>/dev/null; then
-		kill -TERM $rec
-		wait $rec
-		fail "record ${q:-(stderr a file)} --duration 2.5 still running after 30 s"
+	if kill -0 "$1" 2>/dev/null; then
+		kill -TERM "$1"
+		wait "$1"
+		fail "$3: still running after $2 s"
 	fi
-	wait $rec || { cat "$TK_TMP/log"; fail "record $q --duration 2.5 failed"; }
+	wait "$1" || { cat "$TK_TMP/log"; fail "$3: failed"; }
+}
+
+# --duration longer than a second, with no status line (-q, or stderr not
+# a terminal): it once never ended, as the loop waited on the status
+# line's deadline.
+for q in -q ""; do
+	"$TRACEKIT" record $q -e sched:sched_switch --duration 2.5 -o "$TK_TMP/d.dat" \
+		>"$TK_TMP/log" 2>&1 &
+	ends_within $! 30 "record ${q:-(stderr a file)} --duration 2.5"
 	[ -s "$TK_TMP/d.dat" ] || fail "--duration 2.5: no output"
 done
 
@@ -155,17 +162,7 @@ tgt=$!
 rec=$!
 echo $rec >"$TK_TMP/recpid"
 wait $tgt
-left=600
-while kill -0 $rec 2>/dev/null && [ $left -gt 0 ]; do
-	sleep 0.1
-	left=$((left - 1))
-done
-if kill -0 $rec 2>/dev/null; then
-	kill -TERM $rec
-	wait $rec
-	fail "record -P of a pid gone before tracing started: still running after 60 s"
-fi
-wait $rec || { cat "$TK_TMP/log"; fail "record -P of a pid gone before tracing started failed"; }
+ends_within $rec 60 "record -P of a pid gone before tracing started"
 [ -s "$TK_TMP/gone.dat" ] || fail "record -P of a pid gone before tracing started: no output"
 
 # -P of a pid that is gone: the error, exit 1, no file.
