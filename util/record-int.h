@@ -21,6 +21,7 @@
 
 struct cpu_stats {
 	uint64_t entries, overrun, commit_overrun, dropped, read;
+	uint64_t bytes;		/* not read yet */
 };
 
 struct chunk {
@@ -48,6 +49,7 @@ struct cpu_reader {
 	uint64_t bytes_in;	/* atomic */
 	uint64_t bytes_out;	/* atomic */
 	int held;		/* under rec->lock: chunks out of the free list */
+	uint64_t ring_bytes;	/* this CPU's ring buffer */
 	struct cpu_stats base;
 };
 
@@ -74,6 +76,8 @@ struct record {
 	pthread_mutex_t lock;
 	pthread_cond_t queued, freed;
 	struct chunk *head, **tail, *free;
+	size_t allocated;	/* chunks made */
+	int behind;		/* a ring buffer filled while its reader waited */
 	int closed;
 	int err;
 	pthread_t compressor;
@@ -113,6 +117,8 @@ int record_setup_tracefs(struct record *rec);
 int record_set_pid_filter(struct record *rec, pid_t pid, int children);
 unsigned int record_subbuf_size(struct record *rec);
 int record_read_stats(struct record *rec, int cpu, struct cpu_stats *st, struct strbuf *text);
+/* per_cpu/cpuN/buffer_size_kb, 0 when unreadable */
+uint64_t record_ring_kb(struct record *rec, int cpu);
 uint64_t record_stats_lost(const struct cpu_stats *now, const struct cpu_stats *base);
 
 /* record-output.c */

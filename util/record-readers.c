@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util/record-int.h"
@@ -23,12 +24,21 @@
 /*
  * Chunks a reader may hold (the one it fills, the ones queued), 512 KB
  * a CPU with 4 KB pages: while the compressor is behind, the pages wait
- * in the ring buffer, not here.  A bound of 32 MB for all readers let a
- * reader woken at buffer_percent queue some 40 chunks, each touched for
- * the first time: 1,400 page faults, a tenth of bench/record.sh's CPU
- * time of ours.
+ * in the ring buffer, not here.  A bound of 32 MB for all readers from
+ * the start let a reader woken at buffer_percent queue some 40 chunks,
+ * each touched for the first time: 1,400 page faults, a tenth of
+ * bench/record.sh's CPU time of ours.
+ *
+ * But when a ring buffer is half full while its reader waits, the
+ * compressor is slower than the events come (a high -z level, many
+ * CPUs) and the ring buffer would overflow: from then on the readers
+ * queue up to QUEUE_BYTES, all of them together.  At -z 19 with -b 1024
+ * the bound of 4 chunks alone lost 95% of 1.2M events, 32 MB 38%.
+ * A waiting reader looks at its ring buffer every CHECK_MS.
  */
 #define READER_CHUNKS	4
+#define QUEUE_BYTES	(32u << 20)
+#define CHECK_MS	2
 
 static void set_err(struct record *rec, int err)
 {
@@ -39,17 +49,59 @@ static void set_err(struct record *rec, int err)
 	eventfd_write(rec->fail_fd, 1);
 }
 
+static int may_take(struct record *rec, struct cpu_reader *r)
+{
+	if (r->held < READER_CHUNKS)
+		return 1;
+	return rec->behind && (rec->free || rec->allocated + rec->chunk_size <= QUEUE_BYTES);
+}
+
+static int ring_half_full(struct record *rec, struct cpu_reader *r)
+{
+	struct cpu_stats st;
+
+	return !record_read_stats(rec, r->cpu, &st, NULL) && st.bytes > r->ring_bytes / 2;
+}
+
+static void wait_check(struct record *rec)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	t.tv_nsec += CHECK_MS * 1000000L;
+	if (t.tv_nsec >= 1000000000L) {
+		t.tv_sec++;
+		t.tv_nsec -= 1000000000L;
+	}
+	pthread_cond_timedwait(&rec->freed, &rec->lock, &t);
+}
+
 static struct chunk *get_chunk(struct record *rec, struct cpu_reader *r)
 {
 	struct chunk *c;
 
 	pthread_mutex_lock(&rec->lock);
-	while (r->held == READER_CHUNKS)
-		pthread_cond_wait(&rec->freed, &rec->lock);
+	while (!may_take(rec, r)) {
+		int full;
+
+		if (rec->behind) {
+			pthread_cond_wait(&rec->freed, &rec->lock);
+			continue;
+		}
+		pthread_mutex_unlock(&rec->lock);
+		full = ring_half_full(rec, r);
+		pthread_mutex_lock(&rec->lock);
+		if (full)
+			rec->behind = 1;
+		else
+			wait_check(rec);
+	}
 	r->held++;
 	c = rec->free;
 	if (c)
 		rec->free = c->next;
+	else
+		rec->allocated += rec->chunk_size;
 	pthread_mutex_unlock(&rec->lock);
 	if (!c)
 		c = xmalloc(sizeof(*c) + rec->chunk_size);
@@ -309,6 +361,7 @@ int record_open_readers(struct record *rec)
 			return r->scratch;
 		}
 		record_read_stats(rec, r->cpu, &r->base, NULL);
+		r->ring_bytes = record_ring_kb(rec, r->cpu) * 1024;
 	}
 	return 0;
 }

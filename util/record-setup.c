@@ -708,9 +708,23 @@ int record_read_stats(struct record *rec, int cpu, struct cpu_stats *st, struct 
 		st->commit_overrun = stat_field(t->buf, "commit overrun");
 		st->dropped = stat_field(t->buf, "dropped events");
 		st->read = stat_field(t->buf, "read events");
+		st->bytes = stat_field(t->buf, "bytes");
 	}
 	strbuf_release(&local);
 	return n < 0 ? (int)n : 0;
+}
+
+uint64_t record_ring_kb(struct record *rec, int cpu)
+{
+	struct strbuf file = STRBUF_INIT, text = STRBUF_INIT;
+	uint64_t kb = 0;
+
+	strbuf_addf(&file, "per_cpu/cpu%d/buffer_size_kb", cpu);
+	if (tk_tracefs_read(rec->inst, file.buf, &text) > 0)
+		kb = strtoull(text.buf, NULL, 10);
+	strbuf_release(&file);
+	strbuf_release(&text);
+	return kb;
 }
 
 uint64_t record_stats_lost(const struct cpu_stats *now, const struct cpu_stats *base)

@@ -215,6 +215,7 @@ int record_run(const struct record_opts *o, const struct record_hooks *hooks,
 	};
 	struct strbuf err = STRBUF_INIT;
 	sigset_t mask, oldmask;
+	pthread_condattr_t monotonic;
 	int sfd = -1, pidfd = -1, blocked = 0, tracing = 0, ret;
 
 	memset(res, 0, sizeof(*res));
@@ -222,7 +223,11 @@ int record_run(const struct record_opts *o, const struct record_hooks *hooks,
 	pthread_mutex_init(&rec.lock, NULL);
 	pthread_mutex_init(&rec.msg_lock, NULL);
 	pthread_cond_init(&rec.queued, NULL);
-	pthread_cond_init(&rec.freed, NULL);
+	/* wait_check()'s deadline is on the monotonic clock. */
+	pthread_condattr_init(&monotonic);
+	pthread_condattr_setclock(&monotonic, CLOCK_MONOTONIC);
+	pthread_cond_init(&rec.freed, &monotonic);
+	pthread_condattr_destroy(&monotonic);
 	rec.tail = &rec.head;
 	rec.output = (char *)(o->output ? o->output : "trace.dat");
 

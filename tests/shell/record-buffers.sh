@@ -1,5 +1,5 @@
 #!/bin/bash
-# description: record: -B NAME (made and removed, or found, cleared and restored), -m KB keeps each CPU's last data, -s USEC, as trace-cmd record has them
+# description: record: -B NAME (made and removed, or found, cleared and restored), -m KB keeps each CPU's last data, -s USEC, a slow -z level queues what the ring buffer cannot hold, as trace-cmd record has them
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/record.sh"
 need_tracefs
@@ -97,6 +97,18 @@ done
 assert_eq "-s 0: buffer_percent after ${i}0 ms" "$pct" 0
 wait "$rec" || { cat "$TK_TMP/log"; fail "record -s 0 failed"; }
 no_instance_left "$rec"
+
+# A compressor slower than the events come (-z 15), a ring buffer that
+# holds half of them (-b 2048; dd's 20,000 one-byte reads and writes make
+# some 4 MB of events in a fraction of a second): the reader queues what
+# the ring buffer cannot hold, up to 32 MB, instead of losing it.  With
+# a bound of 4 chunks a reader, a quarter of the events were lost here.
+"$TRACEKIT" record -z 15 -b 2048 --cpus 1 -e raw_syscalls -o "$TK_TMP/z.dat" \
+	-- taskset -c 1 dd if=/dev/zero of=/dev/null bs=1 count=20000 status=none \
+	>"$TK_TMP/log" 2>&1 || { cat "$TK_TMP/log"; fail "record -z 15 failed"; }
+assert_eq "-z 15: events lost" "$(summary_lost "$TK_TMP/log")" 0
+n=$(report_lines "$TK_TMP/z.dat" | grep -c ' sys_enter: NR [01] ')
+[ "$n" -ge 40000 ] || fail "-z 15: $n of dd's 40000 reads and writes recorded"
 
 # Bad arguments: usage errors, tracefs untouched.
 for args in "-s -1" "-s 1x" "-B a/b" "-B .." "-B x --top"; do
