@@ -36,11 +36,7 @@ rec() {
 	# Builtins only in the block (read, kill): a forked helper would be
 	# counted with the recorder.
 	{ time {
-		if [ "$tool" = tracekit ]; then
-			tracekit record -q -b "$BUF_KB" -e sched -e raw_syscalls -P "$w" -o "$f" &
-		else
-			trace-cmd record -q -b "$BUF_KB" -e sched -e raw_syscalls -P "$w" -o "$f" &
-		fi
+		"$tool" record -q -b "$BUF_KB" -e sched -e raw_syscalls -P "$w" -o "$f" &
 		r=$!
 		# Both are tracing by then: let the workload go.
 		read -r -t 5 <>/tmp/idle
