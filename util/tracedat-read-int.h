@@ -72,9 +72,10 @@ struct td_tsync {
 
 /* A format kept as text until a record of its id is read. */
 struct td_format {
-	char *text;
+	const char *text;
 	size_t len;
 	const char *system;		/* one of tracedat's systems */
+	int owned;			/* text malloc'ed, else in formats_mem */
 };
 
 struct td_syms;
@@ -106,6 +107,7 @@ struct tracedat {
 	int nr_systems;
 	char *kallsyms;			/* the text, until the first lookup */
 	void *kallsyms_mem;		/* what holds it */
+	void *formats_mem;		/* the event formats section, pending texts in it */
 	uint64_t kallsyms_sec;		/* a v7 section not read yet, or 0 */
 	int resolver_set;		/* resolve_function() is the handle's */
 	struct td_syms *syms;		/* what the lookups search, once built */

@@ -116,6 +116,20 @@ static char *cur_blob(struct cursor *c, uint64_t n, const char *what)
 	return buf;
 }
 
+/* n bytes of a section in memory, in place. */
+static const char *cur_view(struct cursor *c, uint64_t n, const char *what)
+{
+	const char *p;
+
+	if (n > c->end - c->pos) {
+		cur_read(c, NULL, n, what);
+		return NULL;
+	}
+	p = (const char *)c->mem + c->pos;
+	c->pos += n;
+	return p;
+}
+
 static char *cur_str(struct cursor *c, const char *what)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -393,6 +407,15 @@ static int print_fmt_sane(const char *p, const char *end)
  * declared fields.  Returns that length: len for the whole, else the
  * start of the first line that is not.
  */
+/* The text is not NUL-terminated where it lies in a section. */
+static int all_digits(const char *p, const char *end)
+{
+	for (; p < end; p++)
+		if (!isdigit((unsigned char)*p))
+			return 0;
+	return 1;
+}
+
 static size_t format_sane_part(const char *text, size_t len)
 {
 	const char *end = text + len, *fmt = memmem(text, len, "\nprint fmt:", 11);
@@ -416,7 +439,7 @@ static size_t format_sane_part(const char *text, size_t len)
 			break;
 		/* libtraceevent reads "ID: 3x4" as 3, another event's id. */
 		if (nl - p > 3 && !memcmp(p, "ID:", 3) &&
-		    (nl - p < 5 || p[3] != ' ' || strspn(p + 4, "0123456789") != (size_t)(nl - p - 4)))
+		    (nl - p < 5 || p[3] != ' ' || !all_digits(p + 4, nl)))
 			break;
 		if (f)
 			strbuf_addf(&names, "%s ", name);
@@ -656,13 +679,17 @@ static void parse_pending_id(struct tracedat *td, int id)
 	td->pending[id] = NULL;
 	td->nr_pending--;
 	parse_format(td, f->text, f->len, f->system);
-	free(f->text);
+	if (f->owned)
+		free((char *)f->text);
 	free(f);
 }
 
-/* Takes data (malloc'ed); system lives as long as td. */
-static void add_format(struct tracedat *td, char *data, size_t len, const char *system,
-		       int lazy)
+/*
+ * Takes data when owned (malloc'ed), else it lies in td->formats_mem;
+ * system lives as long as td.
+ */
+static void add_format(struct tracedat *td, const char *data, size_t len, const char *system,
+		       int lazy, int owned)
 {
 	struct td_format *f;
 	int id = lazy ? lazy_id(td, data, len) : -1;
@@ -671,13 +698,15 @@ static void add_format(struct tracedat *td, char *data, size_t len, const char *
 		if (lazy)
 			parse_pending_id(td, format_id(data, len));
 		parse_format(td, data, len, system);
-		free(data);
+		if (owned)
+			free((char *)data);
 		return;
 	}
 	f = xmalloc(sizeof(*f));
 	f->text = data;
 	f->len = len;
 	f->system = system;
+	f->owned = owned;
 	td->pending[id] = f;
 	td->nr_pending++;
 }
@@ -699,20 +728,28 @@ void tracedat_parse_formats(struct tracedat *td)
 /*
  * u32 count, then per format u64 size + text.  ftrace's own formats are
  * parsed at once: the function and stack handlers look them up by name.
+ * The others wait as text, in place when the section is in memory (kept
+ * by parse_section()): a copy of each of some 2,000 formats was a third
+ * of the page faults of a report of a few records.
  */
 static int parse_formats(struct cursor *c, const char *system, int lazy)
 {
 	uint64_t count, len, i;
-	char *data;
+	const char *data;
+	int owned = !lazy || !c->mem;
 
 	if (cur_num(c, 4, &count, "event format count") ||
 	    check_count(c, count, 8, "event format"))
 		return -1;
 	for (i = 0; i < count; i++) {
-		data = cur_sized(c, 8, &len, "event format");
+		if (owned)
+			data = cur_sized(c, 8, &len, "event format");
+		else
+			data = cur_num(c, 8, &len, "event format size") ? NULL :
+			       cur_view(c, len, "event format");
 		if (!data)
 			return -1;
-		add_format(c->td, data, len, system, lazy);
+		add_format(c->td, data, len, system, lazy, owned);
 	}
 	return 0;
 }
@@ -1616,6 +1653,9 @@ static int parse_section(struct tracedat *td, unsigned int id)
 		break;
 	case TRACEDAT_OPT_EVENT_FORMATS:
 		ret = parse_systems(&c);
+		/* The formats waiting to be parsed lie in it (one such section). */
+		td->formats_mem = mem;
+		mem = NULL;
 		break;
 	case TRACEDAT_OPT_CMDLINES:
 		ret = parse_text(&c, 8, id);
@@ -1944,11 +1984,13 @@ void tracedat_close(struct tracedat *td)
 	release_array(td->sym_names, td->nr_sym_names, free_ptr);
 	for (i = 0; td->nr_pending && i < TRACEDAT_MAX_EVENT_ID; i++)
 		if (td->pending[i]) {
-			free(td->pending[i]->text);
+			if (td->pending[i]->owned)
+				free((char *)td->pending[i]->text);
 			free(td->pending[i]);
 			td->nr_pending--;
 		}
 	free(td->pending);
+	free(td->formats_mem);
 	for (i = 0; i < td->nr_systems; i++)
 		free(td->systems[i]);
 	free(td->systems);
