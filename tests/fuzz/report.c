@@ -58,7 +58,7 @@ static void decode(struct tracedat *td, int no_compile, struct strbuf *out, int 
 			r = tracedat_merge_add(m, td, b, c, &err);
 	while (!r && n++ < MAX_EVENTS && (r = tracedat_merge_next(m, &ev, &err)) > 0) {
 		r = 0;
-		if (print_record_check(&pc, tracedat_tep(td), ev.rec))
+		if (print_record_check(&pc, &ev))
 			break;
 		print_text(&pc, out, &ev, tracedat_buffer_name(td, ev.buffer), 8);
 		print_json(&pc, out, &ev, tracedat_buffer_name(td, ev.buffer), NULL, NULL);
