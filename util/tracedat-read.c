@@ -399,15 +399,6 @@ static int print_fmt_sane(const char *p, const char *end)
 	return !in_str && !depth;
 }
 
-/*
- * libtraceevent 1.7 crashes on some malformed formats (found by
- * tests/fuzz/report.c: a print fmt naming a field the format does not
- * declare, a field declaration with a broken "[", ...).  It is handed a
- * format only as far as it looks the way the kernel writes them: ASCII,
- * well-formed field lines, a balanced print fmt whose REC->names are
- * declared fields.  Returns that length: len for the whole, else the
- * start of the first line that is not.
- */
 /* The text is not NUL-terminated where it lies in a section. */
 static int all_digits(const char *p, const char *end)
 {
@@ -417,6 +408,15 @@ static int all_digits(const char *p, const char *end)
 	return 1;
 }
 
+/*
+ * libtraceevent 1.7 crashes on some malformed formats (found by
+ * tests/fuzz/report.c: a print fmt naming a field the format does not
+ * declare, a field declaration with a broken "[", ...).  It is handed a
+ * format only as far as it looks the way the kernel writes them: ASCII,
+ * well-formed field lines, a balanced print fmt whose REC->names are
+ * declared fields.  Returns that length: len for the whole, else the
+ * start of the first line that is not.
+ */
 static size_t format_sane_part(const char *text, size_t len)
 {
 	const char *end = text + len, *fmt = memmem(text, len, "\nprint fmt:", 11);
@@ -730,8 +730,8 @@ void tracedat_parse_formats(struct tracedat *td)
  * u32 count, then per format u64 size + text.  ftrace's own formats are
  * parsed at once: the function and stack handlers look them up by name.
  * The others wait as text, in place when the section is in memory (kept
- * by parse_section()): a copy of each of some 2,000 formats was a third
- * of the page faults of a report of a few records.
+ * by parse_section()): a copy of each of some 2,000 formats was a
+ * quarter of the page faults of a report of a few records.
  */
 static int parse_formats(struct cursor *c, const char *system, int lazy)
 {
