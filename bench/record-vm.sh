@@ -9,7 +9,8 @@
 # the workload is let go; when it has exited the recorder gets SIGINT.
 # The recorder's CPU time (user+sys, with its children: trace-cmd's
 # per-CPU recorder processes) is bash's `time` of a block that starts the
-# recorder and waits for it, and reaps nothing else.  Events are counted
+# recorder and waits for it; the workload is not a child of that shell,
+# so its CPU time is not counted with the recorder's.  Events are counted
 # by trace-cmd report on both files.
 # BENCH_RUNS (default 3) runs of each, alternating; the median per tool.
 set -eu
@@ -30,8 +31,12 @@ rec() {
 	tool=$1 run=$2 f=/tmp/$1.$2.dat
 	rm -f go "$f"
 	mkfifo go
-	( read -r _ <go; exec dd if=/dev/zero of=/dev/null bs=1 count="$BYTES" 2>/dev/null ) &
-	w=$!
+	# Not our child: bash reaps a finished child at once (SIGCHLD), and
+	# time would then count the workload's CPU with the recorder's.
+	# Orphaned, it is init's to reap.
+	( ( read -r _ <go; exec dd if=/dev/zero of=/dev/null bs=1 count="$BYTES" 2>/dev/null ) &
+	  echo $! >wpid )
+	read -r w <wpid
 	TIMEFORMAT='%U %S'
 	# Builtins only in the block (read, kill): a forked helper would be
 	# counted with the recorder.
@@ -41,14 +46,13 @@ rec() {
 		# Both are tracing by then: let the workload go.
 		read -r -t 5 <>/tmp/idle
 		echo go >go
-		# Until it is a zombie (it is reaped after the block).
-		while read -r _ _ st _ <"/proc/$w/stat" && [ "$st" != Z ]; do
+		# Until it is a zombie or gone.
+		while read -r _ _ st _ <"/proc/$w/stat" 2>/dev/null && [ "$st" != Z ]; do
 			read -r -t 0.2 <>/tmp/idle
 		done
 		kill -INT "$r"
 		wait "$r"
 	} 2>"/tmp/log.$tool.$run"; } 2>"/tmp/time.$tool.$run"
-	wait "$w"
 	ev=$(trace-cmd report -i "$f" 2>/dev/null | grep -c -E '^ *.*-[0-9]+ +\[[0-9]+\] ')
 	echo "BENCH $tool $run $(awk '{ printf "%.3f", $1 + $2 }' /tmp/time.$tool.$run) $ev $(stat -c %s "$f")"
 	rm -f "$f"
