@@ -35,6 +35,7 @@ struct cpu_reader {
 	struct record *rec;
 	int cpu;
 	int fd;			/* trace_pipe_raw */
+	int stats_fd;		/* stats, for ring_half_full() */
 	int pipe[2];		/* for splice() */
 	int scratch;		/* this CPU's chunks */
 	/* -m: the half before (see rotate_scratch()), -1 until there is one */
@@ -117,6 +118,7 @@ int record_setup_tracefs(struct record *rec);
 int record_set_pid_filter(struct record *rec, pid_t pid, int children);
 unsigned int record_subbuf_size(struct record *rec);
 int record_read_stats(struct record *rec, int cpu, struct cpu_stats *st, struct strbuf *text);
+void record_parse_stats(const char *text, struct cpu_stats *st);
 /* per_cpu/cpuN/buffer_size_kb, 0 when unreadable */
 uint64_t record_ring_kb(struct record *rec, int cpu);
 uint64_t record_stats_lost(const struct cpu_stats *now, const struct cpu_stats *base);

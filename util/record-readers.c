@@ -56,11 +56,18 @@ static int may_take(struct record *rec, struct cpu_reader *r)
 	return rec->behind && (rec->free || rec->allocated + rec->chunk_size <= QUEUE_BYTES);
 }
 
-static int ring_half_full(struct record *rec, struct cpu_reader *r)
+/* One pread() a look: the kernel writes the stats afresh at offset 0. */
+static int ring_half_full(struct cpu_reader *r)
 {
+	char text[512];
 	struct cpu_stats st;
+	ssize_t n = pread(r->stats_fd, text, sizeof(text) - 1, 0);
 
-	return !record_read_stats(rec, r->cpu, &st, NULL) && st.bytes > r->ring_bytes / 2;
+	if (n <= 0)
+		return 0;
+	text[n] = '\0';
+	record_parse_stats(text, &st);
+	return st.bytes > r->ring_bytes / 2;
 }
 
 static void wait_check(struct record *rec)
@@ -89,7 +96,7 @@ static struct chunk *get_chunk(struct record *rec, struct cpu_reader *r)
 			continue;
 		}
 		pthread_mutex_unlock(&rec->lock);
-		full = ring_half_full(rec, r);
+		full = ring_half_full(r);
 		pthread_mutex_lock(&rec->lock);
 		if (full)
 			rec->behind = 1;
@@ -338,6 +345,14 @@ int record_open_readers(struct record *rec)
 		tk_tracefs_path(&path, rec->inst, file.buf);
 		r->fd = open(path.buf, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 		ret = r->fd < 0 ? -errno : 0;
+		if (!ret) {
+			strbuf_reset(&file);
+			strbuf_reset(&path);
+			strbuf_addf(&file, "per_cpu/cpu%d/stats", r->cpu);
+			tk_tracefs_path(&path, rec->inst, file.buf);
+			r->stats_fd = open(path.buf, O_RDONLY | O_CLOEXEC);
+			ret = r->stats_fd < 0 ? -errno : 0;
+		}
 		if (ret)
 			record_error(rec, "%s: %s", path.buf, strerror(-ret));
 		strbuf_release(&path);
@@ -438,8 +453,12 @@ void record_close_readers(struct record *rec)
 	int i;
 
 	for (i = 0; i < rec->nr_cpus; i++) {
-		if (rec->cpus[i].fd >= 0)
-			close(rec->cpus[i].fd);
-		rec->cpus[i].fd = -1;
+		struct cpu_reader *r = &rec->cpus[i];
+
+		if (r->fd >= 0)
+			close(r->fd);
+		if (r->stats_fd >= 0)
+			close(r->stats_fd);
+		r->fd = r->stats_fd = -1;
 	}
 }

@@ -384,7 +384,8 @@ static int setup_cpus(struct record *rec)
 		r = &rec->cpus[rec->nr_cpus++];
 		r->rec = rec;
 		r->cpu = cpu;
-		r->fd = r->scratch = r->scratch_old = r->pipe[0] = r->pipe[1] = -1;
+		r->fd = r->stats_fd = r->scratch = r->scratch_old = -1;
+		r->pipe[0] = r->pipe[1] = -1;
 	}
 	free(mask);
 	if (!rec->nr_cpus) {
@@ -702,16 +703,20 @@ int record_read_stats(struct record *rec, int cpu, struct cpu_stats *st, struct 
 	strbuf_addf(&file, "per_cpu/cpu%d/stats", cpu);
 	n = tk_tracefs_read(rec->inst, file.buf, t);
 	strbuf_release(&file);
-	if (n >= 0) {
-		st->entries = stat_field(t->buf, "entries");
-		st->overrun = stat_field(t->buf, "overrun");
-		st->commit_overrun = stat_field(t->buf, "commit overrun");
-		st->dropped = stat_field(t->buf, "dropped events");
-		st->read = stat_field(t->buf, "read events");
-		st->bytes = stat_field(t->buf, "bytes");
-	}
+	if (n >= 0)
+		record_parse_stats(t->buf, st);
 	strbuf_release(&local);
 	return n < 0 ? (int)n : 0;
+}
+
+void record_parse_stats(const char *text, struct cpu_stats *st)
+{
+	st->entries = stat_field(text, "entries");
+	st->overrun = stat_field(text, "overrun");
+	st->commit_overrun = stat_field(text, "commit overrun");
+	st->dropped = stat_field(text, "dropped events");
+	st->read = stat_field(text, "read events");
+	st->bytes = stat_field(text, "bytes");
 }
 
 uint64_t record_ring_kb(struct record *rec, int cpu)
