@@ -5,11 +5,14 @@
 # console, and exits with the guest command's exit status.
 #
 #   tests/vm/run.sh [--tracekit BIN] [--timeout SEC] [--bin PATH]...
-#                   [--ubifs-auth] [--] CMD...
+#                   [--smp N] [--ubifs-auth] [--] CMD...
 #
 # CMD runs under the guest's sh in /tracekit with PATH including tracekit.
 # --ubifs-auth ships /tracekit/kmod-auth/ubifs.ko, fs/ubifs with
 # authentication on (tests/vm/ubifs-auth-module.sh), for guests to insmod.
+# --smp: the guest's CPUs (default 2).  Under TCG one host thread runs
+# them in turn, so a task's CPU time also counts the slices the other
+# vCPUs ran while it was running: measure CPU time with --smp 1.
 # Default CMD: tracekit test -v.  Environment:
 #   TRACEKIT_VM_CACHE  download/build folder (default build/vm, ignored by git)
 #   TRACEKIT_VM_ACCEL  kvm or tcg, to skip detection
@@ -28,6 +31,7 @@ tracekit=$src/tracekit
 timeout=900
 extra_bins=(/bin/bash)
 ubifs_auth=
+smp=2
 
 die() { echo "vm: $*" >&2; exit 1; }
 
@@ -37,6 +41,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift 2 ;;
 	--bin) extra_bins+=("$2"); shift 2 ;;
 	--ubifs-auth) ubifs_auth=1; shift ;;
+	--smp) smp=$2; shift 2 ;;
 	--) shift; break ;;
 	-h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	-*) die "unknown option $1" ;;
@@ -159,7 +164,7 @@ initrd=$work/initramfs.cpio.gz
 # QEMU would add an e1000 on unrestricted user networking.
 mac=${TRACEKIT_VM_MAC:-$(printf '52:54:00:%02x:%02x:%02x' $((RANDOM % 256)) \
 	$((RANDOM % 256)) $((RANDOM % 256)))}
-qemu_base=(qemu-system-x86_64 -m 1G -smp 2 -kernel "$vmlinuz" -initrd "$initrd"
+qemu_base=(qemu-system-x86_64 -m 1G -smp "$smp" -kernel "$vmlinuz" -initrd "$initrd"
 	-display none -serial stdio -no-reboot
 	-nic "user,restrict=on,model=e1000,mac=$mac")
 append="console=ttyS0 quiet loglevel=3 panic=-1 tracekit.mac=$mac"
