@@ -19,6 +19,10 @@
  * its trailer.
  */
 
+/* Pages per compressed chunk: larger chunks compress better, and the
+ * reader keeps one chunk per CPU uncompressed. */
+#define CHUNK_PAGES	32
+
 struct cpu_stats {
 	uint64_t entries, overrun, commit_overrun, dropped, read;
 	uint64_t bytes;		/* not read yet */
@@ -36,7 +40,6 @@ struct cpu_reader {
 	int cpu;
 	int fd;			/* trace_pipe_raw */
 	int stats_fd;		/* stats, for ring_half_full() */
-	int pipe[2];		/* for splice() */
 	int scratch;		/* this CPU's chunks */
 	/* -m: the half before (see rotate_scratch()), -1 until there is one */
 	int scratch_old;

@@ -385,7 +385,6 @@ static int setup_cpus(struct record *rec)
 		r->rec = rec;
 		r->cpu = cpu;
 		r->fd = r->stats_fd = r->scratch = r->scratch_old = -1;
-		r->pipe[0] = r->pipe[1] = -1;
 	}
 	free(mask);
 	if (!rec->nr_cpus) {

@@ -21,10 +21,6 @@
 #include "util/tracefs.h"
 #include "util/usage.h"
 
-/* Pages per compressed chunk: larger chunks compress better, and the
- * reader keeps one chunk per CPU uncompressed. */
-#define CHUNK_PAGES	32
-
 static double now_s(void)
 {
 	struct timespec ts;
@@ -167,10 +163,6 @@ static void release(struct record *rec)
 			close(r->scratch);
 		if (r->scratch_old >= 0)
 			close(r->scratch_old);
-		if (r->pipe[0] >= 0)
-			close(r->pipe[0]);
-		if (r->pipe[1] >= 0)
-			close(r->pipe[1]);
 	}
 	free(rec->cpus);
 	while (rec->free) {

@@ -47,17 +47,19 @@
  *   other tools, which no undo can put back; the entry of our write is
  *   a tracefs_error_last() that differs from the one before it (entries
  *   carry a timestamp, so a repeated error differs too).
- * - Per-CPU readers.  record's readers splice 32 pages at a time from
- *   trace_pipe_raw into a pipe sized to hold them.  tracefs_cpu_*() do
- *   not serve: tracefs_cpu_buffered_read() returns one page per call
- *   from a 64 KiB pipe, so recording the same ~107k pages (record -e
- *   sched -e raw_syscalls of dd bs=1 under strace -f -c) took 10178
- *   splices and ~108800 reads against 5871 and ~6300 (bench/record.sh:
- *   the same events, 0 lost, CPU within its 10 ms resolution);
- *   tracefs_cpu_pipe() splices the pipe size it learns in
- *   buffered_read, 0 before, so it moved nothing on a fresh
- *   descriptor with full pages waiting; tracefs_cpu_flush() is a
- *   read() of one page, as our final drain is.
+ * - Per-CPU readers.  record's readers read up to 32 pages with one
+ *   readv() of trace_pipe_raw, while tracing only as many as the
+ *   ring buffer's stats show to be full (see full_pages() in
+ *   util/record-readers.c).  tracefs_cpu_*() do not serve:
+ *   tracefs_cpu_read() is one read() of one page, and
+ *   tracefs_cpu_buffered_read() returns one page per call from a
+ *   64 KiB pipe, so recording the same ~107k pages (record -e sched
+ *   -e raw_syscalls of dd bs=1 under strace -f -c) took 10178 splices
+ *   and ~108800 reads where our readers, splicing then, took 5871 and
+ *   ~6300 (bench/record.sh: the same events, 0 lost, CPU within its
+ *   10 ms resolution); tracefs_cpu_pipe() splices the pipe size it
+ *   learns in buffered_read, 0 before, so it moved nothing on a fresh
+ *   descriptor with full pages waiting.
  * - Undos.  tk_restore_run() runs in signal handlers, and libtracefs
  *   builds every path with asprintf() (malloc is not async-signal-safe;
  *   tracefs_instance_destroy() too).  An undo holds the absolute path
