@@ -59,7 +59,8 @@ static int may_take(struct record *rec, struct cpu_reader *r)
 
 /*
  * Bytes in the ring buffer not read yet; one pread() a look, the kernel
- * writes the stats afresh at offset 0.  -1 when they cannot be read.
+ * writes the stats afresh at offset 0.  -1 when they cannot be read or
+ * have no "bytes" line.
  */
 static int64_t unread_bytes(struct cpu_reader *r)
 {
@@ -70,6 +71,8 @@ static int64_t unread_bytes(struct cpu_reader *r)
 	if (n <= 0)
 		return -1;
 	text[n] = '\0';
+	if (!strstr(text, "\nbytes:"))
+		return -1;
 	record_parse_stats(text, &st);
 	return st.bytes;
 }
