@@ -25,7 +25,7 @@
 
 struct cpu_stats {
 	uint64_t entries, overrun, commit_overrun, dropped, read;
-	uint64_t bytes;		/* not read yet */
+	int64_t bytes;		/* not read yet; -1: the stats have no such line */
 };
 
 struct chunk {
@@ -39,7 +39,7 @@ struct cpu_reader {
 	struct record *rec;
 	int cpu;
 	int fd;			/* trace_pipe_raw */
-	int stats_fd;		/* stats, for ring_half_full() */
+	int stats_fd;		/* per_cpu/cpuN/stats: record_read_stats() */
 	int scratch;		/* this CPU's chunks */
 	/* -m: the half before (see rotate_scratch()), -1 until there is one */
 	int scratch_old;
@@ -120,8 +120,8 @@ void record_warn(struct record *rec, const char *fmt, ...)
 int record_setup_tracefs(struct record *rec);
 int record_set_pid_filter(struct record *rec, pid_t pid, int children);
 unsigned int record_subbuf_size(struct record *rec);
-int record_read_stats(struct record *rec, int cpu, struct cpu_stats *st, struct strbuf *text);
-void record_parse_stats(const char *text, struct cpu_stats *st);
+/* per_cpu/cpuN/stats of an open reader; text, if given, gets them whole */
+int record_read_stats(struct cpu_reader *r, struct cpu_stats *st, struct strbuf *text);
 /* per_cpu/cpuN/buffer_size_kb, 0 when unreadable */
 uint64_t record_ring_kb(struct record *rec, int cpu);
 uint64_t record_stats_lost(const struct cpu_stats *now, const struct cpu_stats *base);

@@ -318,7 +318,7 @@ int record_write_trailer(struct record *rec, struct record_result *res)
 
 		strbuf_reset(&sb);
 		strbuf_addf(&sb, "CPU: %d\n", cr->cpu);
-		if (!record_read_stats(rec, cr->cpu, &st, &text)) {
+		if (!record_read_stats(cr, &st, &text)) {
 			strbuf_add(&sb, text.buf, text.len);
 			res->events += st.read - cr->base.read;
 			res->lost += record_stats_lost(&st, &cr->base);

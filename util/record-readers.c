@@ -57,24 +57,12 @@ static int may_take(struct record *rec, struct cpu_reader *r)
 	return rec->behind && (rec->free || rec->allocated + rec->chunk_size <= QUEUE_BYTES);
 }
 
-/*
- * Bytes in the ring buffer not read yet; one pread() a look, the kernel
- * writes the stats afresh at offset 0.  -1 when they cannot be read or
- * have no "bytes" line.
- */
+/* Bytes in the ring buffer not read yet, -1 when the stats do not say. */
 static int64_t unread_bytes(struct cpu_reader *r)
 {
-	char text[512];
 	struct cpu_stats st;
-	ssize_t n = pread(r->stats_fd, text, sizeof(text) - 1, 0);
 
-	if (n <= 0)
-		return -1;
-	text[n] = '\0';
-	if (!strstr(text, "\nbytes:"))
-		return -1;
-	record_parse_stats(text, &st);
-	return st.bytes;
+	return record_read_stats(r, &st, NULL) ? -1 : st.bytes;
 }
 
 static int ring_half_full(struct cpu_reader *r)
@@ -387,7 +375,7 @@ int record_open_readers(struct record *rec)
 			record_error(rec, "%s: scratch file: %s", rec->dir, strerror(-r->scratch));
 			return r->scratch;
 		}
-		record_read_stats(rec, r->cpu, &r->base, NULL);
+		record_read_stats(r, &r->base, NULL);
 		r->ring_bytes = record_ring_kb(rec, r->cpu) * 1024;
 	}
 	return 0;

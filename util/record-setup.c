@@ -693,29 +693,29 @@ static uint64_t stat_field(const char *text, const char *key)
 	return 0;
 }
 
-int record_read_stats(struct record *rec, int cpu, struct cpu_stats *st, struct strbuf *text)
+/*
+ * One pread() of the reader's open stats file: the kernel writes them
+ * afresh at offset 0, a few hundred bytes from one trace_seq (two pages
+ * at most), so a stack buffer holds them and a waiting reader can look
+ * every few milliseconds without allocating.
+ */
+int record_read_stats(struct cpu_reader *r, struct cpu_stats *st, struct strbuf *text)
 {
-	struct strbuf file = STRBUF_INIT, local = STRBUF_INIT;
-	struct strbuf *t = text ? text : &local;
-	long n;
+	char buf[8192];
+	ssize_t n = pread(r->stats_fd, buf, sizeof(buf) - 1, 0);
 
-	strbuf_addf(&file, "per_cpu/cpu%d/stats", cpu);
-	n = tk_tracefs_read(rec->inst, file.buf, t);
-	strbuf_release(&file);
-	if (n >= 0)
-		record_parse_stats(t->buf, st);
-	strbuf_release(&local);
-	return n < 0 ? (int)n : 0;
-}
-
-void record_parse_stats(const char *text, struct cpu_stats *st)
-{
-	st->entries = stat_field(text, "entries");
-	st->overrun = stat_field(text, "overrun");
-	st->commit_overrun = stat_field(text, "commit overrun");
-	st->dropped = stat_field(text, "dropped events");
-	st->read = stat_field(text, "read events");
-	st->bytes = stat_field(text, "bytes");
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	st->entries = stat_field(buf, "entries");
+	st->overrun = stat_field(buf, "overrun");
+	st->commit_overrun = stat_field(buf, "commit overrun");
+	st->dropped = stat_field(buf, "dropped events");
+	st->read = stat_field(buf, "read events");
+	st->bytes = strstr(buf, "\nbytes:") ? (int64_t)stat_field(buf, "bytes") : -1;
+	if (text)
+		strbuf_add(text, buf, n);
+	return 0;
 }
 
 uint64_t record_ring_kb(struct record *rec, int cpu)

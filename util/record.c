@@ -70,7 +70,7 @@ static void report_status(struct record *rec, double start, uint64_t *lost)
 		struct cpu_reader *r = &rec->cpus[i];
 		struct cpu_stats s = { 0 };
 
-		record_read_stats(rec, r->cpu, &s, NULL);
+		record_read_stats(r, &s, NULL);
 		st.events += (s.read - r->base.read) + s.entries;
 		lost[i] = record_stats_lost(&s, &r->base);
 		st.bytes_in += __atomic_load_n(&r->bytes_in, __ATOMIC_RELAXED);
