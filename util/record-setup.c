@@ -177,6 +177,30 @@ static void add_event(struct record *rec, const char *sys, const char *name)
 }
 
 /*
+ * A whole system in an instance of our own: one write to the system's
+ * enable file instead of one per event (libtracefs checks and opens
+ * each), and nothing to undo event by event: the instance goes.
+ */
+static int enable_whole_system(struct record *rec, const char *sys, DIR *d)
+{
+	struct strbuf file = STRBUF_INIT;
+	struct dirent *de;
+	int n = 0, ret;
+
+	strbuf_addf(&file, "events/%s/enable", sys);
+	ret = tk_tracefs_set(rec->inst, file.buf, "1", "0");
+	if (ret)
+		record_error(rec, "%s: cannot write '1': %s", file.buf, strerror(-ret));
+	while (!ret && (de = readdir(d)))
+		if (is_dir_entry(de)) {
+			add_event(rec, sys, de->d_name);
+			n++;
+		}
+	strbuf_release(&file);
+	return ret ? ret : n;
+}
+
+/*
  * Adds the events of system sys whose names match glob; with filter, sets
  * it on each.  Returns the number matched or -errno.
  */
@@ -195,6 +219,10 @@ static int enable_system(struct record *rec, const char *sys, const char *glob,
 	if (!d) {
 		ret = -errno;
 		goto out;
+	}
+	if (!filter && !strcmp(glob, "*") && rec->inst && !rec->inst_reused) {
+		ret = enable_whole_system(rec, sys, d);
+		goto done;
 	}
 	while ((de = readdir(d)) && ret >= 0) {
 		if (!is_dir_entry(de) || fnmatch(glob, de->d_name, 0))
@@ -216,11 +244,13 @@ static int enable_system(struct record *rec, const char *sys, const char *glob,
 		add_event(rec, sys, de->d_name);
 		n++;
 	}
+	ret = ret < 0 ? ret : n;
+done:
 	closedir(d);
 out:
 	strbuf_release(&path);
 	strbuf_release(&file);
-	return ret < 0 ? ret : n;
+	return ret;
 }
 
 /* The ftrace system holds the tracers' own formats; it cannot be enabled. */
