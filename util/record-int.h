@@ -60,6 +60,7 @@ struct cpu_reader {
 struct event_name {
 	char *system;
 	char *name;
+	struct strbuf format;	/* events/SYS/NAME/format, read once */
 };
 
 struct record {

@@ -222,11 +222,11 @@ static int write_event_formats(struct record *rec)
 {
 	struct strbuf sb = STRBUF_INIT;
 	uint32_t nr_sys = 0;
-	int i = 0, ret = 0;
+	int i = 0, ret;
 
 	qsort(rec->events, rec->nr_events, sizeof(*rec->events), cmp_event);
 	tracedat_write_put_u32(&sb, 0);
-	while (i < rec->nr_events && !ret) {
+	while (i < rec->nr_events) {
 		const char *sys = rec->events[i].system;
 		size_t count_at;
 		uint32_t count = 0;
@@ -235,24 +235,17 @@ static int write_event_formats(struct record *rec)
 		count_at = sb.len;
 		tracedat_write_put_u32(&sb, 0);
 		for (; i < rec->nr_events && !strcmp(rec->events[i].system, sys); i++) {
-			struct strbuf f = STRBUF_INIT;
+			const struct strbuf *f = &rec->events[i].format;
 
-			tk_tracefs_path(&f, NULL, "events");
-			strbuf_addf(&f, "/%s/%s/format", sys, rec->events[i].name);
-			ret = add_file(&sb, f.buf, 8, SMALL_FILE_HINT);
-			if (ret)
-				record_error(rec, "%s: %s", f.buf, strerror(-ret));
-			strbuf_release(&f);
-			if (ret)
-				break;
+			put_size(&sb, f->len, 8);
+			strbuf_add(&sb, f->buf, f->len);
 			count++;
 		}
 		tracedat_write_set_le(sb.buf + count_at, count, 4);
 		nr_sys++;
 	}
 	tracedat_write_set_le(sb.buf, nr_sys, 4);
-	if (!ret)
-		ret = tracedat_write_section(rec->w, TRACEDAT_OPT_EVENT_FORMATS, sb.buf, sb.len);
+	ret = tracedat_write_section(rec->w, TRACEDAT_OPT_EVENT_FORMATS, sb.buf, sb.len);
 	strbuf_release(&sb);
 	return ret;
 }

@@ -173,6 +173,7 @@ static void add_event(struct record *rec, const char *sys, const char *name)
 	}
 	rec->events[rec->nr_events].system = xstrdup(sys);
 	rec->events[rec->nr_events].name = xstrdup(name);
+	strbuf_init(&rec->events[rec->nr_events].format, 0);
 	rec->nr_events++;
 }
 
@@ -555,26 +556,40 @@ static int setup_tracer(struct record *rec)
 	return o->func_stack ? set_trace_option(rec, "func_stack_trace", "--func-stack") : 0;
 }
 
+/* The formats of the enabled events, for the file and what it needs. */
+static int read_formats(struct record *rec)
+{
+	struct strbuf path = STRBUF_INIT;
+	int i, ret = 0;
+
+	for (i = 0; i < rec->nr_events && !ret; i++) {
+		struct event_name *e = &rec->events[i];
+		long n;
+
+		strbuf_reset(&path);
+		strbuf_addf(&path, "events/%s/%s/format", e->system, e->name);
+		n = tk_tracefs_read(rec->inst, path.buf, &e->format);
+		if (n < 0) {
+			ret = (int)n;
+			record_error(rec, "%s: %s", path.buf, strerror(-ret));
+		}
+	}
+	strbuf_release(&path);
+	return ret;
+}
+
 /*
  * An event of probe --call-graph is unwound by report with the maps of
  * its processes: it implies --proc-map when there is a process to trace.
  */
 static int call_graph_events(struct record *rec)
 {
-	struct strbuf path = STRBUF_INIT, fmt = STRBUF_INIT;
-	int i, found = 0;
+	int i;
 
-	for (i = 0; i < rec->nr_events && !found; i++) {
-		strbuf_reset(&path);
-		strbuf_reset(&fmt);
-		strbuf_addf(&path, "events/%s/%s/format", rec->events[i].system,
-			    rec->events[i].name);
-		found = tk_tracefs_read(rec->inst, path.buf, &fmt) >= 0 &&
-			strstr(fmt.buf, " " FETCH_CG_STACK "0[");
-	}
-	strbuf_release(&path);
-	strbuf_release(&fmt);
-	return found;
+	for (i = 0; i < rec->nr_events; i++)
+		if (strstr(rec->events[i].format.buf, " " FETCH_CG_STACK "0["))
+			return 1;
+	return 0;
 }
 
 int record_setup_tracefs(struct record *rec)
@@ -638,6 +653,9 @@ int record_setup_tracefs(struct record *rec)
 		if (ret)
 			goto out;
 	}
+	ret = read_formats(rec);
+	if (ret)
+		goto out;
 	rec->proc_map = o->proc_map;
 	if (!rec->proc_map && (o->argv || o->pid > 0) && call_graph_events(rec)) {
 		rec->proc_map = 1;

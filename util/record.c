@@ -174,6 +174,7 @@ static void release(struct record *rec)
 	for (i = 0; i < rec->nr_events; i++) {
 		free(rec->events[i].system);
 		free(rec->events[i].name);
+		strbuf_release(&rec->events[i].format);
 	}
 	free(rec->events);
 	record_procmap_release(rec);
