@@ -16,7 +16,7 @@
  * session and its wait loop, record-setup.c the tracefs instance, events,
  * CPUs, pid filter and per-CPU stats, record-readers.c the reader and
  * compressor threads, record-output.c the output file, its metadata and
- * its trailer.
+ * its trailer, record-ksyms.c whether that needs /proc/kallsyms.
  */
 
 /* Pages per compressed chunk: larger chunks compress better, and the
@@ -100,6 +100,11 @@ struct record {
 	struct procmap *procmaps;
 	int nr_procmaps, alloc_procmaps;
 
+	/* record-ksyms.c: whether the file needs /proc/kallsyms */
+	int ksyms_needed;		/* atomic: the readers set it */
+	unsigned char *ksym_ids;	/* bitmap: the events that name code */
+	unsigned int commit_size;	/* header_page: a sub-buffer's commit */
+
 	const struct record_hooks *hooks;
 	pthread_mutex_t msg_lock;	/* msgs is written by the threads too */
 	struct strbuf *msgs;
@@ -133,6 +138,16 @@ int record_open_scratch(struct record *rec, const char *base);
 int record_write_metadata(struct record *rec);
 int record_write_trailer(struct record *rec, struct record_result *res);
 int record_publish_output(struct record *rec);
+
+/*
+ * record-ksyms.c: setup notes what needs kallsyms whatever the events,
+ * then each format (and header_page) the file gets; the readers scan
+ * what they read for the events noted; ksyms_needed tells the trailer.
+ */
+void record_ksyms_setup(struct record *rec);
+void record_ksyms_note_format(struct record *rec, const char *format);
+void record_ksyms_note_header_page(struct record *rec, const char *text);
+void record_ksyms_scan(struct record *rec, const unsigned char *pages, size_t len);
 
 /*
  * record-procmap.c: --proc-map.  attach traces pid (and with follow the

@@ -150,8 +150,8 @@ static int write_file_section(struct record *rec, enum tracedat_option id,
 	struct strbuf sb = STRBUF_INIT;
 	int ret;
 
-	/* Not readable (no trace_printk users, kallsyms refused): empty. */
-	if (add_file(&sb, path, size_bytes, SECTION_FILE_HINT))
+	/* Not readable (no trace_printk users, kallsyms refused), not needed: empty. */
+	if (!path || add_file(&sb, path, size_bytes, SECTION_FILE_HINT))
 		put_size(&sb, 0, size_bytes);
 	ret = tracedat_write_section(rec->w, id, sb.buf, sb.len);
 	strbuf_release(&sb);
@@ -162,6 +162,7 @@ static int write_headers(struct record *rec)
 {
 	struct strbuf sb = STRBUF_INIT, path = STRBUF_INIT;
 	static const char *const files[] = { "header_page", "header_event" };
+	size_t at;
 	int i, ret = 0;
 
 	for (i = 0; i < 2 && !ret; i++) {
@@ -169,7 +170,10 @@ static int write_headers(struct record *rec)
 		strbuf_reset(&path);
 		tk_tracefs_path(&path, NULL, "events");
 		strbuf_addf(&path, "/%s", files[i]);
+		at = sb.len;
 		ret = add_file(&sb, path.buf, 8, SMALL_FILE_HINT);
+		if (!ret && !i)
+			record_ksyms_note_header_page(rec, sb.buf + at + 8);
 	}
 	if (!ret)
 		ret = tracedat_write_section(rec->w, TRACEDAT_OPT_HEADER_INFO, sb.buf, sb.len);
@@ -183,6 +187,7 @@ static int write_ftrace_formats(struct record *rec)
 	struct strbuf sb = STRBUF_INIT, path = STRBUF_INIT;
 	struct dirent *de;
 	uint32_t count = 0;
+	size_t at;
 	int ret = 0;
 	DIR *d;
 
@@ -196,8 +201,11 @@ static int write_ftrace_formats(struct record *rec)
 			continue;
 		tk_tracefs_path(&f, NULL, "events/ftrace");
 		strbuf_addf(&f, "/%s/format", de->d_name);
-		if (!add_file(&sb, f.buf, 8, SMALL_FILE_HINT))
+		at = sb.len;
+		if (!add_file(&sb, f.buf, 8, SMALL_FILE_HINT)) {
+			record_ksyms_note_format(rec, sb.buf + at + 8);
 			count++;
+		}
 		strbuf_release(&f);
 	}
 	if (d)
@@ -262,8 +270,6 @@ int record_write_metadata(struct record *rec)
 		ret = write_ftrace_formats(rec);
 	if (!ret)
 		ret = write_event_formats(rec);
-	if (!ret)
-		ret = write_file_section(rec, TRACEDAT_OPT_KALLSYMS, "/proc/kallsyms", 4);
 	if (!ret) {
 		tk_tracefs_path(&path, NULL, "printk_formats");
 		ret = write_file_section(rec, TRACEDAT_OPT_PRINTK, path.buf, 4);
@@ -284,8 +290,12 @@ int record_write_trailer(struct record *rec, struct record_result *res)
 	char *l, *r;
 	int i, ret;
 
+	/* Read now, once the readers have seen whether the events need it. */
+	ret = write_file_section(rec, TRACEDAT_OPT_KALLSYMS, rec->ksyms_needed ?
+				 "/proc/kallsyms" : NULL, 4);
 	tk_tracefs_path(&sb, NULL, "saved_cmdlines");
-	ret = write_file_section(rec, TRACEDAT_OPT_CMDLINES, sb.buf, 8);
+	if (!ret)
+		ret = write_file_section(rec, TRACEDAT_OPT_CMDLINES, sb.buf, 8);
 	if (ret)
 		goto out;
 	strbuf_reset(&sb);

@@ -218,6 +218,7 @@ static long read_pages(struct cpu_reader *r, struct chunk **cp, size_t max)
 			memset(c->data + c->len + n, 0, pad);
 			n += pad;
 		}
+		record_ksyms_scan(rec, c->data + c->len, n);
 		c->len += n;
 		done += n / rec->psize;
 		__atomic_add_fetch(&r->bytes_in, n, __ATOMIC_RELAXED);

@@ -572,6 +572,8 @@ static int read_formats(struct record *rec)
 		if (n < 0) {
 			ret = (int)n;
 			record_error(rec, "%s: %s", path.buf, strerror(-ret));
+		} else {
+			record_ksyms_note_format(rec, e->format.buf);
 		}
 	}
 	strbuf_release(&path);
@@ -653,6 +655,7 @@ int record_setup_tracefs(struct record *rec)
 		if (ret)
 			goto out;
 	}
+	record_ksyms_setup(rec);
 	ret = read_formats(rec);
 	if (ret)
 		goto out;

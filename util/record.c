@@ -177,6 +177,7 @@ static void release(struct record *rec)
 		strbuf_release(&rec->events[i].format);
 	}
 	free(rec->events);
+	free(rec->ksym_ids);
 	record_procmap_release(rec);
 	if (rec->out_fd >= 0)
 		close(rec->out_fd);

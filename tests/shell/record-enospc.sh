@@ -6,10 +6,10 @@ need_tracefs
 
 mnt="$TK_TMP/mnt"
 mkdir "$mnt"
-mount -t tmpfs -o size=64k tktest-enospc "$mnt" 2>/dev/null || fail "cannot mount a tmpfs"
+mount -t tmpfs -o size=4k tktest-enospc "$mnt" 2>/dev/null || fail "cannot mount a tmpfs"
 on_exit "umount $mnt"
 
-# Too small for the metadata (kallsyms alone is larger).
+# Too small for the metadata (the formats of sched alone are larger).
 "$TRACEKIT" record -q -e sched -o "$mnt/t.dat" --duration 2 >"$TK_TMP/log" 2>&1 &
 rec=$!
 wait_bounded $rec 60
