@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The restore-on-exit registry: undos replay newest first, survive a
- * fatal signal, skip writes into a directory they remove later, and a real tracefs instance made by a process that is
+ * fatal signal, and a real tracefs instance made by a process that is
  * killed with SIGTERM is gone afterwards.
  */
 #include <errno.h>
@@ -41,16 +41,13 @@ static int write_file(const char *path, const char *s)
 static int registry_on_plain_files(void)
 {
 	char dir[] = "/tmp/tk-restore.XXXXXX";
-	struct strbuf a = STRBUF_INIT, sub = STRBUF_INIT, inst = STRBUF_INIT, in = STRBUF_INIT;
+	struct strbuf a = STRBUF_INIT, sub = STRBUF_INIT;
 	pid_t pid;
 	int status;
 
 	TEST_ASSERT_VAL("mkdtemp", mkdtemp(dir));
 	strbuf_addf(&a, "%s/a", dir);
 	strbuf_addf(&sub, "%s/sub", dir);
-	/* A directory that stays (not empty) stands for an instance. */
-	strbuf_addf(&inst, "%s/inst", dir);
-	strbuf_addf(&in, "%s/inst/f", dir);
 	TEST_ASSERT_VAL("seed", write_file(a.buf, "orig") == 0);
 
 	pid = fork();
@@ -64,10 +61,6 @@ static int registry_on_plain_files(void)
 		tk_restore_forget(a.buf, "-forgotten");
 		mkdir(sub.buf, 0700);
 		tk_restore_push_rmdir(sub.buf);
-		mkdir(inst.buf, 0700);
-		tk_restore_push_rmdir(inst.buf);
-		write_file(in.buf, "kept");
-		tk_restore_push_write(in.buf, "undone", 0);
 		write_file(a.buf, "changed");
 		raise(SIGTERM);
 		_exit(0);
@@ -78,16 +71,10 @@ static int registry_on_plain_files(void)
 	TEST_ASSERT_VAL("restored newest first, forgotten undo skipped",
 			file_is(a.buf, "orig"));
 	TEST_ASSERT_VAL("rmdir undo ran", access(sub.buf, F_OK) < 0 && errno == ENOENT);
-	TEST_ASSERT_VAL("no undo write into a directory the restore removes later",
-			file_is(in.buf, "kept"));
-	unlink(in.buf);
-	rmdir(inst.buf);
 	unlink(a.buf);
 	rmdir(dir);
 	strbuf_release(&a);
 	strbuf_release(&sub);
-	strbuf_release(&inst);
-	strbuf_release(&in);
 	return TEST_OK;
 }
 

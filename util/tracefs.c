@@ -202,27 +202,6 @@ void tk_restore_forget(const char *path, const char *value)
 	}
 }
 
-/*
- * A write into an instance that the restore removes afterwards is moot:
- * the kernel drops the instance's settings and disables its events with
- * it.  `record -e sched -e raw_syscalls` undid 33 writes (an open, a
- * write and a close each, strace) right before removing its instance.
- */
-static int removed_later(int at)
-{
-	const char *p = undos[at].path;
-	int i;
-
-	for (i = at - 1; i >= 0; i--) {
-		const struct undo *u = &undos[i];
-		size_t n = strlen(u->path);
-
-		if (u->kind == UNDO_RMDIR && !u->done && !strncmp(p, u->path, n) && p[n] == '/')
-			return 1;
-	}
-	return 0;
-}
-
 /* Only open/write/close/rmdir here: this also runs in signal handlers. */
 void tk_restore_run(void)
 {
@@ -239,7 +218,7 @@ void tk_restore_run(void)
 		u->done = 1;
 		if (u->kind == UNDO_RMDIR)
 			rmdir(u->path);
-		else if (!removed_later(i))
+		else
 			write_path(u->path, u->value, u->kind == UNDO_APPEND);
 	}
 	restoring = 0;
