@@ -108,8 +108,9 @@ static int page_names_code(const struct record *rec, const unsigned char *page)
 	if (end > rec->psize)
 		end = rec->psize;
 	while (off + 4 <= end) {
-		uint32_t h = get32(page + off), type = h & 31, len;
-		size_t data = 0;
+		uint32_t h = get32(page + off), type = h & 31;
+		/* size_t: a length near 4 GB plus 4 must not wrap to no step. */
+		size_t data = 0, len;
 		uint16_t id;
 
 		if (type == 0) {
@@ -123,7 +124,7 @@ static int page_names_code(const struct record *rec, const unsigned char *page)
 		} else if (type == 29) {
 			if (!(h >> 5) || off + 8 > end)
 				break;
-			len = get32(page + off + 4) + 4;
+			len = (size_t)get32(page + off + 4) + 4;
 		} else {
 			len = 8;
 		}
