@@ -64,7 +64,9 @@
  *   builds every path with asprintf() (malloc is not async-signal-safe;
  *   tracefs_instance_destroy() too).  An undo holds the absolute path
  *   made when it was registered and is replayed with open, write, close
- *   and rmdir only.
+ *   and rmdir only.  Undos of an instance's own files (its events, pid
+ *   filters, buffer sizes) wait for the instance's rmdir, which takes
+ *   them with it, and run only if it fails.
  */
 
 /*
