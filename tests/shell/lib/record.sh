@@ -45,21 +45,55 @@ busy_load() {
 	while [ $SECONDS -lt $end ]; do /bin/true; done
 }
 
-# wait_bounded PID SECONDS: waits for the background job PID and returns
-# its exit status; one still running after SECONDS is killed and FAILED,
-# so a recorder that missed its signal fails the test instead of hanging it.
-wait_bounded() {
-	local pid=$1 left=$(($2 * 10))
+# wait_or_kill PID SECONDS: waits for the background job PID and returns
+# its exit status, or 124 when it is still running after SECONDS: then
+# what each of its processes is blocked in goes to stderr (so a hang
+# names the process that hung, not only the test) and they are killed.
+wait_or_kill() {
+	local pid=$1 left=$(($2 * 10)) p tree
 	while kill -0 "$pid" 2>/dev/null && [ $left -gt 0 ]; do
 		sleep 0.1
 		left=$((left - 1))
 	done
-	if kill -0 "$pid" 2>/dev/null; then
-		kill -9 "$pid"
-		wait "$pid"
-		fail "pid $pid still running $2 s after it was told to stop"
-	fi
+	kill -0 "$pid" 2>/dev/null || { wait "$pid"; return; }
+	tree=$(process_tree "$pid")
+	echo "still running after $2 s:" >&2
+	for p in $tree; do
+		echo "  $p $(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)" \
+			"$(sed -n 's/^State:[[:space:]]*//p' "/proc/$p/status" 2>/dev/null)" >&2
+		sed 's/^/    /' "/proc/$p/stack" >&2 2>/dev/null
+	done
+	kill -9 $tree 2>/dev/null
 	wait "$pid"
+	return 124
+}
+
+# process_tree PID: PID and its descendants.
+process_tree() {
+	local c
+	echo "$1"
+	for c in $(grep -l "^PPid:[[:space:]]*$1\$" /proc/[0-9]*/status 2>/dev/null |
+		cut -d/ -f3); do
+		process_tree "$c"
+	done
+}
+
+# wait_bounded PID SECONDS: wait_or_kill, FAILED on a timeout, so a
+# recorder that missed its signal fails the test instead of hanging it.
+wait_bounded() {
+	local rc
+	wait_or_kill "$1" "$2"
+	rc=$?
+	[ $rc != 124 ] || fail "pid $1 still running $2 s after it was told to stop"
+	return $rc
+}
+
+# run_bounded SECONDS CMD...: CMD's exit status, or 124 as wait_or_kill.
+run_bounded() {
+	local secs=$1
+	shift
+	"$@" &
+	wait_or_kill $! "$secs"
 }
 
 # wait_tracing PID SECONDS: waits until the recorder PID has turned its
