@@ -23,9 +23,10 @@
 #include "util/wrapper.h"
 
 /*
- * Chunks a reader may hold (the one it fills, the ones queued), 512 KB
- * a CPU with 4 KB pages: while the compressor is behind, the pages wait
- * in the ring buffer, not here.  A bound of 32 MB for all readers from
+ * Chunks a reader may hold (the one it fills, the one queued), 2 MB a
+ * CPU with 4 KB pages: while the compressor is behind, the pages wait
+ * in the ring buffer, not here.  (4 chunks of 1 MB did no better in the
+ * guest than 2.)  A bound of 32 MB for all readers from
  * the start let a reader woken at buffer_percent queue some 40 chunks,
  * each touched for the first time: 1,400 page faults, a tenth of
  * bench/record.sh's CPU time of ours.
@@ -34,10 +35,10 @@
  * compressor is slower than the events come (a high -z level, many
  * CPUs) and the ring buffer would overflow: from then on the readers
  * queue up to QUEUE_BYTES, all of them together.  At -z 19 with -b 1024
- * the bound of 4 chunks alone lost 95% of 1.2M events, 32 MB 38%.
+ * the bound of 4 chunks of 128 KB alone lost 95% of 1.2M events, 32 MB 38%.
  * A waiting reader looks at its ring buffer every CHECK_MS.
  */
-#define READER_CHUNKS	4
+#define READER_CHUNKS	2
 #define QUEUE_BYTES	(32u << 20)
 #define CHECK_MS	2
 
