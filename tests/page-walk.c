@@ -143,10 +143,10 @@ done:
 	flags = off - hdr;
 	switch (rnd() % 4) {
 	case 0:
-		flags |= PAGE_WALK_MISSING_EVENTS;
+		flags |= TRACEDAT_MISSING_EVENTS;
 		break;
 	case 1:
-		flags |= PAGE_WALK_MISSING_EVENTS | PAGE_WALK_MISSING_STORED;
+		flags |= TRACEDAT_MISSING_EVENTS | TRACEDAT_MISSING_STORED;
 		put(page + off, long_size, rnd() % 100000, big_endian);
 		break;
 	}

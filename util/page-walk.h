@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "util/tracedat.h"
+
 /*
  * The events of one ring-buffer page, walked as libtraceevent 1.7's
  * kbuffer walks them (kbuffer-parse.c, the format of every kernel since
@@ -19,8 +21,9 @@
  * big-endian one; type_len 0: a word with the length plus 4, then the
  * data; 1-28: type_len * 4 bytes of data; 29: padding, its length in
  * the next word; 30: a time extend, 31: an absolute time stamp, the
- * next word holding the bits above the 27 of the delta.  A time delta
- * counts for every kind, padding and extends too.
+ * next word holding the bits above the 27 of the delta (a stamp's top 5
+ * bits are the running time's).  A time delta counts for every kind,
+ * padding and extends too.
  *
  * Nothing is read past the commit's bytes but each event's own words,
  * as kbuffer: the caller keeps 8 readable bytes after the page and
@@ -28,10 +31,8 @@
  * file's word), and w->backwards once an event comes back NULL.
  */
 
-#define PAGE_WALK_COMMIT_MASK		((1u << 27) - 1)
-#define PAGE_WALK_MISSING_EVENTS	(1ULL << 31)
-#define PAGE_WALK_MISSING_STORED	(1ULL << 30)
-#define PAGE_WALK_TS_MSB		(0xf8ULL << 56)
+#define PAGE_WALK_DELTA_MASK	((1u << 27) - 1)
+#define PAGE_WALK_TS_MSB	(0xf8ULL << 56)
 
 struct page_walk {
 	int long_size, big_endian;
@@ -89,7 +90,7 @@ static inline int page_walk_step(struct page_walk *w)
 		h = page_walk_4(w, p);
 		p += 4;
 		type = w->big_endian ? h >> 27 : h & 31;
-		delta = w->big_endian ? h & PAGE_WALK_COMMIT_MASK : h >> 5;
+		delta = w->big_endian ? h & PAGE_WALK_DELTA_MASK : h >> 5;
 		switch (type) {
 		case 29:
 			length = (int)page_walk_4(w, p);
@@ -139,10 +140,10 @@ static inline void page_walk_load(struct page_walk *w, const unsigned char *page
 
 	w->ts = page_walk_8(w, page);
 	w->data = page + 8 + w->long_size;
-	w->size = (unsigned int)flags & PAGE_WALK_COMMIT_MASK;
-	if (!(flags & PAGE_WALK_MISSING_EVENTS))
+	w->size = (unsigned int)flags & TRACEDAT_COMMIT_MASK;
+	if (!(flags & TRACEDAT_MISSING_EVENTS))
 		w->lost = 0;
-	else if (flags & PAGE_WALK_MISSING_STORED)
+	else if (flags & TRACEDAT_MISSING_STORED)
 		w->lost = (long long)page_walk_long(w, w->data + w->size);
 	else
 		w->lost = -1;
