@@ -25,7 +25,7 @@
  * switches, a readv() and a write()): in the guest (bench/record-vm.sh's
  * workload, one CPU, 7 rounds alternating) 32 pages took a median 1.40
  * s of CPU, 128 pages 1.16 s, 256 pages 1.08 s, trace-cmd record 2.55 s;
- * files 2-3% smaller too.
+ * files 2-6% smaller too (two such runs).
  */
 #define CHUNK_PAGES	256
 
