@@ -6,11 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "arch/arch.h"
 #include "tests/lib.h"
 #include "tests/tests.h"
 #include "util/tracefs.h"
+#include "util/usage.h"
 
 int test_run(const char *fmt, ...)
 {
@@ -224,3 +226,30 @@ size_t test_lay_out(unsigned char *buf, const struct test_snapshot *s)
 	return TEST_SNAPSHOT_HEAD + sizeof(s->regs) + stack_len;
 }
 
+uint8_t *test_read_gz(const char *name, size_t *len)
+{
+	char *path = test_source_path(name);
+	gzFile gz = gzopen(path, "rb");
+	uint8_t *buf = NULL;
+	size_t n = 0, alloc = 0;
+	int got = 0;
+
+	free(path);
+	if (!gz)
+		return NULL;
+	do {
+		if (n == alloc) {
+			alloc = alloc ? 2 * alloc : 1 << 20;
+			buf = xrealloc(buf, alloc);
+		}
+		got = gzread(gz, buf + n, alloc - n);
+		if (got > 0)
+			n += got;
+	} while (got > 0);
+	if (got < 0 || gzclose(gz) != Z_OK || !n) {
+		free(buf);
+		return NULL;
+	}
+	*len = n;
+	return buf;
+}

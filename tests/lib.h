@@ -43,6 +43,9 @@ int test_need_uprobe_target(void);
  */
 uint64_t test_rand(uint64_t *state);
 
+/* The file at NAME under the source tree, gunzip'ed (*len bytes), or NULL. */
+uint8_t *test_read_gz(const char *name, size_t *len);
+
 /*
  * A snapshot of this process as probe --call-graph takes one at a uprobe
  * (the registers of arch_unwind_regs() at one instruction, the stack

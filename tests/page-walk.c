@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * util/page-walk.h against libtraceevent's kbuffer, the walk it stands
- * in for: every page of the uncompressed fixture, and crafted pages of
+ * in for: every page of the fixtures the kernel wrote, and crafted pages of
  * every event kind (long and short data, padding with and without a
  * time delta, time extends, absolute time stamps), missed-event flags,
  * both byte orders and both long sizes.  Each page is walked both ways
@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <traceevent/kbuffer.h>
+#include <unistd.h>
 
 #include "tests/lib.h"
 #include "tests/tests.h"
@@ -207,61 +208,134 @@ static int backwards_page(void)
 	return 0;
 }
 
-/* Every page of an uncompressed trace.dat, as the kernel wrote them. */
+/* walks_differ() over the pages of buf (n bytes, whole pages). */
+static int pages_differ(unsigned char *buf, size_t n, const struct tracedat *td,
+			const char *rel, int cpu, int *pages)
+{
+	char what[128];
+	size_t at;
+	int bad = 0;
+
+	for (at = 0; at + PAGE <= n; at += PAGE, ++*pages) {
+		snprintf(what, sizeof(what), "%s: cpu %d page %d", rel, cpu, *pages);
+		bad += walks_differ(buf + at, td->info.long_size, td->info.big_endian, what);
+	}
+	return bad;
+}
+
+/* The pages of one CPU's data, raw or in compressed chunks, walked. */
+static int cpu_pages(struct tracedat *td, const struct td_cpu *c, const char *rel,
+		     int *pages)
+{
+	unsigned char hdr[TRACEDAT_CHUNK_HDR_SIZE], *in = NULL, *out = NULL;
+	uint64_t pos = c->offset, csize, usize;
+	uint32_t chunks;
+	int bad = 0;
+
+	if (td->compression == TD_COMPRESS_NONE) {
+		out = calloc(1, c->size + PAGE_ROOM);
+		bad = !out || tracedat_pread(td, out, c->size, c->offset, "pages") ||
+		      pages_differ(out, c->size, td, rel, c->cpu, pages);
+		free(out);
+		return bad;
+	}
+	if (!c->size)
+		return 0;
+	if (tracedat_pread(td, hdr, 4, pos, "chunk count"))
+		return 1;
+	chunks = (uint32_t)tracedat_num(td, hdr, 4);
+	for (pos += 4; chunks-- && !bad; pos += sizeof(hdr) + csize) {
+		if (tracedat_pread(td, hdr, sizeof(hdr), pos, "chunk header"))
+			return 1;
+		csize = tracedat_num(td, hdr, 4);
+		usize = tracedat_num(td, hdr + 4, 4);
+		in = realloc(in, csize);
+		free(out);
+		out = calloc(1, usize + PAGE_ROOM);
+		bad = !in || !out || tracedat_pread(td, in, csize, pos + sizeof(hdr), "chunk") ||
+		      tracedat_decompress(td, out, usize, in, csize, pos, "chunk") ||
+		      pages_differ(out, usize, td, rel, c->cpu, pages);
+	}
+	free(in);
+	free(out);
+	return bad;
+}
+
+/*
+ * Every page of a fixture (gzip'ed or not), as the kernel wrote them:
+ * trace-cmd recorded the .gz ones in the VM's 6.1 kernel.
+ */
 static int file_pages(const char *rel)
 {
-	char *path = test_source_path(rel);
 	struct strbuf err = STRBUF_INIT;
-	unsigned char *page = calloc(1, PAGE_ROOM);
 	struct tracedat *td = NULL;
-	char what[128];
-	int b, c, pages = 0, bad = 0;
+	char tmp[] = "/tmp/tktest-pagewalk.XXXXXX";
+	char *path = NULL;
+	size_t len = 0;
+	uint8_t *gz = NULL;
+	int b, c, fd = -1, pages = 0, bad = 0;
 
-	if (!page || tracedat_open(path, TRACEDAT_NO_PLUGINS, &td, &err)) {
+	if (strstr(rel, ".gz")) {
+		gz = test_read_gz(rel, &len);
+		fd = mkstemp(tmp);
+		if (!gz || fd < 0 || write(fd, gz, len) != (ssize_t)len) {
+			fprintf(stderr, "%s: cannot gunzip to %s\n", rel, tmp);
+			bad = 1;
+			goto out;
+		}
+		path = strdup(tmp);
+	} else {
+		path = test_source_path(rel);
+	}
+	if (!path || tracedat_open(path, TRACEDAT_NO_PLUGINS, &td, &err)) {
 		fprintf(stderr, "%s: %s\n", rel, err.buf);
 		bad = 1;
 		goto out;
 	}
+	td->err = &err;
 	for (b = 0; b < td->nr_buffers; b++) {
-		const struct td_buffer *buf = &td->buffers[b];
-
-		if (buf->page_size != PAGE)
+		if (td->buffers[b].page_size != PAGE)
 			continue;
-		for (c = 0; c < buf->nr_cpus; c++) {
-			uint64_t at;
-
-			for (at = 0; at + PAGE <= buf->cpus[c].size; at += PAGE) {
-				FILE *f = fopen(path, "rb");
-				int ok = f && !fseek(f, (long)(buf->cpus[c].offset + at), SEEK_SET) &&
-					 fread(page, 1, PAGE, f) == PAGE;
-
-				if (f)
-					fclose(f);
-				snprintf(what, sizeof(what), "%s: cpu %d page %llu", rel,
-					 buf->cpus[c].cpu, (unsigned long long)(at / PAGE));
-				bad += !ok || walks_differ(page, td->info.long_size,
-							   td->info.big_endian, what);
-				pages++;
-			}
-		}
+		for (c = 0; c < td->buffers[b].nr_cpus; c++)
+			bad += cpu_pages(td, &td->buffers[b].cpus[c], rel, &pages);
 	}
-	fprintf(stderr, "%s: %d pages, %d walked unlike kbuffer\n", rel, pages, bad);
+	if (err.len)
+		fprintf(stderr, "%s", err.buf);
+	fprintf(stderr, "%s: %d pages, %d CPUs walked unlike kbuffer\n", rel, pages, bad);
 	if (!pages)
 		bad = 1;
 out:
 	if (td)
 		tracedat_close(td);
+	if (fd >= 0) {
+		close(fd);
+		unlink(tmp);
+	}
 	strbuf_release(&err);
-	free(page);
+	free(gz);
 	free(path);
 	return bad;
 }
 
+static const char *const fixtures[] = {
+	"tests/data/report-sched-v6.dat",
+	"tests/data/report-sched-v7.dat",
+	"tests/data/report-sched-zlib.dat.gz",
+	"tests/data/report-ftrace-fgraph.dat.gz",
+	"tests/data/report-ftrace-fgraph-depth.dat.gz",
+	"tests/data/report-ftrace-fgraph-sched.dat.gz",
+	"tests/data/report-ftrace-function.dat.gz",
+	"tests/data/report-ftrace-function-notrace.dat.gz",
+	"tests/data/report-ftrace-function-stack.dat.gz",
+};
+
 int test__page_walk(void)
 {
+	size_t i;
 	int bad = crafted_pages();
 
 	bad |= backwards_page();
-	bad |= file_pages("tests/data/report-sched-v6.dat");
+	for (i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++)
+		bad |= file_pages(fixtures[i]);
 	return bad ? TEST_FAIL : TEST_OK;
 }

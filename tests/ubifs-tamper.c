@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <zlib.h>
 
 #include "tests/lib.h"
 #include "tests/tests.h"
@@ -301,35 +300,6 @@ static void tamper(const char *label, uint8_t *img, size_t len, int leb_size,
 	}
 }
 
-/* tests/data/NAME, gunzip'ed, or NULL. */
-static uint8_t *read_gz(const char *name, size_t *len)
-{
-	char *path = test_source_path(name);
-	gzFile gz = gzopen(path, "rb");
-	uint8_t *buf = NULL;
-	size_t n = 0, alloc = 0;
-	int got = 0;
-
-	free(path);
-	if (!gz)
-		return NULL;
-	do {
-		if (n == alloc) {
-			alloc = alloc ? 2 * alloc : 1 << 20;
-			buf = xrealloc(buf, alloc);
-		}
-		got = gzread(gz, buf + n, alloc - n);
-		if (got > 0)
-			n += got;
-	} while (got > 0);
-	if (got < 0 || gzclose(gz) != Z_OK || !n) {
-		free(buf);
-		return NULL;
-	}
-	*len = n;
-	return buf;
-}
-
 /*
  * An image the kernel wrote (tests/vm/mk-ubifs-kernel-image.sh made it):
  * its masters, index, LPT and log are the kernel's, and its main area
@@ -346,7 +316,7 @@ static int tamper_kernel_image(struct tally *t)
 	int bad;
 	char *kp = test_source_path("tests/data/ubifs-kernel-hmac.key");
 
-	img = read_gz("tests/data/ubifs-kernel-hmac.img.gz", &len);
+	img = test_read_gz("tests/data/ubifs-kernel-hmac.img.gz", &len);
 	key = ubifs_fixture_read(kp, &key_len);
 	free(kp);
 	if (!img || !key) {

@@ -11,7 +11,7 @@ set -eu
 command -v clang >/dev/null || { echo "run-unwind.sh: clang is not installed" >&2; exit 3; }
 [ "$(uname -m)" = x86_64 ] || { echo "run-unwind.sh: the snapshot is taken on x86-64" >&2; exit 3; }
 mkdir -p "$out/corpus-unwind" "$out/artifacts-unwind"
-pkgs="libelf libdw libtraceevent libtracefs libunwind-generic"
+pkgs="libelf libdw libtraceevent libtracefs libunwind-generic zlib"
 # shellcheck disable=SC2046
 clang -g -O1 -std=gnu11 -D_GNU_SOURCE -I. $(pkg-config --cflags $pkgs) \
 	-fsanitize=$sanflags -fno-sanitize-recover=undefined \
