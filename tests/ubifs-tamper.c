@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 #include "tests/lib.h"
 #include "tests/tests.h"
 #include "tests/ubifs-fixture.h"

@@ -26,10 +26,10 @@
  * Chunks a reader may hold (the one it fills, the one queued), 2 MB a
  * CPU with 4 KB pages: while the compressor is behind, the pages wait
  * in the ring buffer, not here.  (4 chunks of 1 MB did no better in the
- * guest than 2.)  A bound of 32 MB for all readers from
- * the start let a reader woken at buffer_percent queue some 40 chunks,
- * each touched for the first time: 1,400 page faults, a tenth of
- * bench/record.sh's CPU time of ours.
+ * guest than 2.)  A bound of 32 MB for all readers from the start let a
+ * reader woken at buffer_percent queue some 40 chunks, each touched for
+ * the first time: 1,400 page faults, a tenth of bench/record.sh's CPU
+ * time of ours.
  *
  * But when a ring buffer is half full while its reader waits, the
  * compressor is slower than the events come (a high -z level, many

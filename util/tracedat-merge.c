@@ -188,16 +188,16 @@ static int stream_next(struct stream *s)
 
 	for (;;) {
 		if (s->page_loaded) {
+			missed = 0;
 			if (s->kbuf) {
 				data = s->started ? kbuffer_next_event(s->kbuf, &ts) :
 					kbuffer_read_event(s->kbuf, &ts);
-				missed = s->started ? 0 : kbuffer_missed_events(s->kbuf);
+				if (!s->started)
+					missed = kbuffer_missed_events(s->kbuf);
 				size = data ? kbuffer_event_size(s->kbuf) : 0;
 			} else {
 				data = s->started ? page_walk_next(&s->walk, &ts, &size) :
 					page_walk_first(&s->walk, &ts, &size, &missed);
-				if (s->started)
-					missed = 0;
 			}
 			s->rec.missed_events = missed;
 			s->started = 1;

@@ -42,13 +42,16 @@ diff -u "$TK_TMP/want" "$TK_TMP/got" || fail "stored maps differ from cat's own"
 if [ "$(cap function_tracer)" = 1 ]; then
 clock=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/tracing/trace_clock)
 # trace-cmd resets what it set rather than restoring it.
-on_exit "trace-cmd reset; echo $clock >/sys/kernel/tracing/trace_clock"
+tc_reset() {
+	trace-cmd reset >/dev/null 2>&1
+	echo "$clock" >/sys/kernel/tracing/trace_clock
+}
+on_exit tc_reset
 for try in 1 2; do
 	run_bounded 60 trace-cmd record -q --proc-map -e sched:sched_process_exit \
 		-o "$TK_TMP/tc.dat" -- cat /proc/self/maps >"$TK_TMP/tc.maps" 2>"$TK_TMP/log"
 	rc=$?
-	trace-cmd reset >/dev/null 2>&1
-	echo "$clock" >/sys/kernel/tracing/trace_clock
+	tc_reset
 	[ $rc = 124 ] || break
 	echo "trace-cmd record --proc-map hung (try $try of 2):" >&2
 	cat "$TK_TMP/log" >&2
