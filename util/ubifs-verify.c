@@ -414,6 +414,20 @@ static void check_leaf(struct vctx *v, const struct ubifs_branch *br,
 	v->res->data_bytes += sn->data_size;
 }
 
+/*
+ * fs/ubifs/tnc_misc.c read_znode(): a key may equal the one before it
+ * only when both are hashed keys (directory and xattr entries, whose
+ * name hashes may collide); any other equal pair is corrupt.
+ */
+static int keys_ascend(const uint8_t *prev, const uint8_t *key)
+{
+	int cmp = ubifs_key_cmp(prev, key);
+	int t = ubifs_key_type(prev);
+
+	return cmp < 0 ||
+	       (!cmp && (t == UBIFS_DENT_KEY || t == UBIFS_XENT_KEY));
+}
+
 static void walk_index(struct vctx *v, int lnum, int offs, uint32_t len,
 		       int level, const uint8_t *hash, const struct parent *pa)
 {
@@ -449,7 +463,13 @@ static void walk_index(struct vctx *v, int lnum, int offs, uint32_t len,
 				 "bad child count %d for length %u", cc, len);
 		return;
 	}
-	if ((level >= 0 && lv != level) || lv >= UBIFS_MAX_LEVELS) {
+	if (lv >= UBIFS_MAX_LEVELS) {
+		ubifs_report_add(v->rep, lnum, offs, "index node",
+				 "level %d, the limit is %d", lv,
+				 UBIFS_MAX_LEVELS - 1);
+		return;
+	}
+	if (level >= 0 && lv != level) {
 		ubifs_report_add(v->rep, lnum, offs, "index node",
 				 "level %d where %d was expected", lv, level);
 		return;
@@ -462,9 +482,13 @@ static void walk_index(struct vctx *v, int lnum, int offs, uint32_t len,
 			(const void *)(idx->branches + (size_t)i * g->branch_sz);
 		struct parent me = { lnum, offs, i };
 
-		if (prev_key && ubifs_key_cmp(prev_key, br->key) > 0) {
+		if (prev_key && !keys_ascend(prev_key, br->key)) {
 			ubifs_report_add(v->rep, lnum, offs, "index node",
-					 "branch %d key out of order", i);
+					 "branch %d key %s", i,
+					 ubifs_key_cmp(prev_key, br->key) ?
+					 "out of order" :
+					 "equals the previous one and is not "
+					 "a hashed key");
 			return;
 		}
 		prev_key = br->key;

@@ -6,7 +6,7 @@
 # Run under the ASan binary too (make check SANITIZE=1): a leak or any
 # other report would be extra lines on stderr and fail the line count.
 need_host_cmd gcc
-need_cmd mkfs.ubifs
+need_cmd mkfs.ubifs od
 cd "$TK_TMP" || fail "no scratch dir"
 gcc -O2 -o poke "$TRACEKIT_SRCDIR/tests/shell/ubifs-poke.c" ||
 	fail "cannot build ubifs-poke"
@@ -74,6 +74,22 @@ bad "loop" none-loop.img 'extract: x/sub: directory inode 1 has a second entry$'
 poke none-dup $e 56 3 0x74756f
 bad "same name" none-dup.img 'extract: x/out: File exists$'
 assert_eq "nothing written through the symlink" "$(ls -A outside)" ""
+
+# Two data nodes of one key: block 1 of text renamed block 0, in its node
+# and its index branch (CRCs repaired).  The kernel's read_znode() refuses
+# equal keys that are not hashed keys; extract would write block 1's data
+# at block 0.
+e=$(./poke find none.img $L dent text) || fail "no entry text"
+t=$(od -An -tu4 -j $((e + 40)) -N4 none.img | tr -d ' ')
+set -- $(./poke branch none.img $L "$t" 1) || fail "no branch of block 1"
+l=$(od -An -tu4 -j $(($2 - 16)) -N4 none.img | tr -d ' ')
+o=$(od -An -tu4 -j $(($2 - 12)) -N4 none.img | tr -d ' ')
+cp none.img none-eqkey.img && ./poke set none-eqkey.img "$2" 4 $((1 << 29)) >/dev/null &&
+	./poke crc none-eqkey.img "$1" >/dev/null &&
+	./poke set none-eqkey.img $((l * L + o + 28)) 4 $((1 << 29)) >/dev/null &&
+	./poke crc none-eqkey.img $((l * L + o)) >/dev/null || fail "poke equal keys"
+bad "equal keys" none-eqkey.img 'verification FAILED: 1 problem, nothing extracted'
+assert_grep '^LEB [0-9]+:0x[0-9a-f]+ index node: branch [0-9]+ key equals the previous one and is not a hashed key$' bad.out
 
 # A symlink inode whose target runs past the end of the node.
 s=$(./poke find none.img $L symlink) || fail "no symlink inode"

@@ -12,20 +12,40 @@
 # The kernel refuses a variant when the mount fails, a read of some file
 # or directory fails, or it logs an error (a bad hash or HMAC, a read
 # that failed: busybox's find hides readdir errors); verify --key-file
-# must say the same.  UK_VARIANTS (default 500) sets the count.
+# must say the same.  UK_VARIANTS (default 500) sets the count.  Crafted
+# images beside them (SPECIAL) are judged the same way: an index node
+# with two equal keys that are not hashed keys, which the kernel's
+# read_znode() refuses (block 1 of a file renamed block 0, in its node
+# and in its branch, CRCs repaired: plain, so that nothing but the index
+# order can object; mounted without authentication).
 n=${UK_VARIANTS:-500}
 uk_make_image
 uk_build_mutate
+gcc -O2 -o "$TK_TMP/poke" "$TRACEKIT_SRCDIR/tests/shell/ubifs-poke.c" ||
+	fail "cannot build ubifs-poke"
+(
+	cd "$TK_TMP" && cp in.img "$SHIP/eqkeys.img" &&
+	e=$(./poke find in.img $UK_LEB dent text) &&
+	t=$(od -An -tu4 -j $((e + 40)) -N4 in.img | tr -d ' ') &&
+	set -- $(./poke branch in.img $UK_LEB "$t" 1) &&
+	l=$(od -An -tu4 -j $(($2 - 16)) -N4 in.img | tr -d ' ') &&
+	o=$(od -An -tu4 -j $(($2 - 12)) -N4 in.img | tr -d ' ') &&
+	./poke set "$SHIP/eqkeys.img" "$2" 4 $((1 << 29)) >/dev/null &&
+	./poke crc "$SHIP/eqkeys.img" "$1" >/dev/null &&
+	./poke set "$SHIP/eqkeys.img" $((l * UK_LEB + o + 28)) 4 $((1 << 29)) >/dev/null &&
+	./poke crc "$SHIP/eqkeys.img" $((l * UK_LEB + o)) >/dev/null
+) || fail "the equal-keys image"
 cat >"$TK_TMP/script" <<GUEST
 N=$((n / 2))
 GUEST
 cat >>"$TK_TMP/script" <<'GUEST'
 M=$S/ubifs-mutate
-# kernel IMG: "accept" or "refuse", as the kernel's authentication says.
+# kernel IMG [OPTS]: "accept" or "refuse", as the kernel's authentication
+# (mounted with OPTS, default ro,$AUTH) says.
 kernel() {
 	put "$1" || { echo error; return; }
 	dmesg -c >/dev/null
-	if ! mount -t ubifs -o ro,$AUTH ubi0:fs /mnt 2>/dev/null; then
+	if ! mount -t ubifs -o "${2:-ro,$AUTH}" ubi0:fs /mnt 2>/dev/null; then
 		echo refuse
 		return
 	fi
@@ -54,6 +74,13 @@ echo new >/mnt/new1 && rm /mnt/sub/text && mkdir /mnt/d2 && echo y >/mnt/d2/f &&
 dump /tmp/dirty.img
 umount /mnt
 start=$(date +%s)
+for sp in $S/eqkeys.img; do
+	t=$(tracekit ubifs verify $sp >/tmp/o 2>&1; echo $?)
+	case $t in 0) t=accept ;; 1) t=refuse ;; *) t=error ;; esac
+	echo "SPECIAL ${sp##*/} tracekit=$t kernel=$(kernel $sp ro)"
+	sed "s|^|WHY ${sp##*/}: |" /tmp/o | head -2
+	dmesg | grep "UBIFS error" | head -3 | sed "s|^|WHY ${sp##*/}: kernel: |"
+done
 for base in $S/hmac.img /tmp/dirty.img; do
 	t=$(tracekit ubifs verify $base --key-file $S/key >/dev/null 2>&1; echo $?)
 	echo "BASE $base tracekit=$t kernel=$(kernel $base)"
@@ -77,11 +104,15 @@ done
 echo "GUEST-TIME $(($(date +%s) - start))"
 GUEST
 uk_run 1400 "$TK_TMP/script"
-grep -E '^BASE|^GUEST-TIME' "$TK_TMP/console"
+grep -E '^BASE|^SPECIAL|^GUEST-TIME' "$TK_TMP/console"
 grep -q '^GUEST-TIME' "$TK_TMP/console" || { tail -40 "$TK_TMP/console"; fail "the guest did not finish (rc $UK_RC)"; }
 grep -q '^BASE .*tracekit=0 kernel=accept' "$TK_TMP/console" &&
 	[ "$(grep -c '^BASE .*tracekit=0 kernel=accept' "$TK_TMP/console")" = 2 ] ||
 	fail "a base image is not accepted by both"
+# The kernel's verdict on each crafted image is the expected one.
+[ "$(grep -c '^SPECIAL ' "$TK_TMP/console")" = 1 ] || fail "a crafted image was not judged"
+grep '^SPECIAL ' "$TK_TMP/console" | grep -v 'tracekit=\([a-z]*\) kernel=\1$' &&
+	fail "tracekit and the kernel disagree on a crafted image"
 # VAR spec LEB:offs node tracekit kernel
 awk '/^VAR / {
 	total++

@@ -10,6 +10,9 @@
  *   ubifs-poke find IMG LEB_SIZE data none|lzo|zlib|zstd
  *                                               first data node so stored
  *   ubifs-poke find IMG LEB_SIZE symlink        first symlink inode
+ *   ubifs-poke branch IMG LEB_SIZE INUM BLOCK   "NODE KEY": the index node
+ *        whose branch names data block BLOCK of INUM, and where in the
+ *        file that branch's key holds the block number
  *   ubifs-poke compr IMG LEB_SIZE               data nodes per compressor
  *   ubifs-poke set IMG OFFSET BYTES VALUE       little-endian store
  *   ubifs-poke crc IMG OFFSET                   repair a node's CRC
@@ -53,7 +56,31 @@ static long walk(size_t leb, long (*fn)(size_t off, void *arg), void *arg)
 struct want {
 	const char *kind, *arg;
 	long counts[4];
+	uint32_t inum, block;
+	size_t key;
 };
+
+/* An index node (type 9): child_cnt at 24, branches from 28, each
+ * lnum, offs, len, then the key (inode number, block | type << 29). */
+static long branch(size_t off, void *arg)
+{
+	struct want *w = arg;
+	uint32_t len = le32(off + 16), cc = img[off + 24] | img[off + 25] << 8;
+	size_t bsz, b, i;
+
+	if (img[off + 20] != 9 || !cc || len < 28)
+		return -1;
+	bsz = (len - 28) / cc;
+	for (i = 0; i < cc; i++) {
+		b = off + 28 + i * bsz;
+		if (le32(b + 12) == w->inum &&
+		    le32(b + 16) == (1u << 29 | w->block)) {
+			w->key = b + 16;
+			return off;
+		}
+	}
+	return -1;
+}
 
 static long match(size_t off, void *arg)
 {
@@ -205,6 +232,15 @@ int main(int argc, char **argv)
 		if (off < 0)
 			die("not found");
 		printf("%ld\n", off);
+		return 0;
+	}
+	if (!strcmp(argv[1], "branch") && argc == 6) {
+		w.inum = strtoul(argv[4], NULL, 0);
+		w.block = strtoul(argv[5], NULL, 0);
+		off = walk(strtoul(argv[3], NULL, 0), branch, &w);
+		if (off < 0)
+			die("not found");
+		printf("%ld %zu\n", off, w.key);
 		return 0;
 	}
 	if (!strcmp(argv[1], "compr")) {
