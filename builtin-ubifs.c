@@ -215,6 +215,7 @@ static int cmd_verify(int argc, const char **argv)
 	int extract = !strcmp(argv[0], "extract");
 	const char *const *usage = extract ? extract_usage : verify_usage;
 	const char *cert = NULL, *key_file = NULL, *key_desc = NULL;
+	struct ubifs_extract_opts eo = { 0 };
 	const struct option options[] = {
 		OPT_STRING(0, "cert", &cert, "CERT.pem",
 			   "verify the superblock's PKCS#7 signature with this X.509 certificate (PEM or DER)"),
@@ -236,6 +237,7 @@ static int cmd_verify(int argc, const char **argv)
 	argc = parse_options(argc, argv, options, usage, 0);
 	if (argc != 1 + extract)
 		usage_with_options(usage, options);
+
 	if (key_file && key_desc)
 		die_code(TK_EXIT_USAGE, "--key-file and --key-desc exclude each other");
 	if (key_file)
@@ -272,8 +274,11 @@ static int cmd_verify(int argc, const char **argv)
 			die("%s: extract: the journal holds %d nodes not yet in "
 			    "the index; mount and unmount the image to commit "
 			    "them", argv[0], res.journal_nodes);
-		if (ubifs_extract(&img, res.root_lnum, res.root_offs, argv[1],
-				  &files, &err))
+		eo.root_lnum = res.root_lnum;
+		eo.root_offs = res.root_offs;
+		eo.root_len = res.root_len;
+		eo.root_hash = res.root_hash;
+		if (ubifs_extract(&img, &eo, argv[1], &files, &err))
 			die("%s: extract: %s", argv[0], err.buf);
 		printf("%s: %d files extracted\n", argv[1], files);
 	}

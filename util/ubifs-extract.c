@@ -12,36 +12,50 @@
 #include <unistd.h>
 
 #include "util/strbuf.h"
+#include "util/ubifs-auth.h"
 #include "util/ubifs-compr.h"
 #include "util/ubifs-extract.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
 
-/* Leaves of the index in key order: a key groups everything of an inode. */
+/*
+ * Leaves of the index in key order (a key groups everything of an
+ * inode): where the node is and, in x->hashes, the hash its branch
+ * records.  Nothing of a node is kept: each use reads it again with
+ * ubifs_node_read(), which checks it against that hash (or its CRC in
+ * an unauthenticated image), so that only bytes that verify are written
+ * however the file changes after verification.
+ */
 struct leaf {
 	uint32_t inum;
 	int type;
 	int lnum, offs;
-	const uint8_t *node;
-	/* Inode leaves: where the inode was first created, so that a second
-	 * entry becomes a hard link (files) or is refused (directories). */
+	uint32_t len;
+	/* Inode leaves: where the inode was first created and its mode, so
+	 * that a second entry becomes a hard link (files) or is refused
+	 * (directories). */
 	char *path;
+	uint32_t mode;
 };
 
 /* A directory whose owner, mode and times are set once the tree is
  * complete: creating its entries would change its times, and a mode
  * without write or search permission would stop both the entries and,
- * on error, their removal. */
+ * on error, their removal.  ino is its inode node, as read and checked
+ * when the directory was made. */
 struct dir_meta {
 	char *path;
 	uint32_t inum;
-	const struct ubifs_ino_node *ino;
+	struct ubifs_ino_node *ino;
 };
 
 struct ex {
 	const struct ubifs_image *img;
-	int root_lnum, root_offs;
+	const struct ubifs_extract_opts *o;
+	struct ubifs_auth *auth;	/* NULL: unauthenticated image */
+	int hash_len;
 	struct leaf *v;
+	uint8_t *hashes;		/* hash_len bytes a leaf */
 	int nr, alloc;
 	struct dir_meta *dirs;
 	int ndirs;
@@ -64,70 +78,120 @@ static const char *shown(struct ex *x, const char *path)
 	return x->shown.buf;
 }
 
-static uint32_t node_len(const struct leaf *l)
-{
-	return le32toh(((const struct ubifs_ch *)l->node)->len);
-}
-
+/* Key types and node types share their numbers (ubifs-media.h). */
 static const char *node_what(const struct leaf *l)
 {
-	return ubifs_node_name(((const struct ubifs_ch *)l->node)->node_type);
+	return ubifs_node_name(l->type);
 }
 
 /* The fixed part of the node a key type names, as the kernel's
- * ubifs_validate_entry() and validate_inode() expect at least. */
-static uint32_t min_len(int key_type)
+ * ubifs_validate_entry() and validate_inode() expect at least, and the
+ * most it may hold (the kernel's ubifs_check_node() ranges). */
+static void len_range(int key_type, uint32_t *min, uint32_t *max)
 {
 	switch (key_type) {
 	case UBIFS_INO_KEY:
-		return UBIFS_INO_NODE_SZ;
+		*min = UBIFS_INO_NODE_SZ;
+		*max = UBIFS_MAX_INO_NODE_SZ;
+		return;
 	case UBIFS_DATA_KEY:
-		return UBIFS_DATA_NODE_SZ;
-	case UBIFS_DENT_KEY:
-	case UBIFS_XENT_KEY:
-		return UBIFS_DENT_NODE_SZ + 1;
+		*min = UBIFS_DATA_NODE_SZ;
+		*max = UBIFS_MAX_DATA_NODE_SZ;
+		return;
+	default:
+		*min = UBIFS_DENT_NODE_SZ + 1;
+		*max = UBIFS_MAX_DENT_NODE_SZ;
 	}
-	return UBIFS_CH_SZ;
+}
+
+/*
+ * Reads leaf l into buf (room for the longest node of its type) and
+ * checks it against its branch: the file may have changed since it was
+ * verified (util/ubifs-image.h, ubifs_node_read()).
+ */
+static int load(struct ex *x, const struct leaf *l, void *buf)
+{
+	struct strbuf why = STRBUF_INIT;
+	const uint8_t *hash = x->auth ? x->hashes + (size_t)(l - x->v) *
+				       x->hash_len : NULL;
+
+	if (!ubifs_node_read(x->img, x->auth, l->lnum, l->offs, l->len, hash,
+			     buf, &why) &&
+	    ((const struct ubifs_ch *)buf)->node_type == l->type)
+		return 0;
+	strbuf_addf(x->err, "LEB %d:0x%x %s: not what was verified: %s (the "
+		    "image changed after verification)", l->lnum, l->offs,
+		    node_what(l), why.len ? why.buf : "node type");
+	strbuf_release(&why);
+	return -1;
 }
 
 static int add_leaf(struct ex *x, const struct ubifs_branch *br)
 {
 	struct leaf *l;
+	uint32_t min, max;
 
 	if (x->nr == x->alloc) {
 		x->alloc = x->alloc ? 2 * x->alloc : 256;
 		x->v = xrealloc(x->v, x->alloc * sizeof(*x->v));
+		x->hashes = xrealloc(x->hashes, (size_t)x->alloc * x->hash_len);
 	}
 	l = &x->v[x->nr];
 	l->inum = ubifs_key_inum(br->key);
 	l->type = ubifs_key_type(br->key);
 	l->lnum = le32toh(br->lnum);
 	l->offs = le32toh(br->offs);
-	l->node = ubifs_leb(x->img, l->lnum) + l->offs;
+	l->len = le32toh(br->len);
 	l->path = NULL;
+	memcpy(x->hashes + (size_t)x->nr * x->hash_len,
+	       br->key + UBIFS_SK_LEN, x->hash_len);
 	x->nr++;
-	if (node_len(l) < min_len(l->type))
-		return strbuf_error(x->err, "LEB %d:0x%x %s: %u bytes, too short", l->lnum,
-				    l->offs, node_what(l), node_len(l));
+	len_range(l->type, &min, &max);
+	if (l->len < min || l->len > max)
+		return strbuf_error(x->err, "LEB %d:0x%x %s: %u bytes, not %u to %u",
+				    l->lnum, l->offs, node_what(l), l->len,
+				    min, max);
 	return 0;
 }
 
-static int collect(struct ex *x, int lnum, int offs)
+/* The index node at lnum:offs, checked against the hash its parent (or
+ * the master node) records for it, then its branches. */
+static int collect(struct ex *x, int lnum, int offs, uint32_t len,
+		   const uint8_t *hash)
 {
 	const struct ubifs_geom *g = &x->img->g;
-	const struct ubifs_idx_node *idx =
-		(const void *)(ubifs_leb(x->img, lnum) + offs);
-	int cc = le16toh(idx->child_cnt), i, err = 0;
+	const struct ubifs_idx_node *idx;
+	struct strbuf why = STRBUF_INIT;
+	int cc, i, err;
+	void *buf;
 
+	if (len < UBIFS_IDX_NODE_SZ || len > (uint32_t)g->leb_size)
+		return strbuf_error(x->err, "LEB %d:0x%x index node: length %u",
+				    lnum, offs, len);
+	buf = xmalloc(len);
+	err = ubifs_node_read(x->img, x->auth, lnum, offs, len,
+			      x->auth ? hash : NULL, buf, &why);
+	idx = buf;
+	cc = le16toh(idx->child_cnt);
+	if (!err && (idx->ch.node_type != UBIFS_IDX_NODE ||
+		     len != UBIFS_IDX_NODE_SZ + (uint32_t)cc * g->branch_sz))
+		err = strbuf_error(&why, "node type or child count");
+	if (err)
+		strbuf_addf(x->err, "LEB %d:0x%x index node: not what was "
+			    "verified: %s (the image changed after "
+			    "verification)", lnum, offs, why.buf);
 	for (i = 0; i < cc && !err; i++) {
 		const struct ubifs_branch *br =
 			(const void *)(idx->branches + (size_t)i * g->branch_sz);
 
 		if (le16toh(idx->level))
-			err = collect(x, le32toh(br->lnum), le32toh(br->offs));
+			err = collect(x, le32toh(br->lnum), le32toh(br->offs),
+				      le32toh(br->len), br->key + UBIFS_SK_LEN);
 		else
 			err = add_leaf(x, br);
 	}
+	strbuf_release(&why);
+	free(buf);
 	return err;
 }
 
@@ -160,34 +224,43 @@ static struct leaf *ino_leaf(struct ex *x, uint32_t inum)
 	return NULL;
 }
 
-/* The inode's data (symlink target, xattr value) must lie in the node. */
-static const struct ubifs_ino_node *inode_of(struct ex *x, uint32_t inum)
+/* The inode node of leaf l, malloc'ed; its data (symlink target, xattr
+ * value) must lie in the node.  NULL with the reason in x->err. */
+static struct ubifs_ino_node *read_inode(struct ex *x, const struct leaf *l)
 {
-	struct leaf *l = ino_leaf(x, inum);
-	const struct ubifs_ino_node *ino;
+	struct ubifs_ino_node *ino = xmalloc(UBIFS_MAX_INO_NODE_SZ);
 
-	if (!l)
-		return NULL;
-	ino = (const void *)l->node;
-	if (le32toh(ino->data_len) > node_len(l) - UBIFS_INO_NODE_SZ) {
+	if (load(x, l, ino))
+		goto fail;
+	if (le32toh(ino->data_len) > l->len - UBIFS_INO_NODE_SZ) {
 		strbuf_error(x->err, "LEB %d:0x%x inode node: data_len %u beyond the node",
 			     l->lnum, l->offs, le32toh(ino->data_len));
-		return NULL;
+		goto fail;
 	}
 	return ino;
+fail:
+	free(ino);
+	return NULL;
 }
 
 static int write_block(struct ex *x, int fd, const struct leaf *l)
 {
-	const struct ubifs_data_node *dn = (const void *)l->node;
+	union {
+		struct ubifs_data_node dn;
+		uint8_t raw[UBIFS_MAX_DATA_NODE_SZ];
+	} node;
+	const struct ubifs_data_node *dn = &node.dn;
 	uint8_t block[UBIFS_BLOCK_SIZE];
-	uint32_t want = le32toh(dn->size);
-	uint32_t bno = ubifs_key_val(dn->key);
+	uint32_t want, bno;
 	struct strbuf why = STRBUF_INIT;
 	long got;
 
+	if (load(x, l, &node))
+		return -1;
+	want = le32toh(dn->size);
+	bno = ubifs_key_val(dn->key);
 	got = ubifs_decompress(le16toh(dn->compr_type), dn->data,
-			       node_len(l) - UBIFS_DATA_NODE_SZ, block,
+			       l->len - UBIFS_DATA_NODE_SZ, block,
 			       sizeof(block), &why);
 	/* fs/ubifs/file.c read_block(): the length must be the node's size. */
 	if (got >= 0 && got != want)
@@ -219,18 +292,27 @@ static int write_data(struct ex *x, int fd, uint32_t inum, uint64_t size)
 }
 
 /*
- * A directory entry's name: within the node and, as the kernel's
- * ubifs_validate_entry() requires, 1..UBIFS_MAX_NLEN bytes without NUL.
- * File names that would leave the directory ('/', ".", "..") are refused
- * too; xattr names ("user.a/b") may hold a '/'.
+ * A directory or xattr entry: its name, within the node and, as the
+ * kernel's ubifs_validate_entry() requires, 1..UBIFS_MAX_NLEN bytes
+ * without NUL, and the inode it names.  File names that would leave the
+ * directory ('/', ".", "..") are refused too; xattr names ("user.a/b")
+ * may hold a '/'.
  */
-static int entry_name(struct ex *x, const struct leaf *l, char *name)
+static int read_entry(struct ex *x, const struct leaf *l, char *name,
+		      uint32_t *inum)
 {
-	const struct ubifs_dent_node *de = (const void *)l->node;
-	int nlen = le16toh(de->nlen);
+	union {
+		struct ubifs_dent_node de;
+		uint8_t raw[UBIFS_MAX_DENT_NODE_SZ];
+	} node;
+	const struct ubifs_dent_node *de = &node.de;
+	int nlen;
 
+	if (load(x, l, &node))
+		return -1;
+	nlen = le16toh(de->nlen);
 	if (!nlen || nlen > UBIFS_MAX_NLEN ||
-	    nlen > (int)(node_len(l) - UBIFS_DENT_NODE_SZ))
+	    nlen > (int)(l->len - UBIFS_DENT_NODE_SZ))
 		return strbuf_error(x->err, "LEB %d:0x%x %s: bad name length %d", l->lnum,
 				    l->offs, node_what(l), nlen);
 	if (memchr(de->name, '\0', nlen))
@@ -242,36 +324,46 @@ static int entry_name(struct ex *x, const struct leaf *l, char *name)
 				    "name", l->lnum, l->offs,
 				    node_what(l), nlen,
 				    (const char *)de->name);
+	if (le64toh(de->inum) > UINT32_MAX)
+		return strbuf_error(x->err, "LEB %d:0x%x %s: inode %llu beyond 32 bits",
+				    l->lnum, l->offs, node_what(l),
+				    (unsigned long long)le64toh(de->inum));
 	memcpy(name, de->name, nlen);
 	name[nlen] = '\0';
+	*inum = le64toh(de->inum);
 	return 0;
 }
 
 static int set_xattrs(struct ex *x, const char *path, uint32_t inum)
 {
 	char name[UBIFS_MAX_NLEN + 1];
-	int lo, hi, i;
+	struct ubifs_ino_node *val;
+	struct leaf *vl;
+	uint32_t vinum;
+	int lo, hi, i, err;
 
 	range(x, inum, &lo, &hi);
 	for (i = lo; i < hi; i++) {
-		const struct ubifs_dent_node *xe = (const void *)x->v[i].node;
-		const struct ubifs_ino_node *val;
-
 		if (x->v[i].type != UBIFS_XENT_KEY)
 			continue;
-		if (entry_name(x, &x->v[i], name))
+		if (read_entry(x, &x->v[i], name, &vinum))
 			return -1;
-		if (!ino_leaf(x, le64toh(xe->inum)))
+		vl = ino_leaf(x, vinum);
+		if (!vl)
 			return strbuf_error(x->err, "LEB %d:0x%x xattr entry: no value "
-					    "inode %llu", x->v[i].lnum, x->v[i].offs,
-					    (unsigned long long)le64toh(xe->inum));
-		val = inode_of(x, le64toh(xe->inum));
+					    "inode %u", x->v[i].lnum, x->v[i].offs,
+					    vinum);
+		val = read_inode(x, vl);
 		if (!val)
 			return -1;
+		err = 0;
 		if (lsetxattr(path, name, val->data, le32toh(val->data_len), 0) &&
 		    errno != ENOTSUP && errno != EPERM)
+			err = errno;
+		free(val);
+		if (err)
 			return strbuf_error(x->err, "%s: setxattr %s: %s", shown(x, path),
-					    name, strerror(errno));
+					    name, strerror(err));
 	}
 	return 0;
 }
@@ -308,23 +400,36 @@ static int set_owner_mode(struct ex *x, const char *path,
 
 static int make_tree(struct ex *x, const char *dir, uint32_t dinum, int depth);
 
-static int make_dir(struct ex *x, const char *path, struct leaf *il, int depth)
+/* Records a directory, after its entries: see finish_dirs().  Takes ino. */
+static void add_dir(struct ex *x, const char *path, uint32_t inum,
+		    struct ubifs_ino_node *ino)
 {
-	if (mkdir(path, 0700))
-		return strbuf_error(x->err, "%s: %s", shown(x, path), strerror(errno));
-	if (make_tree(x, path, il->inum, depth + 1))
-		return -1;
-	/* After its entries: see finish_dirs(). */
 	x->dirs = xrealloc(x->dirs, (x->ndirs + 1) * sizeof(*x->dirs));
 	x->dirs[x->ndirs].path = xstrdup(path);
-	x->dirs[x->ndirs].inum = il->inum;
-	x->dirs[x->ndirs++].ino = (const void *)il->node;
+	x->dirs[x->ndirs].inum = inum;
+	x->dirs[x->ndirs++].ino = ino;
+}
+
+/* Takes ino. */
+static int make_dir(struct ex *x, const char *path, struct leaf *il,
+		    struct ubifs_ino_node *ino, int depth)
+{
+	if (mkdir(path, 0700)) {
+		strbuf_error(x->err, "%s: %s", shown(x, path), strerror(errno));
+		free(ino);
+		return -1;
+	}
+	if (make_tree(x, path, il->inum, depth + 1)) {
+		free(ino);
+		return -1;
+	}
+	add_dir(x, path, il->inum, ino);
 	return 0;
 }
 
-static int make_file(struct ex *x, const char *path, struct leaf *il)
+static int make_file(struct ex *x, const char *path, struct leaf *il,
+		     const struct ubifs_ino_node *ino)
 {
-	const struct ubifs_ino_node *ino = (const void *)il->node;
 	int fd, err;
 
 	/* O_EXCL: never write through something already there. */
@@ -338,16 +443,13 @@ static int make_file(struct ex *x, const char *path, struct leaf *il)
 	return err;
 }
 
-static int make_symlink(struct ex *x, const char *path, struct leaf *il)
+static int make_symlink(struct ex *x, const char *path, struct leaf *il,
+			const struct ubifs_ino_node *ino)
 {
-	const struct ubifs_ino_node *ino = inode_of(x, il->inum);
-	uint32_t n;
+	uint32_t n = le32toh(ino->data_len);
 	char *target;
 	int err = 0;
 
-	if (!ino)
-		return -1;
-	n = le32toh(ino->data_len);
 	/* The target is stored without its NUL; one inside cannot be
 	 * recreated, and PATH_MAX bounds what symlink() takes. */
 	if (!n || n >= PATH_MAX || memchr(ino->data, '\0', n))
@@ -363,45 +465,55 @@ static int make_symlink(struct ex *x, const char *path, struct leaf *il)
 static int make_entry(struct ex *x, const char *path, struct leaf *il,
 		      int depth)
 {
-	const struct ubifs_ino_node *ino = (const void *)il->node;
-	uint32_t mode = le32toh(ino->mode);
+	struct ubifs_ino_node *ino;
+	uint32_t mode;
 	int err;
 
-	if (il->path && S_ISDIR(mode))
-		return strbuf_error(x->err, "%s: directory inode %u has a second entry",
-				    shown(x, path), il->inum);
 	if (il->path) {
 		/* link(2) does not follow a symlink at oldpath. */
-		if (link(il->path, path))
-			return strbuf_error(x->err, "%s: %s", shown(x, path),
-					    strerror(errno));
-		return 0;
+		if (!S_ISDIR(il->mode) && !link(il->path, path))
+			return 0;
+		if (S_ISDIR(il->mode))
+			return strbuf_error(x->err, "%s: directory inode %u has a "
+					    "second entry", shown(x, path),
+					    il->inum);
+		return strbuf_error(x->err, "%s: %s", shown(x, path),
+				    strerror(errno));
 	}
+	ino = read_inode(x, il);
+	if (!ino)
+		return -1;
+	mode = le32toh(ino->mode);
 	switch (mode & S_IFMT) {
 	case S_IFDIR:
 		il->path = xstrdup(path);
-		return make_dir(x, path, il, depth);
+		il->mode = mode;
+		return make_dir(x, path, il, ino, depth);
 	case S_IFREG:
-		err = make_file(x, path, il);
+		err = make_file(x, path, il, ino);
 		break;
 	case S_IFLNK:
-		err = make_symlink(x, path, il);
+		err = make_symlink(x, path, il, ino);
 		break;
 	default:
 		/* Devices, FIFOs and sockets: recorded, not recreated. */
+		free(ino);
 		return 0;
 	}
-	if (!err && le32toh(ino->nlink) > 1)
+	if (!err && le32toh(ino->nlink) > 1) {
 		il->path = xstrdup(path);
+		il->mode = mode;
+	}
 	if (!err)
 		err = set_xattrs(x, path, il->inum);
 	if (!err)
 		err = set_owner_mode(x, path, ino);
+	free(ino);
 	return err;
 }
 
 /*
- * Every path is made of names checked by entry_name() under directories
+ * Every path is made of names checked by read_entry() under directories
  * this function created itself (mkdir fails on anything already there),
  * inside a mkdtemp() directory only the caller can enter until the end:
  * no component of a path can be a symlink.
@@ -410,6 +522,7 @@ static int make_tree(struct ex *x, const char *dir, uint32_t dinum, int depth)
 {
 	struct strbuf path = STRBUF_INIT;
 	char name[UBIFS_MAX_NLEN + 1];
+	uint32_t inum;
 	int lo, hi, i, err = 0;
 
 	if (depth > 4096)
@@ -417,20 +530,18 @@ static int make_tree(struct ex *x, const char *dir, uint32_t dinum, int depth)
 				    shown(x, dir));
 	range(x, dinum, &lo, &hi);
 	for (i = lo; i < hi && !err; i++) {
-		const struct ubifs_dent_node *de = (const void *)x->v[i].node;
 		struct leaf *il;
 
 		if (x->v[i].type != UBIFS_DENT_KEY)
 			continue;
-		err = entry_name(x, &x->v[i], name);
+		err = read_entry(x, &x->v[i], name, &inum);
 		if (err)
 			break;
-		il = ino_leaf(x, le64toh(de->inum));
+		il = ino_leaf(x, inum);
 		if (!il) {
 			err = strbuf_error(x->err, "LEB %d:0x%x directory entry \"%s\": "
-					   "inode %llu does not exist", x->v[i].lnum,
-					   x->v[i].offs, name,
-					   (unsigned long long)le64toh(de->inum));
+					   "inode %u does not exist", x->v[i].lnum,
+					   x->v[i].offs, name, inum);
 			break;
 		}
 		strbuf_reset(&path);
@@ -461,29 +572,29 @@ static void release(struct ex *x)
 
 	for (i = 0; i < x->nr; i++)
 		free(x->v[i].path);
-	for (i = 0; i < x->ndirs; i++)
+	for (i = 0; i < x->ndirs; i++) {
 		free(x->dirs[i].path);
+		free(x->dirs[i].ino);
+	}
 	free(x->dirs);
 	free(x->v);
+	free(x->hashes);
+	ubifs_auth_free(x->auth);
 }
 
 static int build(struct ex *x, const char *tmp, const char *dir)
 {
+	struct ubifs_ino_node *ino;
 	struct leaf *root;
 
-	if (collect(x, x->root_lnum, x->root_offs))
-		return -1;
-	root = ino_leaf(x, 1);
-	if (!root)
-		return strbuf_error(x->err, "no root inode");
-	root->path = xstrdup(tmp);
 	if (make_tree(x, tmp, 1, 0))
 		return -1;
 	/* The root directory last: it is the last entry of the list. */
-	x->dirs = xrealloc(x->dirs, (x->ndirs + 1) * sizeof(*x->dirs));
-	x->dirs[x->ndirs].path = xstrdup(tmp);
-	x->dirs[x->ndirs].inum = 1;
-	x->dirs[x->ndirs++].ino = (const void *)root->node;
+	root = ino_leaf(x, 1);
+	ino = read_inode(x, root);
+	if (!ino)
+		return -1;
+	add_dir(x, tmp, 1, ino);
 	if (finish_dirs(x))
 		return -1;
 	if (rename(tmp, dir))
@@ -491,26 +602,45 @@ static int build(struct ex *x, const char *tmp, const char *dir)
 	return 0;
 }
 
-int ubifs_extract(const struct ubifs_image *img, int root_lnum, int root_offs,
-		  const char *dir, int *files, struct strbuf *err)
+int ubifs_extract(const struct ubifs_image *img,
+		  const struct ubifs_extract_opts *o, const char *dir,
+		  int *files, struct strbuf *err)
 {
 	struct ex x = {
-		.img = img, .err = err,
-		.root_lnum = root_lnum, .root_offs = root_offs,
+		.img = img, .o = o, .err = err,
 		.chown = geteuid() == 0, .shown = STRBUF_INIT,
 	};
 	struct strbuf tmp = STRBUF_INIT;
 	struct stat st;
-	int ret;
+	struct leaf *root;
+	int ret = -1;
 
 	*files = 0;
 	if (!lstat(dir, &st))
 		return strbuf_error(err, "%s already exists", dir);
-	strbuf_addf(&tmp, "%s.tmpXXXXXX", dir);
-	if (!mkdtemp(tmp.buf)) {
-		ret = strbuf_error(err, "%s: %s", dir, strerror(errno));
+	if (img->g.flags & UBIFS_FLG_AUTHENTICATION) {
+		x.auth = ubifs_auth_new(img->g.hash_algo, NULL, 0);
+		x.hash_len = img->g.hash_len;
+		if (!x.auth) {
+			strbuf_addf(err, "cannot set up hash algorithm %d",
+				    img->g.hash_algo);
+			goto out;
+		}
+	}
+	if (collect(&x, o->root_lnum, o->root_offs, o->root_len, o->root_hash))
+		goto out;
+	root = ino_leaf(&x, 1);
+	if (!root) {
+		strbuf_addstr(err, "no root inode");
 		goto out;
 	}
+	strbuf_addf(&tmp, "%s.tmpXXXXXX", dir);
+	if (!mkdtemp(tmp.buf)) {
+		strbuf_addf(err, "%s: %s", dir, strerror(errno));
+		goto out;
+	}
+	root->path = xstrdup(tmp.buf);
+	root->mode = S_IFDIR;
 	x.dir = dir;
 	x.tmp = tmp.buf;
 	ret = build(&x, tmp.buf, dir);

@@ -3,20 +3,32 @@
 #define TK_UBIFS_EXTRACT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "util/strbuf.h"
 #include "util/ubifs-image.h"
 
+struct ubifs_extract_opts {
+	/* The index root of the verified image and, authenticated, the
+	 * master's hash of it (struct ubifs_verify_result). */
+	int root_lnum, root_offs;
+	uint32_t root_len;
+	const uint8_t *root_hash;
+};
+
 /*
- * Recreates the file tree of a verified image (index root at
- * root_lnum:root_offs) under dir (which must not
+ * Recreates the file tree of a verified image under dir (which must not
  * exist; it is built under a temporary name and renamed when complete):
  * directories, regular files, symlinks, hard links and xattrs, with modes,
  * times and (when run as root) owners.  Data nodes may be uncompressed,
- * LZO, zlib or zstd.  Returns 0, or -1 with a reason in err and nothing
- * left at dir.
+ * LZO, zlib or zstd.  Every node is read again from the image and checked
+ * against the hash its index branch records, from the root hash down (or
+ * its CRC, unauthenticated), so that only bytes that verify are written,
+ * whatever becomes of the file after verification.  Returns 0, or -1
+ * with a reason in err and nothing left at dir.
  */
-int ubifs_extract(const struct ubifs_image *img, int root_lnum, int root_offs,
-		  const char *dir, int *files, struct strbuf *err);
+int ubifs_extract(const struct ubifs_image *img,
+		  const struct ubifs_extract_opts *o, const char *dir,
+		  int *files, struct strbuf *err);
 
 #endif

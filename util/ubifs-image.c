@@ -156,19 +156,21 @@ static const char *check_geometry(const struct ubifs_geom *g)
 int ubifs_image_init(struct ubifs_image *img, const void *buf, size_t len,
 		     struct ubifs_report *rep)
 {
-	const struct ubifs_sb_node *sb = buf;
+	const struct ubifs_sb_node *sb = &img->sb;
 	struct ubifs_geom *g = &img->g;
 	const char *why;
 
 	memset(img, 0, sizeof(*img));
 	img->data = buf;
 	img->size = len;
+	img->fd = -1;
 	ubifs_crc_init(&img->crc);
 	if (len < UBIFS_SB_NODE_SZ) {
 		ubifs_report_add(rep, 0, 0, "superblock node",
 				 "image too short (%zu bytes)", len);
 		return -1;
 	}
+	memcpy(&img->sb, buf, UBIFS_SB_NODE_SZ);
 	if (le32toh(sb->ch.magic) != UBIFS_NODE_MAGIC) {
 		ubifs_report_add(rep, 0, 0, "superblock node",
 				 "bad magic 0x%08x: not a UBIFS image",
@@ -244,15 +246,17 @@ int ubifs_image_init(struct ubifs_image *img, const void *buf, size_t len,
 	return 0;
 }
 
-static int map_file(const char *path, void **addr, size_t *len,
+/* Maps the file at path; *fd stays open for ubifs_node_read(). */
+static int map_file(const char *path, void **addr, size_t *len, int *fd,
 		    struct strbuf *err)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = -1;
+	int ret = -1;
 
-	if (fd < 0)
+	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0)
 		return strbuf_error(err, "%s", strerror(errno));
-	if (fstat(fd, &st)) {
+	if (fstat(*fd, &st)) {
 		strbuf_addstr(err, strerror(errno));
 		goto out;
 	}
@@ -265,15 +269,16 @@ static int map_file(const char *path, void **addr, size_t *len,
 		strbuf_addstr(err, "empty file");
 		goto out;
 	}
-	*addr = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
+	*addr = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, *fd, 0);
 	if (*addr == MAP_FAILED) {
 		strbuf_addf(err, "cannot map: %s", strerror(errno));
 		goto out;
 	}
 	madvise(*addr, *len, MADV_SEQUENTIAL);
-	ret = 0;
+	return 0;
 out:
-	close(fd);
+	close(*fd);
+	*fd = -1;
 	return ret;
 }
 
@@ -306,16 +311,20 @@ int ubifs_image_open(struct ubifs_image *img, const char *path,
 	size_t len = 0;
 	void *map = NULL;
 	char *s;
+	int fd;
 
 	memset(img, 0, sizeof(*img));
-	if (map_file(path, &map, &len, err))
+	img->fd = -1;
+	if (map_file(path, &map, &len, &fd, err))
 		return -1;
 	if (ubifs_ubi_detect(map, len)) {
 		ret = open_ubi(img, map, len, rep, err);
 		munmap(map, len);
+		close(fd);
 	} else {
 		ret = ubifs_image_init(img, map, len, rep);
 		img->mapped = 1;
+		img->fd = fd;
 	}
 	img->file_size = len;
 	if (!ret)
@@ -348,9 +357,12 @@ void ubifs_image_release(struct ubifs_image *img)
 	free(img->owned);
 	if (img->mapped)
 		munmap((void *)img->data, img->size);
+	if (img->fd >= 0)
+		close(img->fd);
 	img->scan = NULL;
 	img->owned = NULL;
 	img->mapped = 0;
+	img->fd = -1;
 }
 
 static int all_ff(const uint8_t *p, size_t n)
@@ -643,4 +655,38 @@ const struct ubifs_snode *ubifs_find_node(const struct ubifs_image *img,
 			hi = mid - 1;
 	}
 	return NULL;
+}
+
+int ubifs_node_read(const struct ubifs_image *img, struct ubifs_auth *auth,
+		    int lnum, int offs, uint32_t len, const uint8_t *hash,
+		    void *buf, struct strbuf *err)
+{
+	const struct ubifs_ch *ch = buf;
+	uint8_t calc[UBIFS_MAX_HASH_LEN];
+	size_t pos = (size_t)lnum * img->g.leb_size + offs;
+	ssize_t got;
+
+	if (lnum < 0 || lnum >= img->g.leb_cnt || offs < 0 ||
+	    len < UBIFS_CH_SZ || len > (uint32_t)(img->g.leb_size - offs) ||
+	    len > (uint32_t)(ubifs_leb_avail(img, lnum) - offs))
+		return strbuf_error(err, "no node of %u bytes fits there", len);
+	if (img->fd >= 0) {
+		got = pread(img->fd, buf, len, pos);
+		if (got < 0)
+			return strbuf_error(err, "read: %s", strerror(errno));
+		if (got != (ssize_t)len)
+			return strbuf_error(err, "the file is shorter than when it "
+					    "was scanned");
+	} else {
+		memcpy(buf, img->data + pos, len);
+	}
+	if (le32toh(ch->magic) != UBIFS_NODE_MAGIC || le32toh(ch->len) != len)
+		return strbuf_error(err, "no longer the node that was scanned "
+				    "(magic or length)");
+	if (ubifs_node_crc(img, buf, len) != le32toh(ch->crc))
+		return strbuf_error(err, "CRC mismatch");
+	if (hash && (ubifs_auth_hash(auth, buf, len, calc) ||
+		     !ubifs_mac_equal(calc, hash, img->g.hash_len)))
+		return strbuf_error(err, "hash mismatch");
+	return 0;
 }

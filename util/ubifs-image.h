@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "util/strbuf.h"
+#include "util/ubifs-auth.h"
 #include "util/ubifs-crc.h"
 #include "util/ubifs-media.h"
 
@@ -71,12 +72,16 @@ struct ubifs_leb_scan {
 struct ubifs_image {
 	const uint8_t *data;
 	size_t size;		/* bytes present, may end inside a LEB */
+	/* The superblock as read once by init: g and every later check
+	 * (signature, HMAC, hash_mst) use this copy, never the file. */
+	struct ubifs_sb_node sb;
 	struct ubifs_geom g;
 	struct ubifs_crc crc;
 	struct ubifs_leb_scan *scan;	/* g.leb_cnt entries once scanned */
 	const char *ubi_note;		/* set when found inside a UBI image */
 	void *owned;
 	int mapped;			/* data is a read-only file mapping */
+	int fd;				/* of that file, for ubifs_node_read() */
 	size_t file_size;		/* of the file, UBI headers and all */
 	int ubi_skipped;		/* PEBs ubifs_ubi_extract left out */
 	int ubi_first_skipped;
@@ -127,6 +132,20 @@ const uint8_t *ubifs_snode_hash(const struct ubifs_image *img, int lnum,
 				const struct ubifs_snode *sn);
 const struct ubifs_snode *ubifs_find_node(const struct ubifs_image *img,
 					  int lnum, int offs);
+
+/*
+ * Copies the node of len bytes at lnum:offs into buf and checks the
+ * copy: a node of that length starts there, its CRC holds and, with hash
+ * (and auth, hashing with the image's algorithm), it hashes to hash.
+ * Whatever is used of a node after the scan must come from such a copy:
+ * a file mapping reads the file as it is now, and the file may have been
+ * rewritten (or cut short) since its bytes were hashed.  A mapped image
+ * is read with pread(), so that a file cut short is an error, not a
+ * SIGBUS.  Returns 0, or -1 with the reason in err.
+ */
+int ubifs_node_read(const struct ubifs_image *img, struct ubifs_auth *auth,
+		    int lnum, int offs, uint32_t len, const uint8_t *hash,
+		    void *buf, struct strbuf *err);
 
 /* Keys of the "simple" format: inode number, then type:29-bit value. */
 static inline uint32_t ubifs_key_inum(const uint8_t *key)

@@ -360,7 +360,7 @@ static int write_sb(struct signer *s, const uint8_t *hash_mst)
 	size_t der_len = 0;
 	int end = UBIFS_SB_NODE_SZ;
 
-	memcpy(sb, s->img->data, UBIFS_SB_NODE_SZ);
+	memcpy(sb, &s->img->sb, UBIFS_SB_NODE_SZ);
 	sb->flags = htole32(g->flags | UBIFS_FLG_AUTHENTICATION);
 	sb->hash_algo = htole16(s->o->hash_algo);
 	sb->leb_cnt = htole32(s->leb_cnt);

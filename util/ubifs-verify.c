@@ -19,7 +19,10 @@ struct vctx {
 	struct ubifs_report *rep;
 	struct ubifs_auth *auth;	/* NULL for unauthenticated images */
 	const struct ubifs_sb_node *sb;
-	const struct ubifs_mst_node *mst;
+	/* The master node as authenticated: a copy, as everything the
+	 * verdict rests on (util/ubifs-image.h, ubifs_node_read()). */
+	struct ubifs_mst_node mst_copy;
+	const struct ubifs_mst_node *mst;	/* &mst_copy once it is read */
 	uint8_t *is_bud;		/* per LEB: referenced by the log */
 	struct ubifs_journal_result jr;	/* the journal, as replayed */
 	uint64_t *seen;			/* open-addressed set of lnum:offs */
@@ -203,12 +206,11 @@ static const struct ubifs_snode *last_master(struct vctx *v, int lnum)
 }
 
 /* mst_node_check_hash() or ubifs_node_verify_hmac() of master.c. */
-static void auth_master(struct vctx *v, int lnum,
+static void auth_master(struct vctx *v, int lnum, int offs,
 			const struct ubifs_mst_node *mst)
 {
 	uint8_t mac[UBIFS_MAX_HASH_LEN];
 	int n = v->img->g.hash_len;
-	int offs = (const uint8_t *)mst - ubifs_leb(v->img, lnum);
 
 	if (hmac_zero(v, mst->hmac)) {
 		if (ubifs_auth_hash(v->auth, (const uint8_t *)mst + UBIFS_CH_SZ,
@@ -254,6 +256,9 @@ static int check_masters(struct vctx *v)
 	const struct ubifs_snode *m2 = last_master(v, UBIFS_MST_LNUM + 1);
 	const uint8_t *p1 = m1 ? node_ptr(v, UBIFS_MST_LNUM, m1->offs) : NULL;
 	const uint8_t *p2 = m2 ? node_ptr(v, UBIFS_MST_LNUM + 1, m2->offs) : NULL;
+	int lnum = p1 ? UBIFS_MST_LNUM : UBIFS_MST_LNUM + 1;
+	int offs = p1 ? (int)m1->offs : m2 ? (int)m2->offs : 0;
+	struct strbuf why = STRBUF_INIT;
 
 	/*
 	 * scan_for_master(): the copy in LEB 1 is authenticated, the one in
@@ -263,18 +268,24 @@ static int check_masters(struct vctx *v)
 	 * does this: it would refuse images the kernel mounts.  Only when LEB 1
 	 * holds no usable copy is LEB 2's authenticated itself.
 	 */
-	if (v->auth && (p1 || p2))
-		auth_master(v, p1 ? UBIFS_MST_LNUM : UBIFS_MST_LNUM + 1,
-			    (const void *)(p1 ? p1 : p2));
+	if (!p1 && !p2)
+		return -1;
+	if (ubifs_node_read(v->img, NULL, lnum, offs, UBIFS_MST_NODE_SZ,
+			    NULL, &v->mst_copy, &why)) {
+		ubifs_report_add(v->rep, lnum, offs, "master node",
+				 "changed while being verified: %s", why.buf);
+		strbuf_release(&why);
+		return -1;
+	}
+	if (v->auth)
+		auth_master(v, lnum, offs, &v->mst_copy);
 	if (p1 && p2 && (m1->offs != m2->offs || masters_differ(p1, p2)))
 		ubifs_report_add(v->rep, UBIFS_MST_LNUM + 1, m2->offs,
 				 "master node", "differs from the copy in "
 				 "LEB %d", UBIFS_MST_LNUM);
-	v->mst = (const void *)(p1 ? p1 : p2);
-	if (!v->mst)
-		return -1;
-	v->res->mst_lnum = p1 ? UBIFS_MST_LNUM : UBIFS_MST_LNUM + 1;
-	v->res->mst_offs = p1 ? m1->offs : m2->offs;
+	v->mst = &v->mst_copy;
+	v->res->mst_lnum = lnum;
+	v->res->mst_offs = offs;
 	v->res->highest_inum = le64toh(v->mst->highest_inum);
 	return 0;
 }
@@ -435,6 +446,8 @@ static void walk_index(struct vctx *v, int lnum, int offs, uint32_t len,
 	const struct ubifs_idx_node *idx;
 	const struct ubifs_snode *sn;
 	const uint8_t *prev_key = NULL;
+	struct strbuf why = STRBUF_INIT;
+	void *buf;
 	int cc, lv, i;
 
 	if (seen_add(v, lnum, offs)) {
@@ -454,25 +467,34 @@ static void walk_index(struct vctx *v, int lnum, int offs, uint32_t len,
 				 "an index node was expected here");
 		return;
 	}
-	idx = (const void *)node_ptr(v, lnum, offs);
+	/* The branches are read from a copy that hashes as the scan found
+	 * the node, not from the file a second time. */
+	buf = xmalloc(len);
+	if (ubifs_node_read(v->img, v->auth, lnum, offs, len,
+			    ubifs_snode_hash(v->img, lnum, sn), buf, &why)) {
+		ubifs_report_add(v->rep, lnum, offs, "index node",
+				 "changed while being verified: %s", why.buf);
+		goto out;
+	}
+	idx = buf;
 	cc = le16toh(idx->child_cnt);
 	lv = le16toh(idx->level);
 	if (cc < 1 || cc > g->fanout ||
 	    len != UBIFS_IDX_NODE_SZ + (uint32_t)cc * g->branch_sz) {
 		ubifs_report_add(v->rep, lnum, offs, "index node",
 				 "bad child count %d for length %u", cc, len);
-		return;
+		goto out;
 	}
 	if (lv >= UBIFS_MAX_LEVELS) {
 		ubifs_report_add(v->rep, lnum, offs, "index node",
 				 "level %d, the limit is %d", lv,
 				 UBIFS_MAX_LEVELS - 1);
-		return;
+		goto out;
 	}
 	if (level >= 0 && lv != level) {
 		ubifs_report_add(v->rep, lnum, offs, "index node",
 				 "level %d where %d was expected", lv, level);
-		return;
+		goto out;
 	}
 	if (level < 0)
 		v->res->root_level = lv;
@@ -489,7 +511,7 @@ static void walk_index(struct vctx *v, int lnum, int offs, uint32_t len,
 					 "out of order" :
 					 "equals the previous one and is not "
 					 "a hashed key");
-			return;
+			goto out;
 		}
 		prev_key = br->key;
 		if (lv == 0)
@@ -499,6 +521,9 @@ static void walk_index(struct vctx *v, int lnum, int offs, uint32_t len,
 				   le32toh(br->len), lv - 1,
 				   br->key + UBIFS_SK_LEN, &me);
 	}
+out:
+	strbuf_release(&why);
+	free(buf);
 }
 
 static void check_lpt(struct vctx *v)
@@ -573,7 +598,7 @@ int ubifs_verify(struct ubifs_image *img, const struct ubifs_verify_opts *o,
 	int before = rep->nr;
 
 	memset(res, 0, sizeof(*res));
-	v.sb = (const void *)img->data;
+	v.sb = &img->sb;
 	res->authenticated = !!(img->g.flags & UBIFS_FLG_AUTHENTICATION);
 	if (res->authenticated) {
 		v.auth = ubifs_auth_new(img->g.hash_algo, o->hmac_key,
@@ -594,6 +619,8 @@ int ubifs_verify(struct ubifs_image *img, const struct ubifs_verify_opts *o,
 		res->root_lnum = le32toh(v.mst->root_lnum);
 		res->root_offs = le32toh(v.mst->root_offs);
 		res->root_len = le32toh(v.mst->root_len);
+		memcpy(res->root_hash, v.mst->hash_root_idx,
+		       sizeof(res->root_hash));
 		/* The journal first: what it supersedes in the index. */
 		v.is_bud = xcalloc(img->g.leb_cnt, 1);
 		check_log(&v);

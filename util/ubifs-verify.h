@@ -28,6 +28,9 @@ struct ubifs_verify_result {
 	int hmac_present, hmac_checked;
 	int mst_lnum, mst_offs;
 	int root_lnum, root_offs, root_len, root_level;
+	/* The master's hash_root_idx, from the master node as authenticated:
+	 * what a later reader of the index (extract) checks it against. */
+	uint8_t root_hash[UBIFS_MAX_HASH_LEN];
 	int idx_nodes;
 	int leaves[UBIFS_NODE_TYPES_CNT];	/* reachable, by type */
 	int scanned[UBIFS_NODE_TYPES_CNT];	/* all nodes, by type */

@@ -64,6 +64,10 @@ static void extract(const struct ubifs_image *img,
 {
 	const char *t = getenv("TMPDIR");
 	char base[4096], dir[4200];
+	struct ubifs_extract_opts eo = {
+		.root_lnum = res->root_lnum, .root_offs = res->root_offs,
+		.root_len = res->root_len, .root_hash = res->root_hash,
+	};
 	struct strbuf err = STRBUF_INIT;
 	int files;
 
@@ -71,8 +75,7 @@ static void extract(const struct ubifs_image *img,
 	if (!mkdtemp(base))
 		abort();
 	snprintf(dir, sizeof(dir), "%s/x", base);
-	if (ubifs_extract(img, res->root_lnum, res->root_offs, dir, &files,
-			  &err) && rmdir(base))
+	if (ubifs_extract(img, &eo, dir, &files, &err) && rmdir(base))
 		abort();
 	strbuf_release(&err);
 	remove_tree(base);
