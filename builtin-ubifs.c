@@ -4,6 +4,8 @@
  * offline.  The logic is in util/ubifs-*.c; this file parses options,
  * calls it and prints.
  */
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +25,7 @@ static const char *const ubifs_usage[] = {
 	"tracekit ubifs info [--nodes] IMAGE",
 	"tracekit ubifs verify IMAGE [--cert CERT.pem] [--key-file HMACKEY | --key-desc DESC]",
 	"tracekit ubifs sign IN OUT (--key KEY.pem --cert CERT.pem | --hmac-key FILE) [--hash-algo ALGO]",
-	"tracekit ubifs extract IMAGE DIR [--cert CERT.pem] [--key-file HMACKEY | --key-desc DESC]",
+	"tracekit ubifs extract IMAGE DIR [--cert CERT.pem] [--key-file HMACKEY | --key-desc DESC] [--max-size SIZE]",
 	NULL
 };
 
@@ -186,6 +188,32 @@ static void load_key(const char *path, uint8_t **key, size_t *len)
 		die("%s: %s", path, err.buf);
 }
 
+/* --max-size: bytes, or with a K, M, G or T suffix (powers of 1024). */
+static int opt_max_size(const struct option *opt, const char *arg, int unset)
+{
+	static const char units[] = "KMGT";
+	uint64_t *max = opt->value;
+	const char *u;
+	char *end;
+	unsigned long long v;
+	int shift = 0;
+
+	(void)unset;
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	u = *end && !end[1] ? strchr(units, *end) : NULL;
+	if (u) {
+		shift = 10 * (int)(u - units + 1);
+		end++;
+	}
+	if (end == arg || *arg == '-' || *end || errno || !v ||
+	    v > (UINT64_MAX >> shift))
+		return error("--max-size %s: not a positive size (bytes, or "
+			     "with K, M, G or T)", arg);
+	*max = (uint64_t)v << shift;
+	return 0;
+}
+
 /* What an OK means: the policy of util/ubifs-verify.c, in words. */
 static const char *auth_summary(const struct ubifs_verify_result *res)
 {
@@ -209,7 +237,7 @@ static int cmd_verify(int argc, const char **argv)
 		NULL
 	};
 	const char *const extract_usage[] = {
-		"tracekit ubifs extract IMAGE DIR [--cert CERT.pem] [--key-file HMACKEY | --key-desc DESC]",
+		"tracekit ubifs extract IMAGE DIR [--cert CERT.pem] [--key-file HMACKEY | --key-desc DESC] [--max-size SIZE]",
 		NULL
 	};
 	int extract = !strcmp(argv[0], "extract");
@@ -223,6 +251,9 @@ static int cmd_verify(int argc, const char **argv)
 			   "verify the HMACs with this raw key (the logon key's payload)"),
 		OPT_STRING(0, "key-desc", &key_desc, "DESC",
 			   "verify the HMACs with the user key DESC from the kernel keyring"),
+		OPT_CALLBACK(0, "max-size", &eo.max_size, "SIZE",
+			     "extract: refuse images whose files declare more than SIZE bytes (K, M, G, T; default: the free space)",
+			     opt_max_size),
 		OPT_END()
 	};
 	struct ubifs_verify_opts vo = { 0 };
@@ -237,7 +268,8 @@ static int cmd_verify(int argc, const char **argv)
 	argc = parse_options(argc, argv, options, usage, 0);
 	if (argc != 1 + extract)
 		usage_with_options(usage, options);
-
+	if (eo.max_size && !extract)
+		die_code(TK_EXIT_USAGE, "--max-size is an option of extract");
 	if (key_file && key_desc)
 		die_code(TK_EXIT_USAGE, "--key-file and --key-desc exclude each other");
 	if (key_file)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/time.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -32,8 +33,8 @@ struct leaf {
 	int lnum, offs;
 	uint32_t len;
 	/* Inode leaves: where the inode was first created and its mode, so
-	 * that a second entry becomes a hard link (files) or is refused
-	 * (directories). */
+	 * that a second entry becomes a hard link (anything but a directory)
+	 * or is refused (directories). */
 	char *path;
 	uint32_t mode;
 };
@@ -243,7 +244,8 @@ fail:
 	return NULL;
 }
 
-static int write_block(struct ex *x, int fd, const struct leaf *l)
+static int write_block(struct ex *x, int fd, const struct leaf *l,
+		       uint64_t size)
 {
 	union {
 		struct ubifs_data_node dn;
@@ -259,6 +261,10 @@ static int write_block(struct ex *x, int fd, const struct leaf *l)
 		return -1;
 	want = le32toh(dn->size);
 	bno = ubifs_key_val(dn->key);
+	/* Blocks past the inode's size are never read by the kernel
+	 * (fs/ubifs/file.c), and would only make the file sparse. */
+	if ((uint64_t)bno * UBIFS_BLOCK_SIZE >= size)
+		return 0;
 	got = ubifs_decompress(le16toh(dn->compr_type), dn->data,
 			       l->len - UBIFS_DATA_NODE_SZ, block,
 			       sizeof(block), &why);
@@ -283,7 +289,7 @@ static int write_data(struct ex *x, int fd, uint32_t inum, uint64_t size)
 	range(x, inum, &lo, &hi);
 	for (i = lo; i < hi; i++)
 		if (x->v[i].type == UBIFS_DATA_KEY &&
-		    write_block(x, fd, &x->v[i]))
+		    write_block(x, fd, &x->v[i], size))
 			return -1;
 	if (size > INT64_MAX || ftruncate(fd, size))
 		return strbuf_error(x->err, "inode %u: truncate to %llu: %s", inum,
@@ -462,6 +468,13 @@ static int make_symlink(struct ex *x, const char *path, struct leaf *il,
 	return err;
 }
 
+/*
+ * An inode reached by a second entry is linked to the first path, not
+ * written again, whatever its nlink says: the kernel would show both
+ * entries as one inode, and a copy per entry would let a small image
+ * write without bound (thousands of entries naming one large file).
+ * Directories cannot be linked: a second entry is refused.
+ */
 static int make_entry(struct ex *x, const char *path, struct leaf *il,
 		      int depth)
 {
@@ -500,12 +513,11 @@ static int make_entry(struct ex *x, const char *path, struct leaf *il,
 		free(ino);
 		return 0;
 	}
-	if (!err && le32toh(ino->nlink) > 1) {
+	if (!err) {
 		il->path = xstrdup(path);
 		il->mode = mode;
-	}
-	if (!err)
 		err = set_xattrs(x, path, il->inum);
+	}
 	if (!err)
 		err = set_owner_mode(x, path, ino);
 	free(ino);
@@ -582,6 +594,62 @@ static void release(struct ex *x)
 	ubifs_auth_free(x->auth);
 }
 
+/*
+ * What the tree will take at most, from the inodes themselves: every
+ * regular file is written once (a second entry is a link) and no further
+ * than its size, so the sum of their sizes bounds the bytes written,
+ * before a byte is.  A small image can declare far more than it holds
+ * (compression, sparse files): the limit is the caller's max_size, or
+ * the space free where DIR goes.
+ */
+static int check_size(struct ex *x, const char *dir)
+{
+	struct strbuf parent = STRBUF_INIT;
+	uint64_t total = 0, limit = x->o->max_size;
+	struct statvfs vfs;
+	const char *slash;
+	int i;
+
+	for (i = 0; i < x->nr; i++) {
+		struct ubifs_ino_node *ino;
+
+		if (x->v[i].type != UBIFS_INO_KEY)
+			continue;
+		ino = read_inode(x, &x->v[i]);
+		if (!ino)
+			return -1;
+		if (S_ISREG(le32toh(ino->mode)))
+			total += le64toh(ino->size) < UINT64_MAX - total ?
+				 le64toh(ino->size) : UINT64_MAX - total;
+		free(ino);
+	}
+	if (!limit) {
+		slash = strrchr(dir, '/');
+		strbuf_add(&parent, dir, slash ? (size_t)(slash - dir) + 1 : 0);
+		if (!parent.len)
+			strbuf_addch(&parent, '.');
+		if (statvfs(parent.buf, &vfs)) {
+			strbuf_error(x->err, "%s: %s", parent.buf, strerror(errno));
+			strbuf_release(&parent);
+			return -1;
+		}
+		strbuf_release(&parent);
+		limit = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+		if (total > limit)
+			return strbuf_error(x->err, "the image's files declare %llu bytes, "
+					    "more than the %llu free where %s would "
+					    "go (--max-size to allow more)",
+					    (unsigned long long)total,
+					    (unsigned long long)limit, dir);
+	}
+	if (total > limit)
+		return strbuf_error(x->err, "the image's files declare %llu bytes, "
+				    "more than --max-size %llu",
+				    (unsigned long long)total,
+				    (unsigned long long)limit);
+	return 0;
+}
+
 static int build(struct ex *x, const char *tmp, const char *dir)
 {
 	struct ubifs_ino_node *ino;
@@ -634,6 +702,8 @@ int ubifs_extract(const struct ubifs_image *img,
 		strbuf_addstr(err, "no root inode");
 		goto out;
 	}
+	if (check_size(&x, dir))
+		goto out;
 	strbuf_addf(&tmp, "%s.tmpXXXXXX", dir);
 	if (!mkdtemp(tmp.buf)) {
 		strbuf_addf(err, "%s: %s", dir, strerror(errno));

@@ -14,6 +14,9 @@ struct ubifs_extract_opts {
 	int root_lnum, root_offs;
 	uint32_t root_len;
 	const uint8_t *root_hash;
+	/* Refuse an image whose regular files declare more bytes than this;
+	 * 0: the space free on the file system DIR goes to. */
+	uint64_t max_size;
 };
 
 /*
@@ -24,8 +27,9 @@ struct ubifs_extract_opts {
  * LZO, zlib or zstd.  Every node is read again from the image and checked
  * against the hash its index branch records, from the root hash down (or
  * its CRC, unauthenticated), so that only bytes that verify are written,
- * whatever becomes of the file after verification.  Returns 0, or -1
- * with a reason in err and nothing left at dir.
+ * whatever becomes of the file after verification.  An inode is written
+ * once; further entries of it are hard links.  Returns 0, or -1 with a
+ * reason in err and nothing left at dir.
  */
 int ubifs_extract(const struct ubifs_image *img,
 		  const struct ubifs_extract_opts *o, const char *dir,

@@ -67,6 +67,8 @@ static void extract(const struct ubifs_image *img,
 	struct ubifs_extract_opts eo = {
 		.root_lnum = res->root_lnum, .root_offs = res->root_offs,
 		.root_len = res->root_len, .root_hash = res->root_hash,
+		/* What a mutated inode may declare stays small. */
+		.max_size = 64 << 20,
 	};
 	struct strbuf err = STRBUF_INIT;
 	int files;

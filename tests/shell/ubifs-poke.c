@@ -10,6 +10,7 @@
  *   ubifs-poke find IMG LEB_SIZE data none|lzo|zlib|zstd
  *                                               first data node so stored
  *   ubifs-poke find IMG LEB_SIZE symlink        first symlink inode
+ *   ubifs-poke find IMG LEB_SIZE ino INUM       inode node of INUM
  *   ubifs-poke branch IMG LEB_SIZE INUM BLOCK   "NODE KEY": the index node
  *        whose branch names data block BLOCK of INUM, and where in the
  *        file that branch's key holds the block number
@@ -90,6 +91,9 @@ static long match(size_t off, void *arg)
 	if (!strcmp(w->kind, "dent") && type == 2 &&
 	    img[off + 50] + (img[off + 51] << 8) == (int)strlen(w->arg) &&
 	    !memcmp(img + off + 56, w->arg, strlen(w->arg)))
+		return off;
+	if (!strcmp(w->kind, "ino") && type == 0 &&
+	    le32(off + 24) == strtoul(w->arg, NULL, 0))
 		return off;
 	if (!strcmp(w->kind, "symlink") && type == 0 &&
 	    (le32(off + 104) & 0170000) == 0120000)
