@@ -283,6 +283,12 @@ static int cmd_verify(int argc, const char **argv)
 	if (isatty(STDERR_FILENO) && img.file_size >= (64u << 20))
 		vo.progress = show_progress;
 	ubifs_verify(&img, &vo, &res, &rep);
+	/* The kernel mounts such images; say what their hashes are worth. */
+	if (res.authenticated && ubifs_hash_weak(img.g.hash_algo))
+		warning("%s: hash algorithm %s: collisions can be computed, so "
+			"its hashes do not bind the nodes they name (the kernel "
+			"accepts it; sha256 does)", argv[0],
+			ubifs_hash_name(img.g.hash_algo));
 	n = rep.nr;
 	for (i = 0; i < rep.nr; i++) {
 		char *s = ubifs_problem_str(&rep.v[i]);

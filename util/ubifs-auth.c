@@ -68,6 +68,14 @@ int ubifs_hash_len(int hash_algo)
 	return len > UBIFS_MAX_HASH_LEN ? -1 : len;
 }
 
+int ubifs_hash_weak(int hash_algo)
+{
+	const char *name = ubifs_hash_name(hash_algo);
+
+	return name && (!strcmp(name, "md4") || !strcmp(name, "md5") ||
+			!strcmp(name, "sha1"));
+}
+
 int ubifs_hash_algo_by_name(const char *name)
 {
 	int i;

@@ -23,6 +23,12 @@ struct ubifs_auth;
 int ubifs_hash_len(int hash_algo);
 const char *ubifs_hash_name(int hash_algo);
 int ubifs_hash_algo_by_name(const char *name);
+/*
+ * 1 for the algorithms the kernel accepts but whose collisions can be
+ * computed (md4, md5, sha1): a node made to collide with a genuine one
+ * would pass the index's hashes.
+ */
+int ubifs_hash_weak(int hash_algo);
 
 /* hmac_key may be NULL: then only hashes and signatures are available. */
 struct ubifs_auth *ubifs_auth_new(int hash_algo, const uint8_t *hmac_key,
