@@ -312,10 +312,7 @@ static int cmd_verify(int argc, const char **argv)
 			die("%s: extract: the journal holds %d nodes not yet in "
 			    "the index; mount and unmount the image to commit "
 			    "them", argv[0], res.journal_nodes);
-		eo.root_lnum = res.root_lnum;
-		eo.root_offs = res.root_offs;
-		eo.root_len = res.root_len;
-		eo.root_hash = res.root_hash;
+		eo.verified = &res;
 		if (ubifs_extract(&img, &eo, argv[1], &files, &err))
 			die("%s: extract: %s", argv[0], err.buf);
 		printf("%s: %d files extracted\n", argv[1], files);

@@ -58,6 +58,8 @@ struct ex {
 	struct leaf *v;
 	uint8_t *hashes;		/* hash_len bytes a leaf */
 	int nr, alloc;
+	int idx_nodes;			/* read so far */
+	int max_leaves;			/* as verified */
 	struct dir_meta *dirs;
 	int ndirs;
 	struct strbuf *err;
@@ -132,6 +134,10 @@ static int add_leaf(struct ex *x, const struct ubifs_branch *br)
 	struct leaf *l;
 	uint32_t min, max;
 
+	if (x->nr == x->max_leaves)
+		return strbuf_error(x->err, "the index holds more than the %d leaves "
+				    "verified (the image changed after "
+				    "verification)", x->max_leaves);
 	if (x->nr == x->alloc) {
 		x->alloc = x->alloc ? 2 * x->alloc : 256;
 		x->v = xrealloc(x->v, x->alloc * sizeof(*x->v));
@@ -155,15 +161,21 @@ static int add_leaf(struct ex *x, const struct ubifs_branch *br)
 	return 0;
 }
 
-/* The index node at lnum:offs, checked against the hash its parent (or
- * the master node) records for it, then its branches. */
+/*
+ * The index node at lnum:offs, of the given level, checked against the
+ * hash its parent (or the master node) records for it, then its
+ * branches.  Levels descend and the counts stay within what verify
+ * found, so that an unauthenticated image changed after verification
+ * (whose nodes need only pass their CRCs) cannot make the walk loop or
+ * visit a shared node again and again.
+ */
 static int collect(struct ex *x, int lnum, int offs, uint32_t len,
-		   const uint8_t *hash)
+		   const uint8_t *hash, int level)
 {
 	const struct ubifs_geom *g = &x->img->g;
 	const struct ubifs_idx_node *idx;
 	struct strbuf why = STRBUF_INIT;
-	int cc, i, err;
+	int cc = 0, lv = 0, i, err;
 	void *buf;
 
 	if (len < UBIFS_IDX_NODE_SZ || len > (uint32_t)g->leb_size)
@@ -173,10 +185,15 @@ static int collect(struct ex *x, int lnum, int offs, uint32_t len,
 	err = ubifs_node_read(x->img, x->auth, lnum, offs, len,
 			      x->auth ? hash : NULL, buf, &why);
 	idx = buf;
-	cc = le16toh(idx->child_cnt);
-	if (!err && (idx->ch.node_type != UBIFS_IDX_NODE ||
-		     len != UBIFS_IDX_NODE_SZ + (uint32_t)cc * g->branch_sz))
-		err = strbuf_error(&why, "node type or child count");
+	if (!err) {
+		cc = le16toh(idx->child_cnt);
+		lv = le16toh(idx->level);
+		if (idx->ch.node_type != UBIFS_IDX_NODE ||
+		    len != UBIFS_IDX_NODE_SZ + (uint32_t)cc * g->branch_sz ||
+		    lv != level || ++x->idx_nodes > x->o->verified->idx_nodes)
+			err = strbuf_error(&why, "node type, child count, "
+					   "level or count");
+	}
 	if (err)
 		strbuf_addf(x->err, "LEB %d:0x%x index node: not what was "
 			    "verified: %s (the image changed after "
@@ -185,9 +202,10 @@ static int collect(struct ex *x, int lnum, int offs, uint32_t len,
 		const struct ubifs_branch *br =
 			(const void *)(idx->branches + (size_t)i * g->branch_sz);
 
-		if (le16toh(idx->level))
+		if (lv)
 			err = collect(x, le32toh(br->lnum), le32toh(br->offs),
-				      le32toh(br->len), br->key + UBIFS_SK_LEN);
+				      le32toh(br->len), br->key + UBIFS_SK_LEN,
+				      lv - 1);
 		else
 			err = add_leaf(x, br);
 	}
@@ -678,6 +696,7 @@ int ubifs_extract(const struct ubifs_image *img,
 		.img = img, .o = o, .err = err,
 		.chown = geteuid() == 0, .shown = STRBUF_INIT,
 	};
+	const struct ubifs_verify_result *res = o->verified;
 	struct strbuf tmp = STRBUF_INIT;
 	struct stat st;
 	struct leaf *root;
@@ -695,7 +714,10 @@ int ubifs_extract(const struct ubifs_image *img,
 			goto out;
 		}
 	}
-	if (collect(&x, o->root_lnum, o->root_offs, o->root_len, o->root_hash))
+	x.max_leaves = res->leaves[UBIFS_INO_NODE] + res->leaves[UBIFS_DATA_NODE] +
+		       res->leaves[UBIFS_DENT_NODE] + res->leaves[UBIFS_XENT_NODE];
+	if (collect(&x, res->root_lnum, res->root_offs, res->root_len,
+		    res->root_hash, res->root_level))
 		goto out;
 	root = ino_leaf(&x, 1);
 	if (!root) {

@@ -7,13 +7,13 @@
 
 #include "util/strbuf.h"
 #include "util/ubifs-image.h"
+#include "util/ubifs-verify.h"
 
 struct ubifs_extract_opts {
-	/* The index root of the verified image and, authenticated, the
-	 * master's hash of it (struct ubifs_verify_result). */
-	int root_lnum, root_offs;
-	uint32_t root_len;
-	const uint8_t *root_hash;
+	/* What verify found: the index root, the master's hash of it, the
+	 * root's level and how many index nodes and leaves there are.  The
+	 * index read again is held to all of it. */
+	const struct ubifs_verify_result *verified;
 	/* Refuse an image whose regular files declare more bytes than this;
 	 * 0: the space free on the file system DIR goes to. */
 	uint64_t max_size;

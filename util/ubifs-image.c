@@ -667,8 +667,8 @@ int ubifs_node_read(const struct ubifs_image *img, struct ubifs_auth *auth,
 	ssize_t got;
 
 	if (lnum < 0 || lnum >= img->g.leb_cnt || offs < 0 ||
-	    len < UBIFS_CH_SZ || len > (uint32_t)(img->g.leb_size - offs) ||
-	    len > (uint32_t)(ubifs_leb_avail(img, lnum) - offs))
+	    len < UBIFS_CH_SZ ||
+	    (int64_t)offs + len > ubifs_leb_avail(img, lnum))
 		return strbuf_error(err, "no node of %u bytes fits there", len);
 	if (img->fd >= 0) {
 		got = pread(img->fd, buf, len, pos);

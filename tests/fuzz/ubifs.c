@@ -65,8 +65,7 @@ static void extract(const struct ubifs_image *img,
 	const char *t = getenv("TMPDIR");
 	char base[4096], dir[4200];
 	struct ubifs_extract_opts eo = {
-		.root_lnum = res->root_lnum, .root_offs = res->root_offs,
-		.root_len = res->root_len, .root_hash = res->root_hash,
+		.verified = res,
 		/* What a mutated inode may declare stays small. */
 		.max_size = 64 << 20,
 	};

@@ -28,6 +28,12 @@ for v in a b; do
 	mkfs.ubifs -m 2048 -e 129024 -c 100 -x none -r src.$v --hash-algo=sha256 \
 		--auth-key=key.pem --auth-cert=cert.pem $v.img || fail "mkfs.ubifs $v"
 done
+# Unauthenticated, where only CRCs can be checked again: B with more
+# files, so that its index differs in shape too.
+echo more >src.b/g
+mkfs.ubifs -m 2048 -e 129024 -c 100 -x none -r src.a pa.img &&
+	mkfs.ubifs -m 2048 -e 129024 -c 100 -x none -r src.b pb.img ||
+	fail "mkfs.ubifs plain"
 # A with one data node of f changed and its CRC repaired: only the hash in
 # its index branch tells.
 d=$(./poke find a.img 129024 data none) || fail "no data node"
@@ -36,17 +42,18 @@ cp a.img evil.img && ./poke set evil.img $((d + 48)) 7 0x6c697665 >/dev/null &&
 "$TRACEKIT" ubifs verify evil.img --cert cert.pem >/dev/null 2>&1
 assert_eq "the edited image alone fails verify" "$?" 1
 
-# attack NAME AT [WITH]: extract a copy of a.img, rewritten at AT.
+# attack NAME AT [WITH [IMAGE [OPTION]]]: extract a copy of IMAGE (a.img),
+# rewritten at AT.
 attack() {
-	local rc
+	local rc img=${4:-a.img}
 
-	cp a.img victim.img
+	cp $img victim.img
 	rm -rf x
 	env LD_PRELOAD="$PWD/swap.so" ASAN_OPTIONS=verify_asan_link_order=0 \
 		TK_SWAP_AT="$2" TK_SWAP_IMAGE="$PWD/victim.img" ${3:+TK_SWAP_WITH="$3"} \
-		"$TRACEKIT" ubifs extract victim.img x --cert cert.pem >out 2>err
+		"$TRACEKIT" ubifs extract victim.img x ${5---cert cert.pem} >out 2>err
 	rc=$?
-	cmp -s victim.img a.img && fail "$1: the image was not rewritten"
+	cmp -s victim.img $img && fail "$1: the image was not rewritten"
 	if [ "$rc" = 0 ]; then
 		diff -r --no-dereference src.a x >/dev/null ||
 			fail "$1: extract wrote what did not verify: $(diff -r src.a x | head -3)"
@@ -63,6 +70,7 @@ attack "another signed image, before the index is read" lstat b.img
 attack "another signed image, before the files are read" mkdtemp b.img
 attack "a data node changed, before the files are read" mkdtemp evil.img
 attack "the file cut short, before the files are read" mkdtemp
+attack "unauthenticated, another image, before the index is read" lstat pb.img pa.img ""
 # Without an attacker the shim changes nothing, and a.img extracts.
 rm -rf x
 LD_PRELOAD=$PWD/swap.so ASAN_OPTIONS=verify_asan_link_order=0 \
