@@ -70,6 +70,11 @@ struct walk {
 	struct ubifs_auth *auth;
 	struct ubifs_report *rep;
 	int failed;
+	/* The node being read, copied out of the image: its CRC, its fields
+	 * and its hash all come from the same bytes, whatever the file does
+	 * meanwhile (util/ubifs-image.h, ubifs_node_read()). */
+	uint8_t *node;
+	int node_sz;
 };
 
 static const char *const lpt_what[] = {
@@ -96,7 +101,11 @@ static int lpt_node(struct walk *w, int lnum, int offs, int sz, int type,
 				 "beyond the end of the image");
 		return -1;
 	}
-	p = ubifs_leb(w->img, lnum) + offs;
+	if (sz > w->node_sz) {
+		w->node = xrealloc(w->node, sz);
+		w->node_sz = sz;
+	}
+	p = memcpy(w->node, ubifs_leb(w->img, lnum) + offs, sz);
 	br->p = p;
 	br->pos = 0;
 	crc = get_bits(br, UBIFS_LPT_CRC_BITS);
@@ -154,8 +163,7 @@ static int read_pnode(struct walk *w, int lnum, int offs, int num)
 		}
 	}
 	if (w->auth)
-		ubifs_auth_hash_update(w->auth, ubifs_leb(w->img, lnum) + offs,
-				       lg->pnode_sz);
+		ubifs_auth_hash_update(w->auth, br.p, lg->pnode_sz);
 	return 0;
 }
 
@@ -229,6 +237,7 @@ int ubifs_lpt_read(const struct ubifs_image *img,
 		check_table(&w, le32toh(mst->lsave_lnum),
 			    le32toh(mst->lsave_offs), lpt->lg.lsave_sz,
 			    UBIFS_LPT_LSAVE);
+	free(w.node);
 	return err || w.failed ? -1 : 0;
 }
 
