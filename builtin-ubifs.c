@@ -22,10 +22,10 @@
 #include "util/wrapper.h"
 
 static const char *const ubifs_usage[] = {
-	"tracekit ubifs info [--nodes] IMAGE",
-	"tracekit ubifs verify IMAGE [--cert CERT.pem] [--key-file HMACKEY | --key-desc DESC]",
+	"tracekit ubifs info [--nodes] [--volume ID|NAME] IMAGE",
+	"tracekit ubifs verify IMAGE [--volume ID|NAME] [--cert CERT.pem] [--key-file HMACKEY | --key-desc DESC]",
 	"tracekit ubifs sign IN OUT (--key KEY.pem --cert CERT.pem | --hmac-key FILE) [--hash-algo ALGO]",
-	"tracekit ubifs extract IMAGE DIR [--cert CERT.pem] [--key-file HMACKEY | --key-desc DESC] [--max-size SIZE]",
+	"tracekit ubifs extract IMAGE DIR [--volume ID|NAME] [--cert CERT.pem] [--key-file HMACKEY | --key-desc DESC] [--max-size SIZE]",
 	NULL
 };
 
@@ -37,21 +37,62 @@ static void print_first_problem_and_die(const char *path,
 	die("%s: %s", path, s);
 }
 
-static void open_image(const char *path, struct ubifs_image *img,
-		       struct ubifs_report *rep)
+static void open_image(const char *path, const char *volume,
+		       struct ubifs_image *img, struct ubifs_report *rep)
 {
 	struct strbuf err = STRBUF_INIT;
-	int ret = ubifs_image_open(img, path, rep, &err);
 
-	/* UBI itself leaves such PEBs out; a LEB they held reads as
-	 * erased, which is what verify will then report. */
-	if (img->ubi_skipped)
-		warning("%s: UBI image: %d PEB%s with a corrupt header "
-			"left out (first: PEB %d)", path, img->ubi_skipped,
-			img->ubi_skipped == 1 ? "" : "s",
-			img->ubi_first_skipped);
-	if (ret)
+	if (ubifs_image_open(img, path, volume, rep, &err))
 		die("%s: %s", path, err.buf);
+}
+
+/*
+ * The number of UBIFS volumes of the UBI image at path (0 for a raw
+ * image), listed into uv, with what the whole image has to say: PEBs
+ * left out (UBI itself leaves them out; a LEB they held reads as erased,
+ * which verify then reports), a volume table missing.  With several and none chosen, a command that
+ * works on one refuses: which one the device mounts is the user's to say.
+ */
+static int image_volumes(const char *path, const char *volume, int several_ok,
+			 struct ubifs_ubi_vol *uv)
+{
+	struct strbuf err = STRBUF_INIT;
+	int ret = ubifs_image_volumes(path, uv, &err), n = uv->nr_vols;
+
+	if (uv->skipped)
+		warning("%s: UBI image: %d PEB%s with a corrupt header "
+			"left out (first: PEB %d)", path, uv->skipped,
+			uv->skipped == 1 ? "" : "s", uv->first_skipped);
+	if (ret > 0 && uv->vtbl_note)
+		warning("%s: UBI image: no good volume table (%s): volumes "
+			"unnamed", path, uv->vtbl_note);
+	if (ret < 0)
+		die("%s: %s", path, err.buf);
+	if (n > 1 && !volume && !several_ok) {
+		ubifs_ubi_volumes_str(&err, uv->vols, n);
+		die_code(TK_EXIT_USAGE, "%s: %d UBIFS volumes (%s): choose one "
+			 "with --volume", path, n, err.buf);
+	}
+	strbuf_release(&err);
+	return ret > 0 ? n : 0;
+}
+
+/* "IMG", or with a volume v "IMG: volume 1 "fs"". */
+static void image_label(struct strbuf *sb, const char *path,
+			const struct ubifs_ubi_volume *v)
+{
+	strbuf_addstr(sb, path);
+	if (!v)
+		return;
+	strbuf_addf(sb, ": volume %u", v->vol_id);
+	if (v->name[0])
+		strbuf_addf(sb, " \"%s\"", v->name);
+}
+
+/* The volume a message names: one of several in a UBI image. */
+static const struct ubifs_ubi_volume *volume_of(const struct ubifs_image *img)
+{
+	return img->ubi_nr_vols > 1 ? &img->ubi_vol : NULL;
 }
 
 static const char *compr_name(int c)
@@ -100,14 +141,21 @@ static void print_nodes(const struct ubifs_image *img)
 
 static int cmd_info(int argc, const char **argv)
 {
-	const char *const usage[] = { "tracekit ubifs info [--nodes] IMAGE", NULL };
+	const char *const usage[] = {
+		"tracekit ubifs info [--nodes] [--volume ID|NAME] IMAGE", NULL
+	};
+	const char *volume = NULL;
 	int nodes = 0;
 	const struct option options[] = {
 		OPT_BOOL(0, "nodes", &nodes,
 			 "also list every node found: LEB:offset, type, length"),
+		OPT_STRING(0, "volume", &volume, "ID|NAME",
+			   "the UBIFS volume of a UBI image, by volume ID or name"),
 		OPT_END()
 	};
+	struct strbuf label = STRBUF_INIT;
 	struct ubifs_verify_opts vo = { .no_hash = 1 };
+	struct ubifs_ubi_vol uv;
 	struct ubifs_report rep = { 0 };
 	struct ubifs_verify_result res;
 	struct ubifs_image img;
@@ -117,14 +165,23 @@ static int cmd_info(int argc, const char **argv)
 	argc = parse_options(argc, argv, options, usage, 0);
 	if (argc != 1)
 		usage_with_options(usage, options);
-	open_image(argv[0], &img, &rep);
+	image_volumes(argv[0], volume, 0, &uv);
+	ubifs_ubi_vol_release(&uv);
+	open_image(argv[0], volume, &img, &rep);
+	image_label(&label, argv[0], volume_of(&img));
 	ubifs_verify(&img, &vo, &res, &rep);
 	if (rep.nr)
-		print_first_problem_and_die(argv[0], &rep);
+		print_first_problem_and_die(label.buf, &rep);
 	g = &img.g;
 	sb = (const void *)img.data;
 	printf("%-16s%s (%zu bytes%s%s)\n", "image:", argv[0], img.file_size,
 	       img.ubi_note ? ", " : "", img.ubi_note ? img.ubi_note : "");
+	if (img.ubi_note) {
+		strbuf_reset(&label);
+		ubifs_ubi_volumes_str(&label, &img.ubi_vol, 1);
+		printf("%-16s%s (of %d UBIFS volume%s)\n", "volume:", label.buf,
+		       img.ubi_nr_vols, img.ubi_nr_vols == 1 ? "" : "s");
+	}
 	printf("%-16smin I/O %d, LEB size %d, LEBs %d (max %d)\n",
 	       "geometry:", g->min_io, g->leb_size, g->leb_cnt,
 	       g->max_leb_cnt);
@@ -167,6 +224,7 @@ static int cmd_info(int argc, const char **argv)
 		print_nodes(&img);
 	ubifs_image_release(&img);
 	ubifs_report_clear(&rep);
+	strbuf_release(&label);
 	return TK_EXIT_OK;
 }
 
@@ -230,19 +288,94 @@ static const char *auth_summary(const struct ubifs_verify_result *res)
 	       "give --cert or --key-file";
 }
 
+/*
+ * Verifies, and into dir (unless NULL) extracts with eo, the volume of
+ * path that volume names (NULL: the image); v, when going through
+ * several, is that volume, whose failing to open is then one verdict
+ * among others.  Returns the number of problems found.
+ */
+static int verify_volume(const char *path, const char *volume,
+			 const struct ubifs_ubi_volume *v, const char *dir,
+			 struct ubifs_extract_opts *eo,
+			 struct ubifs_verify_opts *vo)
+{
+	struct strbuf err = STRBUF_INIT, label = STRBUF_INIT;
+	struct ubifs_report rep = { 0 };
+	struct ubifs_verify_result res;
+	struct ubifs_image img;
+	int i, n;
+
+	if (ubifs_image_open(&img, path, volume, &rep, &err)) {
+		if (!v)
+			die("%s: %s", path, err.buf);
+		image_label(&label, path, v);
+		error("%s: verification FAILED: %s", label.buf, err.buf);
+		n = 1;
+		goto out;
+	}
+	image_label(&label, path, volume_of(&img));
+	vo->progress = isatty(STDERR_FILENO) && img.file_size >= (64u << 20) ?
+		       show_progress : NULL;
+	ubifs_verify(&img, vo, &res, &rep);
+	/* The kernel mounts such images; say what their hashes are worth. */
+	if (res.authenticated && ubifs_hash_weak(img.g.hash_algo))
+		warning("%s: hash algorithm %s: collisions can be computed, so "
+			"its hashes do not bind the nodes they name (the kernel "
+			"accepts it; sha256 does)", label.buf,
+			ubifs_hash_name(img.g.hash_algo));
+	n = rep.nr;
+	for (i = 0; i < rep.nr; i++) {
+		char *s = ubifs_problem_str(&rep.v[i]);
+
+		if (volume_of(&img))
+			printf("%s: %s\n", label.buf, s);
+		else
+			printf("%s\n", s);
+		free(s);
+	}
+	if (!n)
+		printf("%s: OK: %d index nodes, %d leaves, %d LPT pnodes; %s\n",
+		       label.buf, res.idx_nodes,
+		       res.leaves[UBIFS_INO_NODE] + res.leaves[UBIFS_DATA_NODE] +
+		       res.leaves[UBIFS_DENT_NODE] + res.leaves[UBIFS_XENT_NODE],
+		       res.pnodes, auth_summary(&res));
+	else
+		error("%s: verification FAILED: %d problem%s%s", label.buf, n,
+		      n == 1 ? "" : "s", dir ? ", nothing extracted" : "");
+	if (!n && dir) {
+		int files;
+
+		if (res.journal_nodes)
+			die("%s: extract: the journal holds %d nodes not yet in "
+			    "the index; mount and unmount the image to commit "
+			    "them", label.buf, res.journal_nodes);
+		eo->verified = &res;
+		if (ubifs_extract(&img, eo, dir, &files, &err))
+			die("%s: extract: %s", label.buf, err.buf);
+		printf("%s: %d files extracted\n", dir, files);
+	}
+	ubifs_image_release(&img);
+out:
+	ubifs_report_clear(&rep);
+	strbuf_release(&label);
+	strbuf_release(&err);
+	return n;
+}
+
 static int cmd_verify(int argc, const char **argv)
 {
 	const char *const verify_usage[] = {
-		"tracekit ubifs verify IMAGE [--cert CERT.pem] [--key-file HMACKEY | --key-desc DESC]",
+		"tracekit ubifs verify IMAGE [--volume ID|NAME] [--cert CERT.pem] [--key-file HMACKEY | --key-desc DESC]",
 		NULL
 	};
 	const char *const extract_usage[] = {
-		"tracekit ubifs extract IMAGE DIR [--cert CERT.pem] [--key-file HMACKEY | --key-desc DESC] [--max-size SIZE]",
+		"tracekit ubifs extract IMAGE DIR [--volume ID|NAME] [--cert CERT.pem] [--key-file HMACKEY | --key-desc DESC] [--max-size SIZE]",
 		NULL
 	};
 	int extract = !strcmp(argv[0], "extract");
 	const char *const *usage = extract ? extract_usage : verify_usage;
 	const char *cert = NULL, *key_file = NULL, *key_desc = NULL;
+	const char *volume = NULL;
 	struct ubifs_extract_opts eo = { 0 };
 	const struct option options[] = {
 		OPT_STRING(0, "cert", &cert, "CERT.pem",
@@ -251,19 +384,19 @@ static int cmd_verify(int argc, const char **argv)
 			   "verify the HMACs with this raw key (the logon key's payload)"),
 		OPT_STRING(0, "key-desc", &key_desc, "DESC",
 			   "verify the HMACs with the user key DESC from the kernel keyring"),
+		OPT_STRING(0, "volume", &volume, "ID|NAME",
+			   "the UBIFS volume of a UBI image, by volume ID or name (verify: all by default)"),
 		OPT_CALLBACK(0, "max-size", &eo.max_size, "SIZE",
 			     "extract: refuse images whose files declare more than SIZE bytes (K, M, G, T; default: the free space)",
 			     opt_max_size),
 		OPT_END()
 	};
 	struct ubifs_verify_opts vo = { 0 };
-	struct ubifs_report rep = { 0 };
-	struct ubifs_verify_result res;
-	struct ubifs_image img;
 	struct strbuf err = STRBUF_INIT;
+	struct ubifs_ubi_vol uv;
 	uint8_t *key = NULL;
 	size_t key_len = 0;
-	int i, n;
+	int i, n, failed = 0;
 
 	argc = parse_options(argc, argv, options, usage, 0);
 	if (argc != 1 + extract)
@@ -279,48 +412,32 @@ static int cmd_verify(int argc, const char **argv)
 	vo.hmac_key = key;
 	vo.hmac_key_len = key_len;
 	vo.cert = cert;
-	open_image(argv[0], &img, &rep);
-	if (isatty(STDERR_FILENO) && img.file_size >= (64u << 20))
-		vo.progress = show_progress;
-	ubifs_verify(&img, &vo, &res, &rep);
-	/* The kernel mounts such images; say what their hashes are worth. */
-	if (res.authenticated && ubifs_hash_weak(img.g.hash_algo))
-		warning("%s: hash algorithm %s: collisions can be computed, so "
-			"its hashes do not bind the nodes they name (the kernel "
-			"accepts it; sha256 does)", argv[0],
-			ubifs_hash_name(img.g.hash_algo));
-	n = rep.nr;
-	for (i = 0; i < rep.nr; i++) {
-		char *s = ubifs_problem_str(&rep.v[i]);
+	/* A dump holds several volumes, and a signed one proves nothing of
+	 * the one the device mounts: without a choice, verify them all. */
+	n = image_volumes(argv[0], volume, !extract, &uv);
+	if (n > 1 && !volume) {
+		for (i = 0; i < n; i++) {
+			char id[16];
 
-		printf("%s\n", s);
-		free(s);
+			snprintf(id, sizeof(id), "%u", uv.vols[i].vol_id);
+			if (!verify_volume(argv[0], id, &uv.vols[i], NULL, NULL,
+					   &vo))
+				continue;
+			if (failed++)
+				strbuf_addstr(&err, ", ");
+			ubifs_ubi_volumes_str(&err, &uv.vols[i], 1);
+		}
+		if (failed)
+			error("%s: %d of %d UBIFS volumes FAILED: %s", argv[0],
+			      failed, n, err.buf);
+	} else {
+		failed = !!verify_volume(argv[0], volume, NULL,
+					 extract ? argv[1] : NULL, &eo, &vo);
 	}
-	if (!n)
-		printf("%s: OK: %d index nodes, %d leaves, %d LPT pnodes; %s\n",
-		       argv[0], res.idx_nodes,
-		       res.leaves[UBIFS_INO_NODE] + res.leaves[UBIFS_DATA_NODE] +
-		       res.leaves[UBIFS_DENT_NODE] + res.leaves[UBIFS_XENT_NODE],
-		       res.pnodes, auth_summary(&res));
-	else
-		error("%s: verification FAILED: %d problem%s%s", argv[0], n,
-		      n == 1 ? "" : "s", extract ? ", nothing extracted" : "");
-	if (!n && extract) {
-		int files;
-
-		if (res.journal_nodes)
-			die("%s: extract: the journal holds %d nodes not yet in "
-			    "the index; mount and unmount the image to commit "
-			    "them", argv[0], res.journal_nodes);
-		eo.verified = &res;
-		if (ubifs_extract(&img, &eo, argv[1], &files, &err))
-			die("%s: extract: %s", argv[0], err.buf);
-		printf("%s: %d files extracted\n", argv[1], files);
-	}
-	ubifs_image_release(&img);
-	ubifs_report_clear(&rep);
+	ubifs_ubi_vol_release(&uv);
 	ubifs_key_free(key, key_len);
-	return n ? TK_EXIT_FAIL : TK_EXIT_OK;
+	strbuf_release(&err);
+	return failed ? TK_EXIT_FAIL : TK_EXIT_OK;
 }
 
 static int cmd_sign(int argc, const char **argv)
@@ -366,7 +483,7 @@ static int cmd_sign(int argc, const char **argv)
 	}
 	so.key = key;
 	so.cert = cert;
-	open_image(argv[0], &img, &rep);
+	open_image(argv[0], NULL, &img, &rep);
 	if (img.ubi_note)
 		die("%s: sign works on raw UBIFS images (mkfs.ubifs output), "
 		    "not UBI images", argv[0]);

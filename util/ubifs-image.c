@@ -282,32 +282,37 @@ out:
 	return ret;
 }
 
-/* The volume found in a UBI image, copied out of the mapping. */
+/* The volume chosen in a UBI image, copied out of the mapping. */
 static int open_ubi(struct ubifs_image *img, void *map, size_t len,
-		    struct ubifs_report *rep, struct strbuf *err)
+		    const char *volume, struct ubifs_report *rep,
+		    struct strbuf *err)
 {
 	struct strbuf why = STRBUF_INIT;
 	struct ubifs_ubi_vol uv;
 	int ret;
 
-	ret = ubifs_ubi_extract(map, len, &uv, &why);
+	ret = ubifs_ubi_extract(map, len, volume, &uv, &why);
 	if (ret) {
 		strbuf_addf(err, "UBI image: %s", why.buf);
-		strbuf_release(&why);
-		return -1;
+		goto out;
 	}
 	ret = ubifs_image_init(img, uv.data, uv.len, rep);
 	img->owned = uv.data;
+	uv.data = NULL;
 	img->ubi_note = "UBIFS volume of a UBI image";
-	img->ubi_skipped = uv.skipped;
-	img->ubi_first_skipped = uv.first_skipped;
+	img->ubi_vol = uv.vol;
+	img->ubi_nr_vols = uv.nr_vols;
+out:
+	ubifs_ubi_vol_release(&uv);
+	strbuf_release(&why);
 	return ret;
 }
 
 int ubifs_image_open(struct ubifs_image *img, const char *path,
-		     struct ubifs_report *rep, struct strbuf *err)
+		     const char *volume, struct ubifs_report *rep,
+		     struct strbuf *err)
 {
-	int first = rep->nr, ret, skipped, first_skipped;
+	int first = rep->nr, ret;
 	size_t len = 0;
 	void *map = NULL;
 	char *s;
@@ -318,9 +323,14 @@ int ubifs_image_open(struct ubifs_image *img, const char *path,
 	if (map_file(path, &map, &len, &fd, err))
 		return -1;
 	if (ubifs_ubi_detect(map, len)) {
-		ret = open_ubi(img, map, len, rep, err);
+		ret = open_ubi(img, map, len, volume, rep, err);
 		munmap(map, len);
 		close(fd);
+	} else if (volume) {
+		munmap(map, len);
+		close(fd);
+		return strbuf_error(err, "volume %s: not a UBI image, it has no "
+				    "volumes", volume);
 	} else {
 		ret = ubifs_image_init(img, map, len, rep);
 		img->mapped = 1;
@@ -334,13 +344,31 @@ int ubifs_image_open(struct ubifs_image *img, const char *path,
 		strbuf_addstr(err, s);
 		free(s);
 	}
-	/* Released, the image still says what the reassembly left out. */
-	skipped = img->ubi_skipped;
-	first_skipped = img->ubi_first_skipped;
 	ubifs_image_release(img);
-	img->ubi_skipped = skipped;
-	img->ubi_first_skipped = first_skipped;
 	return -1;
+}
+
+int ubifs_image_volumes(const char *path, struct ubifs_ubi_vol *uv,
+			struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	size_t len = 0;
+	void *map = NULL;
+	int ret = 0, fd;
+
+	memset(uv, 0, sizeof(*uv));
+	uv->first_skipped = -1;
+	if (map_file(path, &map, &len, &fd, err))
+		return -1;
+	close(fd);
+	if (ubifs_ubi_detect(map, len)) {
+		ret = ubifs_ubi_list(map, len, uv, &why) ? -1 : 1;
+		if (ret < 0)
+			strbuf_addf(err, "UBI image: %s", why.buf);
+	}
+	munmap(map, len);
+	strbuf_release(&why);
+	return ret;
 }
 
 void ubifs_image_release(struct ubifs_image *img)

@@ -9,6 +9,7 @@
 #include "util/ubifs-auth.h"
 #include "util/ubifs-crc.h"
 #include "util/ubifs-media.h"
+#include "util/ubifs-ubi.h"
 
 /*
  * A UBIFS volume in memory (LEB n at n * leb_size) and the checks every
@@ -79,12 +80,12 @@ struct ubifs_image {
 	struct ubifs_crc crc;
 	struct ubifs_leb_scan *scan;	/* g.leb_cnt entries once scanned */
 	const char *ubi_note;		/* set when found inside a UBI image */
+	struct ubifs_ubi_volume ubi_vol;	/* that volume */
+	int ubi_nr_vols;		/* UBIFS volumes in the UBI image */
 	void *owned;
 	int mapped;			/* data is a read-only file mapping */
 	int fd;				/* of that file, for ubifs_node_read() */
 	size_t file_size;		/* of the file, UBI headers and all */
-	int ubi_skipped;		/* PEBs ubifs_ubi_extract left out */
-	int ubi_first_skipped;
 };
 
 /*
@@ -96,14 +97,23 @@ int ubifs_image_init(struct ubifs_image *img, const void *buf, size_t len,
 		     struct ubifs_report *rep);
 /*
  * Opens the file at path as a UBIFS volume: a raw image (mkfs.ubifs
- * output), mapped read-only, or the first UBIFS volume of a UBI image
- * (ubinize output), reassembled in memory.  img->ubi_skipped counts the
- * PEBs the reassembly left out, and stays set when the volume found then
- * fails ubifs_image_init().  Returns 0, or -1 with a one-line reason in
- * err (the file name left to the caller) and img released.
+ * output), mapped read-only, or the UBIFS volume of a UBI image (ubinize
+ * output, a flash dump) that volume names (ubifs_ubi_extract(); NULL for
+ * the only one), reassembled in memory.  Returns 0, or -1 with a
+ * one-line reason in err (the file name left to the caller) and img
+ * released.
  */
 int ubifs_image_open(struct ubifs_image *img, const char *path,
-		     struct ubifs_report *rep, struct strbuf *err);
+		     const char *volume, struct ubifs_report *rep,
+		     struct strbuf *err);
+/*
+ * What a UBI image at path holds, for the caller to choose a volume or
+ * go through them all: returns 1 with uv filled by ubifs_ubi_list() (for
+ * ubifs_ubi_vol_release()), 0 for a raw UBIFS image, or -1 with a reason
+ * in err.
+ */
+int ubifs_image_volumes(const char *path, struct ubifs_ubi_vol *uv,
+			struct strbuf *err);
 /* Frees what init or open allocated, and unmaps what open mapped. */
 void ubifs_image_release(struct ubifs_image *img);
 

@@ -16,6 +16,12 @@
 #define UBI_HDR_SIZE		64
 #define UBI_HDR_SIZE_CRC	60
 #define UBI_INTERNAL_VOL_START	0x7FFFEFFFu
+#define UBI_LAYOUT_VOLUME_ID	UBI_INTERNAL_VOL_START
+#define UBI_LAYOUT_VOLUME_EBS	2
+#define UBI_MAX_VOLUMES		128
+#define UBI_VTBL_RECORD_SIZE_CRC 168
+#define UBI_VID_DYNAMIC		1
+#define UBI_VID_STATIC		2
 
 struct ubi_ec_hdr {
 	uint32_t magic;
@@ -48,7 +54,25 @@ struct ubi_vid_hdr {
 	uint32_t hdr_crc;
 } __attribute__((packed));
 
+/*
+ * A slot of the volume table, which each of the layout volume's two LEBs
+ * holds a copy of: slot i describes volume i (ubi-media.h).
+ */
+struct ubi_vtbl_record {
+	uint32_t reserved_pebs;
+	uint32_t alignment;
+	uint32_t data_pad;
+	uint8_t vol_type;
+	uint8_t upd_marker;
+	uint16_t name_len;
+	char name[UBIFS_UBI_VOL_NAME_MAX + 1];
+	uint8_t flags;
+	uint8_t padding[23];
+	uint32_t crc;
+} __attribute__((packed));
+
 _Static_assert(sizeof(struct ubi_ec_hdr) == UBI_HDR_SIZE, "ubi_ec_hdr");
+_Static_assert(sizeof(struct ubi_vtbl_record) == 172, "ubi_vtbl_record");
 _Static_assert(sizeof(struct ubi_vid_hdr) == UBI_HDR_SIZE, "ubi_vid_hdr");
 
 int ubifs_ubi_detect(const void *buf, size_t len)
@@ -93,6 +117,8 @@ struct scan {
 	struct ubifs_crc crc;
 	struct copy *v;
 	size_t nr;
+	const struct ubi_vtbl_record *vtbl;	/* NULL: no valid table */
+	int vtbl_slots;
 	struct ubifs_ubi_vol *out;
 	struct strbuf *err;
 };
@@ -153,7 +179,8 @@ static int scan_peb(struct scan *s, size_t pnum)
 		goto corrupt;
 	id = be32toh(vid->vol_id);
 	lnum = be32toh(vid->lnum);
-	if (id >= UBI_INTERNAL_VOL_START)
+	if (id >= UBI_INTERNAL_VOL_START &&
+	    (id != UBI_LAYOUT_VOLUME_ID || lnum >= UBI_LAYOUT_VOLUME_EBS))
 		return 0;
 	/* Unmapped LEBs below the highest mapped one read as erased, but
 	 * a volume far larger than the image is a corrupt header. */
@@ -235,24 +262,187 @@ static const uint8_t *leb_data(const struct scan *s, const struct copy *c)
 	return s->img + c->pnum * s->peb + s->data_off;
 }
 
-/* The first volume, by vol_id, whose LEB 0 holds a UBIFS node. */
-static const struct copy *find_volume(const struct scan *s, size_t *end)
+/* The resolved copy of LEB lnum of volume vol_id, or NULL. */
+static const struct copy *find_leb(const struct scan *s, uint32_t vol_id,
+				   uint32_t lnum)
 {
-	size_t i, j;
+	size_t i;
 
+	for (i = 0; i < s->nr; i++)
+		if (s->v[i].vol_id == vol_id && s->v[i].lnum == lnum)
+			return &s->v[i];
+	return NULL;
+}
+
+/*
+ * One copy of the volume table, checked as drivers/mtd/ubi/vtbl.c
+ * vtbl_check() does, but for the number of good PEBs: an image file is
+ * not the device, and ubinize writes only the PEBs that hold data, so a
+ * volume may well reserve more PEBs than the file has.  Returns 0, or -1
+ * with the reason in why.
+ */
+static int vtbl_check(struct scan *s, const struct ubi_vtbl_record *t,
+		      int slots, struct strbuf *why)
+{
+	struct ubi_vtbl_record empty = { 0 };
+	size_t leb = s->peb - s->data_off;
+	int i, j;
+
+	empty.crc = htobe32(ubifs_crc32(&s->crc, UBIFS_CRC32_INIT, &empty,
+					UBI_VTBL_RECORD_SIZE_CRC));
+	for (i = 0; i < slots; i++) {
+		const struct ubi_vtbl_record *r = &t[i];
+		uint32_t align = be32toh(r->alignment);
+		uint16_t name_len = be16toh(r->name_len);
+
+		if (be32toh(r->crc) != ubifs_crc32(&s->crc, UBIFS_CRC32_INIT, r,
+						   UBI_VTBL_RECORD_SIZE_CRC))
+			return strbuf_error(why, "record %d: bad CRC", i);
+		if (!r->reserved_pebs) {
+			if (memcmp(r, &empty, sizeof(empty)))
+				return strbuf_error(why, "record %d: empty but not "
+						    "zeroed", i);
+			continue;
+		}
+		if (!align || align > leb ||
+		    (int32_t)be32toh(r->reserved_pebs) < 0 ||
+		    be32toh(r->data_pad) != leb % align ||
+		    (r->vol_type != UBI_VID_DYNAMIC &&
+		     r->vol_type != UBI_VID_STATIC) || r->upd_marker > 1 ||
+		    name_len > UBIFS_UBI_VOL_NAME_MAX || !r->name[0] ||
+		    strnlen(r->name, name_len + 1) != name_len)
+			return strbuf_error(why, "record %d: inconsistent", i);
+	}
+	for (i = 0; i < slots; i++)
+		for (j = i + 1; j < slots; j++)
+			if (t[i].name_len && t[i].name_len == t[j].name_len &&
+			    !strncmp(t[i].name, t[j].name,
+				     be16toh(t[i].name_len)))
+				return strbuf_error(why, "volumes %d and %d have "
+						    "the same name", i, j);
+	return 0;
+}
+
+/*
+ * drivers/mtd/ubi/vtbl.c process_lvol(): LEB 0 of the layout volume is
+ * written first when the table changes, so a good LEB 0 is the table;
+ * else LEB 1, if good.  Without either the kernel refuses to attach; here
+ * the volumes go on, unnamed, and vtbl_note says why.
+ */
+static void read_vtbl(struct scan *s)
+{
+	struct strbuf why = STRBUF_INIT;
+	size_t leb = s->peb - s->data_off;
+	int lnum, slots = leb / sizeof(struct ubi_vtbl_record);
+
+	if (slots > UBI_MAX_VOLUMES)
+		slots = UBI_MAX_VOLUMES;
+	for (lnum = 0; lnum < UBI_LAYOUT_VOLUME_EBS; lnum++) {
+		const struct copy *c = find_leb(s, UBI_LAYOUT_VOLUME_ID, lnum);
+
+		strbuf_addf(&why, "%scopy %d: ", lnum ? "; " : "", lnum);
+		if (!c) {
+			strbuf_addstr(&why, "missing");
+			continue;
+		}
+		if (!vtbl_check(s, (const void *)leb_data(s, c), slots, &why)) {
+			s->vtbl = (const void *)leb_data(s, c);
+			s->vtbl_slots = slots;
+			strbuf_release(&why);
+			return;
+		}
+	}
+	s->out->vtbl_note = strbuf_detach(&why, NULL);
+}
+
+/* The names go into messages, one a line: no control characters or
+ * quotes of an attacker's to end or forge a line. */
+static void copy_name(char *dst, const char *src, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		dst[i] = (unsigned char)src[i] < 0x20 || src[i] == 0x7f ||
+			 src[i] == '"' ? '?' : src[i];
+}
+
+/*
+ * The volumes whose LEB 0 holds a UBIFS node.  With a volume table, those
+ * it has no record of are left out, as vtbl.c check_attaching_info()
+ * drops them.
+ */
+static void list_volumes(struct scan *s)
+{
+	struct ubifs_ubi_vol *out = s->out;
+	size_t i;
+
+	out->vols = xcalloc(s->nr + 1, sizeof(*out->vols));
 	for (i = 0; i < s->nr; i++) {
+		const struct copy *c = &s->v[i];
+		const struct ubi_vtbl_record *r = NULL;
+		struct ubifs_ubi_volume *v;
 		uint32_t magic;
 
-		if (s->v[i].lnum)
+		if (c->lnum || c->vol_id >= UBI_INTERNAL_VOL_START)
 			continue;
-		memcpy(&magic, leb_data(s, &s->v[i]), 4);
+		memcpy(&magic, leb_data(s, c), 4);
 		if (le32toh(magic) != UBIFS_NODE_MAGIC)
 			continue;
-		for (j = i; j < s->nr && s->v[j].vol_id == s->v[i].vol_id; j++)
-			;
-		*end = j;
-		return &s->v[i];
+		if (s->vtbl) {
+			if (c->vol_id >= (uint32_t)s->vtbl_slots ||
+			    !s->vtbl[c->vol_id].reserved_pebs)
+				continue;
+			r = &s->vtbl[c->vol_id];
+		}
+		v = &out->vols[out->nr_vols++];
+		v->vol_id = c->vol_id;
+		if (r)
+			copy_name(v->name, r->name, be16toh(r->name_len));
 	}
+}
+
+void ubifs_ubi_volumes_str(struct strbuf *sb,
+			   const struct ubifs_ubi_volume *v, int nr)
+{
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		strbuf_addf(sb, "%s%u", i ? ", " : "", v[i].vol_id);
+		if (v[i].name[0])
+			strbuf_addf(sb, " \"%s\"", v[i].name);
+	}
+}
+
+/*
+ * The listed volume select names, a vol_id in decimal, else a name; with
+ * select NULL, the only one.
+ */
+static const struct ubifs_ubi_volume *choose(struct scan *s,
+					     const char *select)
+{
+	const struct ubifs_ubi_vol *out = s->out;
+	const char *p = select;
+	int i;
+
+	if (!select) {
+		if (out->nr_vols == 1)
+			return out->vols;
+		strbuf_addf(s->err, "%d UBIFS volumes, none chosen: ",
+			    out->nr_vols);
+		goto list;
+	}
+	while (*p >= '0' && *p <= '9')
+		p++;
+	for (i = 0; i < out->nr_vols; i++)
+		if (p > select && !*p &&
+		    out->vols[i].vol_id == strtoul(select, NULL, 10))
+			return &out->vols[i];
+	for (i = 0; i < out->nr_vols; i++)
+		if (!strcmp(out->vols[i].name, select))
+			return &out->vols[i];
+	strbuf_addf(s->err, "no UBIFS volume %s; UBIFS volumes: ", select);
+list:
+	ubifs_ubi_volumes_str(s->err, out->vols, out->nr_vols);
 	return NULL;
 }
 
@@ -285,15 +475,15 @@ static int check_sb(struct scan *s, const uint8_t *leb0, size_t leb)
 	return 0;
 }
 
-static int assemble(struct scan *s)
+static int assemble(struct scan *s, uint32_t vol_id)
 {
-	const struct copy *c, *first;
-	size_t end, leb, nlebs;
+	const struct copy *c, *first, *end;
+	size_t leb, nlebs;
 	uint32_t pad;
 
-	first = find_volume(s, &end);
-	if (!first)
-		return strbuf_error(s->err, "no UBIFS volume found");
+	first = find_leb(s, vol_id, 0);
+	for (end = first; end < s->v + s->nr && end->vol_id == vol_id; end++)
+		;
 	pad = be32toh(first->vid->data_pad);
 	if (pad >= s->peb - s->data_off - UBIFS_MIN_LEB_SZ)
 		return strbuf_error(s->err, "PEB %zu: data_pad %u leaves no room",
@@ -301,11 +491,11 @@ static int assemble(struct scan *s)
 	leb = s->peb - s->data_off - pad;
 	if (check_sb(s, leb_data(s, first), leb))
 		return -1;
-	nlebs = s->v[end - 1].lnum + 1;
+	nlebs = (size_t)end[-1].lnum + 1;
 	s->out->len = nlebs * leb;
 	s->out->data = xmalloc(s->out->len);
 	memset(s->out->data, 0xff, s->out->len);
-	for (c = first; c < s->v + end; c++) {
+	for (c = first; c < end; c++) {
 		/* attach.c: every PEB of a volume has its data_pad. */
 		if (be32toh(c->vid->data_pad) != pad)
 			return strbuf_error(s->err, "PEB %zu: data_pad %u, PEB %zu has %u",
@@ -317,12 +507,19 @@ static int assemble(struct scan *s)
 	return 0;
 }
 
-int ubifs_ubi_extract(const void *buf, size_t len, struct ubifs_ubi_vol *vol,
-		      struct strbuf *err)
+static void scan_free(struct scan *s)
+{
+	if (s)
+		free(s->v);
+	free(s);
+}
+
+/* The PEBs of buf resolved into LEBs, and the UBIFS volumes listed. */
+static struct scan *scan_image(const void *buf, size_t len,
+			       struct ubifs_ubi_vol *vol, struct strbuf *err)
 {
 	struct scan *s = xcalloc(1, sizeof(*s));
 	size_t i;
-	int ret = -1;
 
 	memset(vol, 0, sizeof(*vol));
 	vol->first_skipped = -1;
@@ -332,20 +529,63 @@ int ubifs_ubi_extract(const void *buf, size_t len, struct ubifs_ubi_vol *vol,
 	s->err = err;
 	ubifs_crc_init(&s->crc);
 	if (geometry(s))
-		goto out;
+		goto fail;
 	s->v = xmalloc((s->npebs + 1) * sizeof(*s->v));
 	for (i = 0; i < s->npebs; i++)
 		if (scan_peb(s, i))
-			goto out;
-	if (resolve(s) || assemble(s))
+			goto fail;
+	if (resolve(s))
+		goto fail;
+	read_vtbl(s);
+	list_volumes(s);
+	if (vol->nr_vols)
+		return s;
+	strbuf_addstr(err, "no UBIFS volume found");
+fail:
+	scan_free(s);
+	return NULL;
+}
+
+int ubifs_ubi_list(const void *buf, size_t len, struct ubifs_ubi_vol *vol,
+		   struct strbuf *err)
+{
+	struct scan *s = scan_image(buf, len, vol, err);
+	int ret = s ? 0 : -1;
+
+	scan_free(s);
+	return ret;
+}
+
+int ubifs_ubi_extract(const void *buf, size_t len, const char *select,
+		      struct ubifs_ubi_vol *vol, struct strbuf *err)
+{
+	struct scan *s = scan_image(buf, len, vol, err);
+	const struct ubifs_ubi_volume *v;
+	int ret = -1;
+
+	if (!s)
+		return -1;
+	v = choose(s, select);
+	if (!v)
 		goto out;
-	ret = 0;
-out:
-	if (ret) {
+	vol->vol = *v;
+	if (assemble(s, v->vol_id)) {
 		free(vol->data);
 		vol->data = NULL;
+		goto out;
 	}
-	free(s->v);
-	free(s);
+	ret = 0;
+out:
+	scan_free(s);
 	return ret;
+}
+
+void ubifs_ubi_vol_release(struct ubifs_ubi_vol *vol)
+{
+	free(vol->data);
+	free(vol->vols);
+	free(vol->vtbl_note);
+	vol->data = NULL;
+	vol->vols = NULL;
+	vol->vtbl_note = NULL;
 }

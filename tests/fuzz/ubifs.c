@@ -192,12 +192,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ubifs_ubi_detect(data, size)) {
 		struct strbuf err = STRBUF_INIT;
 		struct ubifs_ubi_vol uv;
-		int ret = ubifs_ubi_extract(data, size, &uv, &err);
+		int ret = ubifs_ubi_extract(data, size, NULL, &uv, &err);
 
 		strbuf_release(&err);
+		owned = uv.data;
+		uv.data = NULL;
+		ubifs_ubi_vol_release(&uv);
 		if (ret)
 			return 0;
-		owned = uv.data;
 		vol = owned;
 		len = uv.len;
 	}

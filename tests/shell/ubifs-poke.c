@@ -25,6 +25,10 @@
  *   ubifs-poke vid IMG PEB_SIZE PNUM FIELD=VALUE...
  *        FIELD: sqnum, copy_flag, data_size, data_crc (a number or
  *        "good"); the VID header CRC is repaired
+ *   ubifs-poke vtbl IMG PEB_SIZE COPY SLOT FIELD=VALUE...
+ *        record SLOT of the volume table in the layout volume's LEB
+ *        COPY (0, 1, or "both"); FIELD: reserved_pebs, name; the record
+ *        CRC is repaired
  */
 #include "ubifs-tool.h"
 
@@ -183,6 +187,56 @@ static int cmd_peb(char **argv)
 	return 0;
 }
 
+/* struct ubi_vtbl_record of the kernel's ubi-media.h: 172 bytes, the CRC
+ * over the first 168. */
+static void vtbl_field(size_t rec, const char *fv)
+{
+	const char *eq = strchr(fv, '=');
+
+	if (!eq)
+		die("FIELD=VALUE expected");
+	if (!strncmp(fv, "reserved_pebs=", 14)) {
+		put_be32(rec, strtoul(eq + 1, NULL, 0));
+	} else if (!strncmp(fv, "name=", 5)) {
+		size_t n = strlen(eq + 1);
+
+		if (n > 127)
+			die("name too long");
+		memset(img + rec + 16, 0, 128);
+		memcpy(img + rec + 16, eq + 1, n);
+		img[rec + 14] = n >> 8;
+		img[rec + 15] = n;
+	} else {
+		die("unknown volume table field");
+	}
+	put_be32(rec + 168, crc32_ubifs(img + rec, 168));
+}
+
+static int cmd_vtbl(int argc, char **argv)
+{
+	size_t peb = strtoul(argv[3], NULL, 0), slot = strtoul(argv[5], NULL, 0);
+	int both = !strcmp(argv[4], "both"), done = 0, i;
+	unsigned long copy = strtoul(argv[4], NULL, 0);
+	size_t p;
+
+	for (p = 0; peb && p + peb <= img_len; p += peb) {
+		size_t vid = p + be32(p + 16), data = p + be32(p + 20);
+
+		if (vid + 64 > p + peb || be32(vid) != 0x55424921 ||
+		    be32(vid + 8) != 0x7fffefff ||
+		    (!both && be32(vid + 12) != copy) ||
+		    data + (slot + 1) * 172 > p + peb)
+			continue;
+		for (i = 6; i < argc; i++)
+			vtbl_field(data + slot * 172, argv[i]);
+		done++;
+	}
+	if (!done)
+		die("no such volume table copy");
+	save(argv[2]);
+	return 0;
+}
+
 /* "LEB N:0xOFF TYPE LEN" of every node but padding. */
 static long list(size_t off, void *arg)
 {
@@ -293,6 +347,8 @@ int main(int argc, char **argv)
 		return cmd_peb(argv);
 	if (!strcmp(argv[1], "vid") && argc >= 6)
 		return cmd_vid(argc, argv);
+	if (!strcmp(argv[1], "vtbl") && argc >= 7)
+		return cmd_vtbl(argc, argv);
 	die("usage: see the comment at the top of ubifs-poke.c");
 	return 1;
 }
