@@ -182,8 +182,9 @@ static int scan_peb(struct scan *s, size_t pnum)
 	if (id >= UBI_INTERNAL_VOL_START &&
 	    (id != UBI_LAYOUT_VOLUME_ID || lnum >= UBI_LAYOUT_VOLUME_EBS))
 		return 0;
-	/* Unmapped LEBs below the highest mapped one read as erased, but
-	 * a volume far larger than the image is a corrupt header. */
+	/* Unmapped LEBs read as erased, and volume_lebs() bounds a volume
+	 * by the image's PEBs; a LEB number far beyond them is a corrupt
+	 * header. */
 	if (lnum > 2 * s->npebs + 16)
 		return strbuf_error(s->err, "PEB %zu: LEB %u of volume %u is beyond what "
 				    "%zu PEBs can hold", pnum, lnum, id, s->npebs);
@@ -452,16 +453,19 @@ list:
  * data offset and the volume's data_pad; its min. I/O unit is not
  * recorded, but drivers/mtd/ubi/io.c io_init() puts the data at the VID
  * header's end aligned up to it, and validate_ec_hdr() refuses any other
- * data offset.
+ * data offset.  *lebs is the superblock's LEB count (0 without one).
  */
-static int check_sb(struct scan *s, const uint8_t *leb0, size_t leb)
+static int check_sb(struct scan *s, const uint8_t *leb0, size_t leb,
+		    uint32_t *lebs)
 {
 	const struct ubifs_sb_node *sb = (const void *)leb0;
 	uint32_t sb_leb = le32toh(sb->leb_size), io = le32toh(sb->min_io_size);
 	uint32_t end = s->vid_off + UBI_HDR_SIZE;
 
+	*lebs = 0;
 	if (sb->ch.node_type != UBIFS_SB_NODE)
 		return 0;
+	*lebs = le32toh(sb->leb_cnt);
 	if (sb_leb != leb)
 		return strbuf_error(s->err, "superblock LEB size %u, but the UBI volume's "
 				    "LEBs hold %zu bytes (PEB size %zu, data offset "
@@ -475,11 +479,40 @@ static int check_sb(struct scan *s, const uint8_t *leb0, size_t leb)
 	return 0;
 }
 
+/*
+ * A device leaves the LEBs it never wrote unmapped, so the highest mapped
+ * LEB says nothing of the size: the superblock's leb_cnt does (the kernel
+ * grows it to the volume's size on a read-write mount, sb.c).  fs/ubifs
+ * refuses a leb_cnt beyond the volume's reserved PEBs (validate_sb()), UBI
+ * a mapped LEB beyond them (vtbl.c check_av()).  Either may be an
+ * attacker's number: the image's PEBs bound what is allocated.
+ */
+static int volume_lebs(struct scan *s, const struct copy *first,
+		       const struct copy *last, uint32_t sb_lebs,
+		       size_t *nlebs)
+{
+	uint32_t id = first->vol_id;
+
+	*nlebs = (size_t)last->lnum + 1;
+	if (sb_lebs > *nlebs)
+		*nlebs = sb_lebs;
+	if (*nlebs > s->npebs)
+		return strbuf_error(s->err, "volume %u: %zu LEBs (superblock %u, LEB %u "
+				    "mapped), more than the image's %zu PEBs", id,
+				    *nlebs, sb_lebs, last->lnum, s->npebs);
+	if (s->vtbl && *nlebs > be32toh(s->vtbl[id].reserved_pebs))
+		return strbuf_error(s->err, "volume %u: %zu LEBs (superblock %u, LEB %u "
+				    "mapped), but the volume table reserves %u",
+				    id, *nlebs, sb_lebs, last->lnum,
+				    be32toh(s->vtbl[id].reserved_pebs));
+	return 0;
+}
+
 static int assemble(struct scan *s, uint32_t vol_id)
 {
 	const struct copy *c, *first, *end;
 	size_t leb, nlebs;
-	uint32_t pad;
+	uint32_t pad, sb_lebs;
 
 	first = find_leb(s, vol_id, 0);
 	for (end = first; end < s->v + s->nr && end->vol_id == vol_id; end++)
@@ -489,9 +522,9 @@ static int assemble(struct scan *s, uint32_t vol_id)
 		return strbuf_error(s->err, "PEB %zu: data_pad %u leaves no room",
 				    first->pnum, pad);
 	leb = s->peb - s->data_off - pad;
-	if (check_sb(s, leb_data(s, first), leb))
+	if (check_sb(s, leb_data(s, first), leb, &sb_lebs) ||
+	    volume_lebs(s, first, end - 1, sb_lebs, &nlebs))
 		return -1;
-	nlebs = (size_t)end[-1].lnum + 1;
 	s->out->len = nlebs * leb;
 	s->out->data = xmalloc(s->out->len);
 	memset(s->out->data, 0xff, s->out->len);

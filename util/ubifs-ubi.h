@@ -47,9 +47,10 @@ int ubifs_ubi_list(const void *buf, size_t len, struct ubifs_ubi_vol *vol,
 /*
  * Lists, then reassembles by the VID headers' vol_id and lnum the UBIFS
  * volume select names: its vol_id in decimal, else its name; NULL names
- * the only one.  Unmapped LEBs read as 0xFF, as UBI returns them.  The
- * superblock's LEB size and min. I/O unit must fit the UBI headers.
- * Returns 0, or -1 with a reason in err.
+ * the only one.  The volume holds the superblock's LEB count at least,
+ * unmapped LEBs read as 0xFF, as UBI returns them, and a count beyond the
+ * PEBs in buf is refused.  The superblock's LEB size and min. I/O unit
+ * must fit the UBI headers.  Returns 0, or -1 with a reason in err.
  */
 int ubifs_ubi_extract(const void *buf, size_t len, const char *select,
 		      struct ubifs_ubi_vol *vol, struct strbuf *err);
