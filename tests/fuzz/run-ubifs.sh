@@ -40,6 +40,10 @@ if [ -z "$(ls corpus)" ]; then
 	for ((i = n - 1; i >= 0; i--)); do
 		dd if=corpus/signed.ubi bs=16384 skip=$i count=1 2>/dev/null
 	done >corpus/reversed.ubi
+	# Several UBIFS volumes, named in the volume table: the signed one
+	# and an unsigned decoy, as a flash dump may hold them.
+	printf '[rootfs]\nmode=ubi\nimage=corpus/plain.img\nvol_id=1\nvol_type=dynamic\nvol_name=rootfs\n' >>ubi.cfg
+	ubinize -o corpus/two.ubi -m 8 -p 16KiB ubi.cfg
 fi
 limit=(-max_total_time="$secs")
 [ -n "${FUZZ_RUNS:-}" ] && limit=(-runs="$FUZZ_RUNS")

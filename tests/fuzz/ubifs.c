@@ -182,35 +182,45 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size,
 	return size;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* A volume as verify and extract see it, then with its CRCs repaired. */
+static void check_volume(const void *vol, size_t len)
 {
-	const void *vol = data;
 	uint8_t *copy;
-	void *owned = NULL;
-	size_t len = size;
 
-	if (ubifs_ubi_detect(data, size)) {
-		struct strbuf err = STRBUF_INIT;
-		struct ubifs_ubi_vol uv;
-		int ret = ubifs_ubi_extract(data, size, NULL, &uv, &err);
-
-		strbuf_release(&err);
-		owned = uv.data;
-		uv.data = NULL;
-		ubifs_ubi_vol_release(&uv);
-		if (ret)
-			return 0;
-		vol = owned;
-		len = uv.len;
-	}
 	check(vol, len);
 	if (!len)
-		return 0;
+		return;
 	copy = malloc(len);
 	memcpy(copy, vol, len);
 	if (repair_crcs(copy, len))
 		check(copy, len);
 	free(copy);
-	free(owned);
+}
+
+/*
+ * A UBI image goes through every UBIFS volume it lists, each reassembled
+ * by its volume ID as `verify` (which checks them all) reassembles it.
+ */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct ubifs_ubi_vol list, uv;
+	char id[16];
+	int i;
+
+	if (!ubifs_ubi_detect(data, size)) {
+		check_volume(data, size);
+		return 0;
+	}
+	if (!ubifs_ubi_list(data, size, &list, &err))
+		for (i = 0; i < list.nr_vols; i++) {
+			snprintf(id, sizeof(id), "%u", list.vols[i].vol_id);
+			strbuf_reset(&err);
+			if (!ubifs_ubi_extract(data, size, id, &uv, &err))
+				check_volume(uv.data, uv.len);
+			ubifs_ubi_vol_release(&uv);
+		}
+	ubifs_ubi_vol_release(&list);
+	strbuf_release(&err);
 	return 0;
 }
