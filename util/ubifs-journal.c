@@ -244,9 +244,6 @@ static int is_last_bud(const struct jctx *j, int i)
 		}							\
 	} while (0)
 
-/* struct ubifs_trun_node: inum at 24, old_size at 40, new_size at 48. */
-#define TRUN_NODE_SZ	56
-
 /*
  * What apply_replay_entry() does to the committed leaves: insert_node()
  * replaces the leaf of the node's key, an inode with
@@ -259,13 +256,14 @@ static void note_replayed(struct jctx *j, const uint8_t *node, int type,
 	struct ubifs_journal_result *r = j->res;
 
 	if (type == UBIFS_TRUN_NODE) {
+		const struct ubifs_trun_node *trun = (const void *)node;
 		uint64_t old_size, new_size;
 		uint32_t min_blk, max_blk;
 
-		if (len < TRUN_NODE_SZ)
+		if (len < UBIFS_TRUN_NODE_SZ)
 			return;
-		old_size = le64toh(*(const uint64_t *)(node + 40));
-		new_size = le64toh(*(const uint64_t *)(node + 48));
+		old_size = le64toh(trun->old_size);
+		new_size = le64toh(trun->new_size);
 		if (old_size <= new_size)
 			return;
 		min_blk = new_size / UBIFS_BLOCK_SIZE +
@@ -273,8 +271,7 @@ static void note_replayed(struct jctx *j, const uint8_t *node, int type,
 		max_blk = old_size / UBIFS_BLOCK_SIZE -
 			  !(old_size & (UBIFS_BLOCK_SIZE - 1));
 		PUSH(r->truns, r->truns_nr, r->truns_alloc);
-		r->truns[r->truns_nr].inum =
-			le32toh(*(const uint32_t *)(node + 24));
+		r->truns[r->truns_nr].inum = le32toh(trun->inum);
 		r->truns[r->truns_nr].min_blk = min_blk;
 		r->truns[r->truns_nr++].max_blk = max_blk;
 		return;

@@ -151,6 +151,14 @@ struct ubifs_data_node {
 	uint8_t data[];
 } __attribute__((packed));
 
+struct ubifs_trun_node {
+	struct ubifs_ch ch;
+	uint32_t inum;
+	uint8_t padding[12];
+	uint64_t old_size;
+	uint64_t new_size;
+} __attribute__((packed));
+
 struct ubifs_pad_node {
 	struct ubifs_ch ch;
 	uint32_t pad_len;
@@ -268,6 +276,7 @@ struct ubifs_cs_node {
 #define UBIFS_INO_NODE_SZ	sizeof(struct ubifs_ino_node)
 #define UBIFS_DATA_NODE_SZ	sizeof(struct ubifs_data_node)
 #define UBIFS_DENT_NODE_SZ	sizeof(struct ubifs_dent_node)
+#define UBIFS_TRUN_NODE_SZ	sizeof(struct ubifs_trun_node)
 #define UBIFS_PAD_NODE_SZ	sizeof(struct ubifs_pad_node)
 #define UBIFS_SB_NODE_SZ	sizeof(struct ubifs_sb_node)
 #define UBIFS_MST_NODE_SZ	sizeof(struct ubifs_mst_node)
@@ -284,6 +293,7 @@ _Static_assert(sizeof(struct ubifs_ch) == 24, "ubifs_ch");
 _Static_assert(sizeof(struct ubifs_ino_node) == 160, "ubifs_ino_node");
 _Static_assert(sizeof(struct ubifs_dent_node) == 56, "ubifs_dent_node");
 _Static_assert(sizeof(struct ubifs_data_node) == 48, "ubifs_data_node");
+_Static_assert(sizeof(struct ubifs_trun_node) == 56, "ubifs_trun_node");
 _Static_assert(sizeof(struct ubifs_sb_node) == 4096, "ubifs_sb_node");
 _Static_assert(sizeof(struct ubifs_mst_node) == 512, "ubifs_mst_node");
 _Static_assert(sizeof(struct ubifs_sig_node) == 64, "ubifs_sig_node");
