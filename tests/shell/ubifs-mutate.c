@@ -14,7 +14,9 @@
  * swap:A:B (LEBs A and B exchanged), mst-rollback (the newest master node
  * erased from both master LEBs, so the one before it rules again),
  * sb-rp (the superblock's rp_size changed, CRC repaired),
- * sb-zero-hmac (the superblock's HMAC zeroed, CRC repaired).
+ * sb-zero-hmac (the superblock's HMAC zeroed, CRC repaired),
+ * journal:N (up to N small journal nodes in buds the log refers to, over
+ * the main LEBs that hold data nodes only: one line per bud).
  */
 #include <stddef.h>
 
@@ -230,6 +232,169 @@ static void describe(int lnum, int offs)
 		       offs < leb_end[lnum] ? "padding" : "free");
 }
 
+/*
+ * The newest master node (*mst) and the sequence number of the commit
+ * start node at its log_lnum, where the kernel's replay starts the log.
+ */
+static uint64_t log_head(const struct ubifs_mst_node **mst)
+{
+	uint64_t cs_sqnum = 0;
+	int i;
+
+	*mst = NULL;
+	for (i = 0; i < nr_nodes; i++)
+		if (nodes[i].lnum == UBIFS_MST_LNUM &&
+		    nodes[i].type == UBIFS_MST_NODE)
+			*mst = (const void *)(img + (size_t)UBIFS_MST_LNUM *
+					      leb_size + nodes[i].offs);
+	if (!*mst)
+		die("no master node");
+	for (i = 0; i < nr_nodes; i++)
+		if (nodes[i].lnum == (int)le32toh((*mst)->log_lnum) &&
+		    nodes[i].offs == 0 && nodes[i].type == UBIFS_CS_NODE)
+			cs_sqnum = nodes[i].sqnum;
+	if (!cs_sqnum)
+		die("no commit start node at the log head");
+	return cs_sqnum;
+}
+
+/* Where the next journal node goes: a bud, and the log that refers to
+ * it. */
+struct jcursor {
+	uint8_t *bud_ok;	/* per LEB: may become a bud */
+	int bud, offs;		/* the current bud, -1 before the first */
+	int log_lnum, log_offs;
+	uint64_t sqnum;
+};
+
+/* The common header, a sequence number and the CRC of the node at off. */
+static void seal(struct jcursor *c, size_t off, uint32_t len, int type)
+{
+	struct ubifs_ch *ch = (void *)(img + off);
+
+	ch->magic = htole32(UBIFS_NODE_MAGIC);
+	ch->sqnum = htole64(++c->sqnum);
+	ch->len = htole32(len);
+	ch->node_type = type;
+	fix_node_crc(off);
+}
+
+/* Room for len bytes at the cursor, in a new bud if need be: 0, or -1
+ * when no LEB is left. */
+static int make_room(struct jcursor *c, uint32_t len)
+{
+	struct ubifs_ref_node *ref;
+	size_t at;
+
+	if (c->bud >= 0 && c->offs + (int)len <= leb_size)
+		return 0;
+	while (++c->bud < leb_cnt && !c->bud_ok[c->bud])
+		;
+	if (c->bud >= leb_cnt)
+		return -1;
+	if (c->log_offs + (int)UBIFS_REF_NODE_SZ > leb_size)
+		die("the log LEB is full");
+	memset(img + (size_t)c->bud * leb_size, 0xff, leb_size);
+	c->offs = 0;
+	at = (size_t)c->log_lnum * leb_size + c->log_offs;
+	ref = (void *)(img + at);
+	memset(ref, 0, UBIFS_REF_NODE_SZ);
+	ref->lnum = htole32(c->bud);
+	ref->jhead = htole32(2);	/* the data head */
+	seal(c, at, UBIFS_REF_NODE_SZ, UBIFS_REF_NODE);
+	c->log_offs += UBIFS_REF_NODE_SZ;
+	printf("%d:0x0 bud\n", c->bud);
+	return 0;
+}
+
+/* An inode node of inum with nlink 0 (the inode deleted), or a node
+ * truncating inum from 1 MiB to nothing.  0, or -1 when out of LEBs. */
+static int put_jnode(struct jcursor *c, uint32_t inum, int trun)
+{
+	uint32_t len = trun ? UBIFS_TRUN_NODE_SZ : UBIFS_INO_NODE_SZ;
+	size_t at;
+
+	if (make_room(c, len))
+		return -1;
+	at = (size_t)c->bud * leb_size + c->offs;
+	memset(img + at, 0, len);
+	if (trun) {
+		struct ubifs_trun_node *t = (void *)(img + at);
+
+		t->inum = htole32(inum);
+		t->old_size = htole64(1 << 20);
+	} else {
+		struct ubifs_ino_node *ino = (void *)(img + at);
+
+		put_le32(at + offsetof(struct ubifs_ino_node, key), inum);
+		put_le32(at + offsetof(struct ubifs_ino_node, key) + 4,
+			 (uint32_t)UBIFS_INO_KEY << UBIFS_S_KEY_BLOCK_BITS);
+		ino->mode = htole32(0100644);
+	}
+	seal(c, at, len, trun ? UBIFS_TRUN_NODE : UBIFS_INO_NODE);
+	c->offs += (len + 7) & ~7u;
+	return 0;
+}
+
+/*
+ * The worst journal for verify's per-leaf lookups: as many nodes as
+ * there is room for, up to n, each adding a key, a deleted inode or a
+ * truncation.  The main LEBs holding data nodes only (big files) become
+ * buds; the first nodes delete the inodes of those data nodes, so that
+ * the index leaves pointing into the overwritten LEBs are ones the
+ * kernel's replay drops unread.  Then inodes above the master's
+ * highest_inum, unlinked and truncated in turn.
+ */
+static void journal(int n)
+{
+	const struct ubifs_mst_node *mst;
+	struct jcursor c = { .bud = -1 };
+	uint32_t *victims = calloc(nr_nodes + 1, sizeof(*victims));
+	uint8_t *other = calloc(leb_cnt, 1);
+	uint32_t inum;
+	int nv = 0, i, k, made = 0;
+
+	c.bud_ok = calloc(leb_cnt, 1);
+	if (!victims || !other || !c.bud_ok)
+		die("out of memory");
+	log_head(&mst);
+	c.log_lnum = le32toh(mst->log_lnum);
+	c.log_offs = (leb_end[c.log_lnum] + 7) & ~7;
+	for (i = 0; i < nr_nodes; i++) {
+		if (nodes[i].sqnum > c.sqnum)
+			c.sqnum = nodes[i].sqnum;
+		if (nodes[i].lnum >= main_first)
+			c.bud_ok[nodes[i].lnum] = 1;
+		if (nodes[i].type != UBIFS_DATA_NODE)
+			other[nodes[i].lnum] = 1;
+	}
+	for (i = 0; i < leb_cnt; i++)
+		c.bud_ok[i] &= !other[i];
+	for (i = 0; i < nr_nodes; i++) {
+		if (!c.bud_ok[nodes[i].lnum])
+			continue;
+		inum = le32(((size_t)nodes[i].lnum * leb_size + nodes[i].offs +
+			     offsetof(struct ubifs_data_node, key)));
+		for (k = 0; k < nv && victims[k] != inum; k++)
+			;
+		if (k == nv)
+			victims[nv++] = inum;
+	}
+	for (k = 0; k < nv && made < n; k++, made++)
+		if (put_jnode(&c, victims[k], 0))
+			die("no LEB holds data nodes only");
+	inum = le64toh(mst->highest_inum) + 1;
+	while (made < n && !put_jnode(&c, inum, made & 1)) {
+		inum += made & 1;
+		made++;
+	}
+	fprintf(stderr, "journal: %d nodes, %d deleting the inodes of the "
+		"buds' old data nodes\n", made, nv);
+	free(victims);
+	free(other);
+	free(c.bud_ok);
+}
+
 static void apply(const char *spec, const char *out)
 {
 	size_t pos;
@@ -287,6 +452,8 @@ static void apply(const char *spec, const char *out)
 			memset(sb->hmac, 0, sizeof(sb->hmac));
 		fix_node_crc(0);
 		printf("0:0x0 %s\n", spec);
+	} else if (!strncmp(spec, "journal:", 8)) {
+		journal(atoi(spec + 8));
 	} else {
 		die("unknown spec");
 	}
