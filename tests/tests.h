@@ -86,6 +86,7 @@ char *test_source_path(const char *rel);
 	X(ubifs, "ubifs: verify mkfs.ubifs images, reject bad input") \
 	X(ubifs_tamper, "ubifs: every flipped byte is detected and located") \
 	X(ubifs_keyring, "ubifs: HMAC key from the kernel keyring") \
+	X(ubifs_journal, "ubifs: indexed journal lookup answers as the linear rule") \
 	X(report_tracecmd, "report: same text as trace-cmd report (v7, v6, uprobe, lost, merge)") \
 	X(print_fmt, "report: compiled print formats print as libtraceevent does") \
 	X(page_walk, "report: ring-buffer pages walked as libtraceevent's kbuffer walks them") \

@@ -291,24 +291,129 @@ static void note_replayed(struct jctx *j, const uint8_t *node, int type,
 	}
 }
 
+/* memcmp() order, without a call per comparison. */
+_Static_assert(UBIFS_SK_LEN == sizeof(uint64_t), "a key is one word");
+
+static int cmp_key(const void *a, const void *b)
+{
+	uint64_t x, y;
+
+	memcpy(&x, a, sizeof(x));
+	memcpy(&y, b, sizeof(y));
+	x = be64toh(x);
+	y = be64toh(y);
+	return (x > y) - (x < y);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int cmp_trun(const void *a, const void *b)
+{
+	const struct ubifs_journal_trun *x = a, *y = b;
+
+	if (x->inum != y->inum)
+		return (x->inum > y->inum) - (x->inum < y->inum);
+	return (x->min_blk > y->min_blk) - (x->min_blk < y->min_blk);
+}
+
+/* Sorted, without repeats: n is the new count. */
+static int sort_unique(void *base, int n, size_t size,
+		       int (*cmp)(const void *, const void *))
+{
+	uint8_t *p = base;
+	int i, out = 0;
+
+	if (n > 1)
+		qsort(base, n, size, cmp);
+	for (i = 0; i < n; i++)
+		if (!out || cmp(p + (out - 1) * size, p + i * size))
+			memmove(p + out++ * size, p + i * size, size);
+	return out;
+}
+
+/*
+ * The ranges of an inode merged into disjoint ones, in order: a block is
+ * in the union of the ranges exactly when the last merged range starting
+ * at or before it ends at or after it.  An empty range (min_blk above
+ * max_blk: a truncation within one block) covers nothing and goes.
+ */
+static int merge_truns(struct ubifs_journal_trun *t, int n)
+{
+	int i, out = 0;
+
+	for (i = 0; i < n; i++) {
+		struct ubifs_journal_trun *prev = out ? &t[out - 1] : NULL;
+
+		if (t[i].min_blk > t[i].max_blk)
+			continue;
+		if (prev && prev->inum == t[i].inum &&
+		    t[i].min_blk <= (uint64_t)prev->max_blk + 1) {
+			if (t[i].max_blk > prev->max_blk)
+				prev->max_blk = t[i].max_blk;
+			continue;
+		}
+		t[out++] = t[i];
+	}
+	return out;
+}
+
+/*
+ * Once per journal, so that each of the index's leaves is one binary
+ * search per list: a hostile image can hold tens of thousands of journal
+ * nodes and of leaves, and a scan of the lists per leaf made verify
+ * quadratic in the image size (bench/ubifs.sh).
+ */
+void ubifs_journal_index(struct ubifs_journal_result *r)
+{
+	r->keys_nr = sort_unique(r->keys, r->keys_nr, sizeof(*r->keys),
+				 cmp_key);
+	r->inums_nr = sort_unique(r->inums, r->inums_nr, sizeof(*r->inums),
+				  cmp_u32);
+	if (r->truns_nr > 1)
+		qsort(r->truns, r->truns_nr, sizeof(*r->truns), cmp_trun);
+	r->truns_nr = merge_truns(r->truns, r->truns_nr);
+}
+
+/* The last range of inum starting at or before blk, or NULL. */
+static const struct ubifs_journal_trun *
+find_trun(const struct ubifs_journal_result *r, uint32_t inum, uint32_t blk)
+{
+	int lo = 0, hi = r->truns_nr;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		const struct ubifs_journal_trun *t = &r->truns[mid];
+
+		if (t->inum < inum || (t->inum == inum && t->min_blk <= blk))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && r->truns[lo - 1].inum == inum ? &r->truns[lo - 1] : NULL;
+}
+
 int ubifs_journal_supersedes(const struct ubifs_journal_result *r,
 			     const uint8_t *key)
 {
-	uint32_t inum = ubifs_key_inum(key);
-	int type = ubifs_key_type(key), i;
+	uint32_t inum = ubifs_key_inum(key), blk = ubifs_key_val(key);
+	const struct ubifs_journal_trun *t;
+	int type = ubifs_key_type(key);
 
-	for (i = 0; i < r->keys_nr; i++)
-		if (!memcmp(r->keys[i], key, UBIFS_SK_LEN))
-			return 1;
-	for (i = 0; type != UBIFS_XENT_KEY && i < r->inums_nr; i++)
-		if (r->inums[i] == inum)
-			return 1;
-	for (i = 0; type == UBIFS_DATA_KEY && i < r->truns_nr; i++)
-		if (r->truns[i].inum == inum &&
-		    ubifs_key_val(key) >= r->truns[i].min_blk &&
-		    ubifs_key_val(key) <= r->truns[i].max_blk)
-			return 1;
-	return 0;
+	if (r->keys_nr && bsearch(key, r->keys, r->keys_nr, sizeof(*r->keys),
+				  cmp_key))
+		return 1;
+	if (type != UBIFS_XENT_KEY && r->inums_nr &&
+	    bsearch(&inum, r->inums, r->inums_nr, sizeof(*r->inums), cmp_u32))
+		return 1;
+	if (type != UBIFS_DATA_KEY)
+		return 0;
+	t = find_trun(r, inum, blk);
+	return t && blk <= t->max_blk;
 }
 
 void ubifs_journal_release(struct ubifs_journal_result *r)
@@ -471,6 +576,7 @@ int ubifs_journal_check(const struct ubifs_image *img,
 	if (r >= 0)
 		for (i = 0; i < j.nr; i++)
 			replay_bud(&j, i);
+	ubifs_journal_index(res);
 	for (i = 0; i < j.nr; i++)
 		ubifs_hash_state_free(j.buds[i].hash);
 	free(j.buds);
