@@ -15,6 +15,9 @@
  * erased from both master LEBs, so the one before it rules again),
  * sb-rp (the superblock's rp_size changed, CRC repaired),
  * sb-zero-hmac (the superblock's HMAC zeroed, CRC repaired),
+ * graft:DONOR (the log LEBs of the image DONOR, a volume of the same
+ * geometry, and the buds its log refers to since its commit start node,
+ * copied over IMG's: one line per LEB copied),
  * journal:N (up to N small journal nodes in buds the log refers to, over
  * the main LEBs that hold data nodes only: one line per bud).
  */
@@ -258,6 +261,53 @@ static uint64_t log_head(const struct ubifs_mst_node **mst)
 	return cs_sqnum;
 }
 
+/*
+ * The LEBs holding the donor's journal: its log, and the buds of the
+ * reference nodes not older than the commit start node the newest master
+ * node's log_lnum points at (fs/ubifs/replay.c, replay_log_leb()).
+ */
+static void graft(const char *donor)
+{
+	uint8_t *a = img;
+	size_t a_len = img_len;
+	const struct ubifs_mst_node *mst = NULL;
+	uint64_t cs_sqnum = 0;
+	uint8_t *copy;
+	int i, l;
+
+	img = NULL;
+	nr_nodes = 0;
+	load_volume(donor);
+	scan();
+	if (img_len != a_len)
+		die("the donor's geometry differs");
+	copy = calloc(leb_cnt, 1);
+	if (!copy)
+		die("out of memory");
+	cs_sqnum = log_head(&mst);
+	for (l = UBIFS_LOG_LNUM; l < UBIFS_LOG_LNUM + log_lebs; l++)
+		copy[l] = 1;
+	for (i = 0; i < nr_nodes; i++) {
+		const struct ubifs_ref_node *ref = (const void *)(img +
+			(size_t)nodes[i].lnum * leb_size + nodes[i].offs);
+
+		if (nodes[i].type == UBIFS_REF_NODE &&
+		    nodes[i].sqnum >= cs_sqnum &&
+		    (int)le32toh(ref->lnum) < leb_cnt)
+			copy[le32toh(ref->lnum)] = 1;
+	}
+	for (l = 0; l < leb_cnt; l++) {
+		if (!copy[l])
+			continue;
+		memcpy(a + (size_t)l * leb_size, img + (size_t)l * leb_size,
+		       leb_size);
+		printf("%d:0x0 graft\n", l);
+	}
+	free(copy);
+	free(img);
+	img = a;
+}
+
 /* Where the next journal node goes: a bud, and the log that refers to
  * it. */
 struct jcursor {
@@ -452,6 +502,8 @@ static void apply(const char *spec, const char *out)
 			memset(sb->hmac, 0, sizeof(sb->hmac));
 		fix_node_crc(0);
 		printf("0:0x0 %s\n", spec);
+	} else if (!strncmp(spec, "graft:", 6)) {
+		graft(spec + 6);
 	} else if (!strncmp(spec, "journal:", 8)) {
 		journal(atoi(spec + 8));
 	} else {
