@@ -12,7 +12,9 @@
 # number: B's log and buds copied over A's make a graft whose every node
 # is genuine.  The kernel mounts the graft with the key (or not), reads
 # every file (or not); verify --key-file must give the same verdict, on
-# that graft and on B's journal grafted onto A after its commit.
+# that graft, on B's journal grafted onto C, whose own journal was longer
+# (a bud of C's stays in a LEB the LPT calls empty), and on B's journal
+# grafted onto A after its commit.
 uk_make_image
 uk_build_mutate
 cat >"$TK_TMP/script" <<'GUEST'
@@ -20,13 +22,14 @@ cat >"$TK_TMP/script" <<'GUEST'
 # fsync'ed, the volume dumped to /tmp/NAME.img while mounted, the tree's
 # checksums in /tmp/NAME.sums; after the unmount (a commit) the volume
 # again in /tmp/NAME-committed.img.
+# KIB (default 20) sets each file's size.
 dirty() {
 	local name=$1 f
 
 	shift
 	put $S/hmac.img && mount -t ubifs -o $AUTH ubi0:fs /mnt || return 1
 	for f in "$@"; do
-		dd if=/dev/urandom of=/mnt/$f bs=1024 count=20 conv=fsync \
+		dd if=/dev/urandom of=/mnt/$f bs=1024 count=${KIB:-20} conv=fsync \
 			2>/dev/null || return 1
 	done
 	dump /tmp/$name.img
@@ -65,6 +68,10 @@ cmp -s /tmp/graft.img /tmp/B.img && echo "graft: the same bytes as B"
 cmp -s /tmp/graft.img /tmp/B.img || echo "graft: differs from B"
 judge same-commit /tmp/graft.img
 cmp -s /tmp/got /tmp/B.sums && echo "CHECK same-commit-reads-B"
+KIB=60 dirty C c1 c2 c3 || exit 1
+tracekit ubifs info /tmp/C.img | grep '^journal'
+$S/ubifs-mutate apply /tmp/C.img /tmp/graft3.img graft:/tmp/B.img
+judge longer-journal /tmp/graft3.img
 # The control: A's unmount commits, and the master node of the next
 # commit points past B's log (the kernel: "no UBIFS nodes found at the
 # log head"), whose buds now overwrite A's committed nodes.
@@ -73,9 +80,10 @@ judge next-commit /tmp/graft2.img
 GUEST
 uk_run 500 "$TK_TMP/script"
 grep -E '^CHECK|^journal|^graft|^[0-9]+:0x0 graft|UBIFS|^VERDICT|^  \| ' "$TK_TMP/console"
-checks="two-dirty-images graft-changed-A same-commit-verify-agrees next-commit-verify-agrees"
+checks="two-dirty-images graft-changed-A same-commit-verify-agrees next-commit-verify-agrees
+	longer-journal-verify-agrees"
 # What the kernel accepted must read as B wrote it.
 grep -q '^VERDICT same-commit kernel: accepted' "$TK_TMP/console" &&
 	checks="$checks same-commit-reads-B"
 uk_checks $checks
-echo "checked: B's journal grafted onto A (same key, same commit): verify's verdict is the kernel's ($(sed -n 's/^VERDICT same-commit kernel: //p' "$TK_TMP/console")); onto A committed: $(sed -n 's/^VERDICT next-commit kernel: //p' "$TK_TMP/console") by both"
+echo "checked: B's journal grafted onto A (same key, same commit): verify's verdict is the kernel's ($(sed -n 's/^VERDICT same-commit kernel: //p' "$TK_TMP/console")); onto C, whose journal was longer: $(sed -n 's/^VERDICT longer-journal kernel: //p' "$TK_TMP/console") by both; onto A committed: $(sed -n 's/^VERDICT next-commit kernel: //p' "$TK_TMP/console") by both"
