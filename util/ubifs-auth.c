@@ -541,7 +541,7 @@ int ubifs_sig_verify(const char *cert_path, int hash_algo, const void *data,
 	const unsigned char *p = sig;
 	CMS_ContentInfo *cms;
 	STACK_OF(X509) *certs = NULL;
-	BIO *content = NULL;
+	BIO *content = NULL, *buf, *mem;
 	X509 *cert;
 	int ret = -1;
 
@@ -565,7 +565,21 @@ int ubifs_sig_verify(const char *cert_path, int hash_algo, const void *data,
 		goto out;
 	}
 	certs = sk_X509_new_null();
-	content = BIO_new_mem_buf(data, len);
+	/*
+	 * Behind a buffer BIO: given a bare memory BIO, OpenSSL 3.0's
+	 * CMS_verify() reads through a copy of its own, which it leaks when
+	 * CMS_dataInit() then fails with CMS_BINARY (crypto/cms/cms_smime.c;
+	 * fixed upstream in 2026, openssl pull request 30535, not in Debian
+	 * 12's 3.0.19).  A mutated signature reaches that (found by
+	 * tests/fuzz/run-ubifs.sh).
+	 */
+	buf = BIO_new(BIO_f_buffer());
+	mem = BIO_new_mem_buf(data, len);
+	content = buf && mem ? BIO_push(buf, mem) : NULL;
+	if (!content) {
+		BIO_free(buf);
+		BIO_free(mem);
+	}
 	if (!certs || !content || !sk_X509_push(certs, cert)) {
 		ssl_reason(err, "out of memory");
 		goto out;
@@ -583,7 +597,7 @@ int ubifs_sig_verify(const char *cert_path, int hash_algo, const void *data,
 	else
 		ssl_reason(err, "signature does not verify");
 out:
-	BIO_free(content);
+	BIO_free_all(content);
 	sk_X509_pop_free(certs, X509_free);
 	X509_free(cert);
 	CMS_ContentInfo_free(cms);
