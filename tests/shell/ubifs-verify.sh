@@ -3,6 +3,7 @@
 # tracefs: untouched
 . "$(dirname "$0")/lib/common.sh"
 
+need_host_cmd gcc
 need_cmd mkfs.ubifs openssl
 cd "$TK_TMP" || fail "no scratch dir"
 mkdir -p root/sub && echo hello >root/a && ln -s a root/link &&
@@ -42,6 +43,18 @@ gzip -dc "$TRACEKIT_SRCDIR/tests/data/ubifs-fuzz-cms.img.gz" >cms.img ||
 assert_eq "fuzzed signature: exit status" "$?" 1
 assert_eq "fuzzed signature: one line on stderr: $(cat err)" "$(wc -l <err)" 1
 assert_grep '^LEB 0:0x1000 signature node: signature does not verify: .*unknown digest algorithm' out
+
+# A root index node above the level limit (CRC repaired): the message
+# says the limit, UBIFS_MAX_LEVELS - 1 (fs/ubifs/ubifs-media.h).
+gcc -O2 -o poke "$TRACEKIT_SRCDIR/tests/shell/ubifs-poke.c" || fail "cannot build ubifs-poke"
+set -- $("$TRACEKIT" ubifs info p.img |
+	sed -n 's/^root index: *LEB \([0-9]*\):\(0x[0-9a-f]*\),.*/\1 \2/p')
+[ $# = 2 ] || fail "no root index in info"
+r=$(($1 * 129024 + $2))
+cp p.img level.img && ./poke set level.img $((r + 26)) 2 522 >/dev/null &&
+	./poke crc level.img $r >/dev/null || fail "poke level"
+expect_fail "$TRACEKIT" ubifs verify level.img
+assert_grep '^LEB [0-9]+:0x[0-9a-f]+ index node: level 522, the limit is 511$' "$TK_TMP/out"
 
 # md5 and sha1: accepted, as the kernel accepts them, with a warning.
 for h in md5 sha1; do
