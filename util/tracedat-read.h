@@ -104,6 +104,14 @@ struct tracedat_bad_format {
 
 int tracedat_bad_formats(const struct tracedat *td, const struct tracedat_bad_format **bad);
 
+/*
+ * How much of an event format libtraceevent 1.7.1 is given: len when all
+ * of it, else the start of the first line that is not as the kernel
+ * writes them (the print fmt in the grammar the reader states), which
+ * the reader replaces by a line that fails.
+ */
+size_t tracedat_format_sane(const char *text, size_t len);
+
 /* Buffer 0 is the top-level buffer (name ""); the rest are instances. */
 int tracedat_nr_buffers(const struct tracedat *td);
 const char *tracedat_buffer_name(const struct tracedat *td, int buffer);

@@ -107,13 +107,24 @@ corrupt "absurd page size" "$v6" 14 00000001 \
 # Inputs that once crashed libtraceevent (tests/fuzz/report.c found them):
 # a print fmt naming an undeclared field, a divisor that is an octal 0,
 # garbage after a "?:" (three times), a short printk_formats line,
-# "sizeof(int)(x)", a number with a '.' after the ':' of a "?:".
+# "sizeof(int)(x)", a number with a '.' after the ':' of a "?:", an '='
+# after a "?:" whose operands are strings (9, and 10 the file the fuzzer
+# found it in, on which trace-cmd 3.1.6 dies too).  Text or JSON: exit 0,
+# or 1 with one error line naming the file and an offset after the
+# warnings.
 for f in "$data"/report-fuzz-*.dat; do
-	set +e
-	"$TRACEKIT" report "$f" >/dev/null 2>&1
-	rc=$?
-	set -e
-	[ "$rc" -lt 2 ] || fail "$(basename "$f"): exit status $rc"
+	for opts in "" "--format json"; do
+		set +e
+		# shellcheck disable=SC2086
+		"$TRACEKIT" report $opts "$f" >/dev/null 2>"$TK_TMP/err"
+		rc=$?
+		set -e
+		what="$(basename "$f") ${opts:-text}"
+		[ "$rc" -lt 2 ] || fail "$what: exit status $rc"
+		grep -v "^tracekit report: warning: $f: event " "$TK_TMP/err" >"$TK_TMP/errors" || true
+		assert_eq "$what: error lines" "$(wc -l <"$TK_TMP/errors")" "$rc"
+		[ "$rc" = 0 ] || assert_grep "^tracekit report: $f: offset [0-9]*: " "$TK_TMP/errors"
+	done
 done
 
 expect_fail "$TRACEKIT" report "$TK_TMP/does-not-exist.dat"
