@@ -569,7 +569,7 @@ static int all_digits(const char *p, const char *end)
  * declared fields.  Returns that length: len for the whole, else the
  * start of the first line that is not.
  */
-size_t tracedat_format_sane(const char *text, size_t len)
+static size_t format_sane_part(const char *text, size_t len)
 {
 	const char *end = text + len, *fmt = memmem(text, len, "\nprint fmt:", 11);
 	const char *fields_end = fmt ? fmt + 1 : end, *p, *q, *nl;
@@ -768,23 +768,32 @@ static void register_symbols(struct tracedat *td);
  * over is cut there and given a line that fails on its first token, for
  * the same result.  Without a sane "format:" header there is no event.
  */
+size_t tracedat_format_parse(struct tep_handle *tep, const char *data, size_t len,
+			     const char *system, struct tep_event **event)
+{
+	struct strbuf text = STRBUF_INIT;
+	size_t sane = format_sane_part(data, len);
+
+	*event = NULL;
+	if (sane == len) {
+		tep_parse_format(tep, event, data, len, system);
+	} else if (memmem(data, sane, "\nformat:\n", 9)) {
+		strbuf_add(&text, data, sane);
+		strbuf_addstr(&text, "fail\n");
+		tep_parse_format(tep, event, text.buf, text.len, system);
+		strbuf_release(&text);
+	}
+	return sane;
+}
+
 static void parse_format(struct tracedat *td, const char *data, size_t len,
 			 const char *system)
 {
-	struct tep_event *event = NULL;
+	struct tep_event *event;
 	struct strbuf text = STRBUF_INIT;
-	size_t sane = tracedat_format_sane(data, len);
-	const char *fields = memmem(data, sane, "\nformat:\n", 9);
+	size_t sane = tracedat_format_parse(td->tep, data, len, system, &event);
 	char name[64];
 
-	if (sane == len) {
-		tep_parse_format(td->tep, &event, data, len, system);
-	} else if (fields) {
-		strbuf_add(&text, data, sane);
-		strbuf_addstr(&text, "fail\n");
-		tep_parse_format(td->tep, &event, text.buf, text.len, system);
-		strbuf_reset(&text);
-	}
 	if (event && !td->want_symbols && names_symbol(td, event))
 		register_symbols(td);
 	if (event && (event->flags & TEP_EVENT_FL_FAILED)) {

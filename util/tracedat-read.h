@@ -105,12 +105,16 @@ struct tracedat_bad_format {
 int tracedat_bad_formats(const struct tracedat *td, const struct tracedat_bad_format **bad);
 
 /*
- * How much of an event format libtraceevent 1.7.1 is given: len when all
- * of it, else the start of the first line that is not as the kernel
- * writes them (the print fmt in the grammar the reader states), which
- * the reader replaces by a line that fails.
+ * Parses one event format into tep as the reader does, in this process:
+ * libtraceevent 1.7.1 is given the format only as far as its lines look
+ * as the kernel writes them (the print fmt in the grammar the reader
+ * states), then a line that fails, so that it keeps the fields before
+ * and marks the event failed; nothing without a sane "format:" line.
+ * Returns that length (len for all of it); *event is the event made, or
+ * NULL.
  */
-size_t tracedat_format_sane(const char *text, size_t len);
+size_t tracedat_format_parse(struct tep_handle *tep, const char *text, size_t len,
+			     const char *system, struct tep_event **event);
 
 /* Buffer 0 is the top-level buffer (name ""); the rest are instances. */
 int tracedat_nr_buffers(const struct tracedat *td);
