@@ -10,6 +10,7 @@
 #include <endian.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/types.h>
 #include <zlib.h>
 #include <zstd.h>
 
@@ -88,6 +89,11 @@ struct tracedat {
 	struct tracedat_info info;
 	struct tep_handle *tep;
 	struct tep_plugin_list *plugins;
+	int guarded;			/* formats parsed in the guard first */
+	struct td_guard {		/* a child that parses them (or pid 0) */
+		pid_t pid;
+		int fd;
+	} guard;
 	ZSTD_DCtx *zctx;
 	enum td_compression compression;
 	int have_clock_option;

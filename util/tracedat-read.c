@@ -9,9 +9,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stddef.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "util/array.h"
@@ -768,11 +772,10 @@ static void register_symbols(struct tracedat *td);
  * over is cut there and given a line that fails on its first token, for
  * the same result.  Without a sane "format:" header there is no event.
  */
-size_t tracedat_format_parse(struct tep_handle *tep, const char *data, size_t len,
-			     const char *system, struct tep_event **event)
+static void parse_upto(struct tep_handle *tep, const char *data, size_t len, size_t sane,
+		       const char *system, struct tep_event **event)
 {
 	struct strbuf text = STRBUF_INIT;
-	size_t sane = format_sane_part(data, len);
 
 	*event = NULL;
 	if (sane == len) {
@@ -783,7 +786,186 @@ size_t tracedat_format_parse(struct tep_handle *tep, const char *data, size_t le
 		tep_parse_format(tep, event, text.buf, text.len, system);
 		strbuf_release(&text);
 	}
+}
+
+size_t tracedat_format_parse(struct tep_handle *tep, const char *data, size_t len,
+			     const char *system, struct tep_event **event)
+{
+	size_t sane = format_sane_part(data, len);
+
+	parse_upto(tep, data, len, sane, system, event);
 	return sane;
+}
+
+/*
+ * A format as the reader sends it to its guard (struct td_guard), then
+ * len bytes of text and syslen of system name.
+ */
+struct guard_request {
+	uint64_t len, sane, syslen;
+};
+
+static int recv_all(int fd, void *buf, size_t n)
+{
+	ssize_t r;
+
+	for (; n; n -= r, buf = (char *)buf + r) {
+		r = recv(fd, buf, n, 0);
+		if (r < 0 && errno == EINTR)
+			r = 0;
+		else if (r <= 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* MSG_NOSIGNAL: a guard that died is a verdict, not a SIGPIPE. */
+static int send_all(int fd, const void *buf, size_t n)
+{
+	ssize_t r;
+
+	for (; n; n -= r, buf = (const char *)buf + r) {
+		r = send(fd, buf, n, MSG_NOSIGNAL);
+		if (r < 0 && errno == EINTR)
+			r = 0;
+		else if (r < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * The guard's loop: each format received is parsed into its copy of the
+ * handle, then one byte says it returned.  A parse that does not end in
+ * 10 s is killed.
+ */
+static void __attribute__((noreturn)) guard_serve(struct tep_handle *tep, int fd)
+{
+	struct guard_request req;
+	struct tep_event *event;
+	char *data, *system;
+
+	/* malloc(), not xmalloc(): die() would run the exit handlers. */
+	while (!recv_all(fd, &req, sizeof(req))) {
+		data = malloc(req.len + 1);
+		system = malloc(req.syslen + 1);
+		if (!data || !system || recv_all(fd, data, req.len) ||
+		    recv_all(fd, system, req.syslen))
+			break;
+		system[req.syslen] = '\0';
+		alarm(10);
+		parse_upto(tep, data, req.len, req.sane, system, &event);
+		alarm(0);
+		free(data);
+		free(system);
+		if (send_all(fd, "", 1))
+			break;
+	}
+	_exit(0);
+}
+
+/*
+ * A fork() of this process, made at the first format: what
+ * tep_parse_format() reads of the handle (long size, byte order, the
+ * plugins' handlers, the events parsed before) is the same in its copy,
+ * as every format parsed here is parsed there first.  It leaves this
+ * process's exit and signal handlers (the tracefs restore) alone,
+ * writes no core and nothing on stderr.  0, or -1 when it cannot be had.
+ */
+static int guard_start(struct tracedat *td)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
+	struct rlimit no_core = { 0, 0 };
+	int sv[2], null;
+	size_t i;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		return -1;
+	td->guard.pid = fork();
+	if (td->guard.pid < 0) {
+		close(sv[0]);
+		close(sv[1]);
+		td->guard.pid = 0;
+		return -1;
+	}
+	if (!td->guard.pid) {
+		close(sv[0]);
+		for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+			signal(sigs[i], SIG_DFL);
+		setrlimit(RLIMIT_CORE, &no_core);
+		/* What the parse says (a sanitizer's report of its death) is noise. */
+		null = open("/dev/null", O_WRONLY);
+		if (null >= 0)
+			dup2(null, STDERR_FILENO);
+		/*
+		 * Only its own socket: one that held another file's guard
+		 * open would keep that guard from the end of its input, and
+		 * tracedat_close() waiting for it.
+		 */
+		if (sv[1] != 3 && dup2(sv[1], 3) < 0)
+			_exit(1);
+		close_range(4, ~0U, 0);
+		guard_serve(td->tep, 3);
+	}
+	close(sv[1]);
+	td->guard.fd = sv[0];
+	return 0;
+}
+
+static void guard_stop(struct tracedat *td)
+{
+	int status;
+
+	if (!td->guard.pid)
+		return;
+	close(td->guard.fd);
+	while (waitpid(td->guard.pid, &status, 0) < 0 && errno == EINTR)
+		;
+	td->guard.pid = 0;
+}
+
+/*
+ * Whether parse_upto() returns, tried first in the guard; a guard that
+ * died is replaced at the next format, from this process's handle, which
+ * has not seen the format that killed it.  Without a guard (no fork())
+ * the format is parsed unchecked, as before there was one.
+ */
+static int parse_survives(struct tracedat *td, const char *data, size_t len, size_t sane,
+			  const char *system)
+{
+	struct guard_request req = { len, sane, strlen(system) };
+	char verdict;
+
+	if (!td->guard.pid && guard_start(td))
+		return 1;
+	if (!send_all(td->guard.fd, &req, sizeof(req)) && !send_all(td->guard.fd, data, len) &&
+	    !send_all(td->guard.fd, system, req.syslen) &&
+	    !recv_all(td->guard.fd, &verdict, 1))
+		return 1;
+	guard_stop(td);
+	return 0;
+}
+
+/*
+ * How much of the format this process parses: the sane part if a child
+ * parsed it, else the fields before its print fmt (the event prints as
+ * "[FAILED TO PARSE]" with them, as for any print fmt that fails) if a
+ * child parsed those, else nothing.  *died says whether a child did.
+ */
+static size_t guarded_sane_part(struct tracedat *td, const char *data, size_t len,
+				const char *system, int *died)
+{
+	size_t sane = format_sane_part(data, len);
+	const char *fmt = memmem(data, sane, "\nprint fmt:", 11);
+
+	*died = 0;
+	if (!td->guarded || parse_survives(td, data, len, sane, system))
+		return sane;
+	*died = 1;
+	if (fmt && fmt + 1 - data < (ptrdiff_t)sane &&
+	    parse_survives(td, data, len, fmt + 1 - data, system))
+		return fmt + 1 - data;
+	return 0;
 }
 
 static void parse_format(struct tracedat *td, const char *data, size_t len,
@@ -791,9 +973,11 @@ static void parse_format(struct tracedat *td, const char *data, size_t len,
 {
 	struct tep_event *event;
 	struct strbuf text = STRBUF_INIT;
-	size_t sane = tracedat_format_parse(td->tep, data, len, system, &event);
 	char name[64];
+	int died;
+	size_t sane = guarded_sane_part(td, data, len, system, &died);
 
+	parse_upto(td->tep, data, len, sane, system, &event);
 	if (event && !td->want_symbols && names_symbol(td, event))
 		register_symbols(td);
 	if (event && (event->flags & TEP_EVENT_FL_FAILED)) {
@@ -801,12 +985,14 @@ static void parse_format(struct tracedat *td, const char *data, size_t len,
 			    event->name);
 		if (sane < len)
 			strbuf_addf(&text, " at line %zu", count_lines(data, sane) + 1);
+		if (died)
+			strbuf_addstr(&text, " (libtraceevent dies on it)");
 		strbuf_addstr(&text, ": printed as trace-cmd does ([FAILED TO PARSE] and its fields)");
 		add_bad_format(td, event->id, &text);
 	} else if (!event) {
 		format_name(data, len, name, sizeof(name));
-		strbuf_addf(&text, "event %s:%s: malformed format: printed as [UNKNOWN EVENT]",
-			    system, name);
+		strbuf_addf(&text, "event %s:%s: malformed format%s: printed as [UNKNOWN EVENT]",
+			    system, name, died ? " (libtraceevent dies on it)" : "");
 		add_bad_format(td, format_id(data, len), &text);
 	}
 	strbuf_release(&text);
@@ -2118,6 +2304,7 @@ int tracedat_open(const char *path, unsigned int flags, struct tracedat **out,
 	 */
 	if (!(flags & TRACEDAT_NO_PLUGINS))
 		td->plugins = tep_load_plugins(td->tep);
+	td->guarded = !(flags & TRACEDAT_UNGUARDED);
 	td->info.in_usecs = 1;
 	ret = read_file_header(td, &pos);
 	if (!ret) {
@@ -2155,6 +2342,7 @@ void tracedat_close(struct tracedat *td)
 
 	if (!td)
 		return;
+	guard_stop(td);
 	if (td->plugins)
 		tep_unload_plugins(td->plugins, td->tep);
 	if (td->tep)

@@ -69,6 +69,9 @@ enum tracedat_open_flags {
 	/* Leave out libtraceevent's plugins (the fuzzer, mostly: loading
 	 * them is a dozen dlopen()s per file). */
 	TRACEDAT_NO_PLUGINS = 1 << 0,
+	/* Parse each format in this process alone, without trying it in a
+	 * child first (the fuzzer: a crash in libtraceevent must show). */
+	TRACEDAT_UNGUARDED = 1 << 1,
 };
 
 int tracedat_open(const char *path, unsigned int flags, struct tracedat **out,

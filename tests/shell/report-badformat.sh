@@ -82,6 +82,22 @@ for shape in 'REC->pid?"+":""=0  ' 'REC->pid?1:0[0]    ' 'REC->pid[-0[0]]    '; 
 	breaks "$shape" 'REC->pid, REC->prio' "$shape"
 	same "$shape" "$TK_TMP/refused.dat"
 done
+# A crash the checks do not recognise (tep-parse-crash.c makes
+# tep_parse_format() die on sched_wakeup's format): the child that tries
+# each format first dies, and the event prints as for a print fmt that
+# fails.
+gcc -shared -fPIC -o "$TK_TMP/crash.so" "$(dirname "$0")/tep-parse-crash.c" -ldl ||
+	fail "cannot build tep-parse-crash.so"
+cat >"$TK_TMP/tk-crash" <<END
+#!/bin/sh
+LD_PRELOAD=$TK_TMP/crash.so TK_CRASH_EVENT=sched_wakeup ASAN_OPTIONS=verify_asan_link_order=0 \
+	exec $TRACEKIT "\$@"
+END
+chmod +x "$TK_TMP/tk-crash"
+cp "$v6" "$f"
+TRACEKIT=$TK_TMP/tk-crash same "crash in the parser" "$TK_TMP/refused.dat"
+assert_grep "sched_wakeup: format does not parse at line 14 \(libtraceevent dies on it\)" \
+	"$TK_TMP/err"
 # A field line: libtraceevent keeps the fields before it, and the
 # plugin's handler is not attached.
 breaks "field bracket" 'field:int prio;' 'field:int pri[;'
