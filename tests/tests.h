@@ -90,6 +90,7 @@ char *test_source_path(const char *rel);
 	X(report_tracecmd, "report: same text as trace-cmd report (v7, v6, uprobe, lost, merge)") \
 	X(print_fmt, "report: compiled print formats print as libtraceevent does") \
 	X(page_walk, "report: ring-buffer pages walked as libtraceevent's kbuffer walks them") \
+	X(tracedat_read, "report: formats libtraceevent dies on are cut before their print fmt; fuzz inputs") \
 	X(unwind, "unwind: a snapshot of this process unwinds as backtrace() walks it; mutated, it never crashes") \
 	X(flamegraph, "flamegraph: the SVG's frames, widths and escaped names, as Chromium parses them") \
 	/* end of list: add suites above this line */

@@ -624,7 +624,8 @@ static size_t format_sane_part(const char *text, size_t len)
 		p = end;
 out:
 	strbuf_release(&names);
-	return p - text;
+	/* Past a last line without its newline, p is one beyond the end. */
+	return (p < end ? p : end) - text;
 }
 
 static size_t count_lines(const char *text, size_t len)
