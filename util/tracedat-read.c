@@ -367,12 +367,16 @@ static const char *pf_next(const char *p, const char *end, struct pf_token *t)
 		while (q < end && (isalnum((unsigned char)*q) || *q == '_'))
 			q++;
 	} else if (*p == '"' || *p == '\'') {
-		/* print_fmt_sane() found every quote closed. */
+		/*
+		 * To the same quote after any character but a backslash
+		 * (the "\\" of "\\\"" does not cancel it there); a character
+		 * other than a newline that isprint() refuses would end it
+		 * too, which the print fmt has none of.
+		 */
 		t->type = PF_STR;
-		for (q = p + 1; q < end && *q != *p; q++)
-			if (*q == '\\')
-				q++;
-		q++;
+		for (q = p + 1; q < end && !(*q == *p && q[-1] != '\\'); q++)
+			;
+		q = q < end ? q + 1 : end;
 	} else if (strchr("(),", *p)) {
 		t->type = PF_DELIM;
 		q++;
@@ -517,26 +521,18 @@ static int print_fmt_sane(const char *p, const char *end)
 	if (p >= end || *p != '"')
 		return 0;
 	for (; p < end; p++) {
+		/* Where libtraceevent's strings end: see pf_next(). */
 		if (in_str) {
-			if (*p == '\\' && p + 1 < end)
-				p++;
-			else if (*p == '"')
+			if (*p == in_str && p[-1] != '\\')
 				in_str = 0;
 			continue;
 		}
-		if (*p == '\'') {
-			/* 'c' or '\c' */
-			p += p + 1 < end && p[1] == '\\' ? 3 : 2;
-			if (p >= end || *p != '\'')
-				return 0;
-			continue;
-		}
 		/* C expressions only; ';' only in statement expressions "({ ...; })". */
-		if (!isalnum((unsigned char)*p) && !strchr(" \n_,()<>-{}&|:?*=+[]%.~!/^\"", *p) &&
+		if (!isalnum((unsigned char)*p) && !strchr(" \n_,()<>-{}&|:?*=+[]%.~!/^\"'", *p) &&
 		    !(*p == ';' && memchr(stack, '}', depth)))
 			return 0;
-		if (*p == '"') {
-			in_str = 1;
+		if (*p == '"' || *p == '\'') {
+			in_str = *p;
 		} else if (*p == '!' && !unary_position(start, p) && !(p + 1 < end && p[1] == '=')) {
 			return 0;
 		} else if (*p == 's' && !sizeof_sane(start, p, end)) {
@@ -603,8 +599,12 @@ static size_t format_sane_part(const char *text, size_t len)
 	}
 	if (p < fields_end || !fmt)
 		goto out;
-	for (q = fields_end; q < end && (isprint((unsigned char)*q) || *q == '\n' || *q == '\t');
-	     q++)
+	/*
+	 * Not even a tab: libtraceevent's strings end at one (6.1's and
+	 * 6.18's maple_tree formats have one in theirs), the rest of the
+	 * string then read as C.
+	 */
+	for (q = fields_end; q < end && (isprint((unsigned char)*q) || *q == '\n'); q++)
 		;
 	/* The print fmt runs to the end: its strings may hold newlines. */
 	ok = q == end && print_fmt_sane(fields_end + 10, end);
