@@ -87,22 +87,29 @@ static int check_shapes(void)
 	return 0;
 }
 
-/* Each at the end of a page before one that cannot be read: a read past it faults. */
+/*
+ * Each at the end of a page before one that cannot be read: a read past
+ * it faults.  The folder is found first, then globbed: test_source_path()
+ * looks a path up as it is, and the VM guest has the tests beside the
+ * binary, not at the source path.
+ */
 static int check_fuzz_inputs(void)
 {
-	char *pattern = test_source_path("tests/data/format-fuzz-*.txt");
-	struct strbuf file = STRBUF_INIT;
+	char *dir = test_source_path("tests/data");
+	struct strbuf file = STRBUF_INIT, pattern = STRBUF_INIT;
 	glob_t g;
 	size_t i, sane = 0, span, page = sysconf(_SC_PAGESIZE);
 	char *map, *text;
 	int bad = 0;
 
-	if (glob(pattern, 0, NULL, &g)) {
-		fprintf(stderr, "no %s\n", pattern);
-		free(pattern);
+	strbuf_addf(&pattern, "%s/format-fuzz-*.txt", dir);
+	free(dir);
+	if (glob(pattern.buf, 0, NULL, &g)) {
+		fprintf(stderr, "no %s\n", pattern.buf);
+		strbuf_release(&pattern);
 		return -1;
 	}
-	free(pattern);
+	strbuf_release(&pattern);
 	for (i = 0; i < g.gl_pathc && !bad; i++) {
 		strbuf_reset(&file);
 		if (strbuf_read_file(&file, g.gl_pathv[i], 0) < 0) {
@@ -111,8 +118,10 @@ static int check_fuzz_inputs(void)
 			break;
 		}
 		span = (file.len + page - 1) / page * page + page;
-		map = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (map == MAP_FAILED || mprotect(map + span - page, page, PROT_NONE)) {
+		map = mmap(NULL, span, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (map == MAP_FAILED ||
+		    mprotect(map + span - page, page, PROT_NONE)) {
 			perror("mmap");
 			bad = -1;
 			break;
@@ -120,8 +129,8 @@ static int check_fuzz_inputs(void)
 		text = map + span - page - file.len;
 		memcpy(text, file.buf, file.len);
 		if (parse(text, file.len, &sane) || sane > file.len) {
-			fprintf(stderr, "%s: %zu bytes passed of %zu\n", g.gl_pathv[i], sane,
-				file.len);
+			fprintf(stderr, "%s: %zu bytes passed of %zu\n",
+				g.gl_pathv[i], sane, file.len);
 			bad = -1;
 		}
 		munmap(map, span);

@@ -498,7 +498,8 @@ static int print_args_sane(const char *p, const char *end)
 			lv[depth].in_else = 1;
 		} else if (pf_is(&t, "->")) {
 			if (!(pf_is(&prev[0], "REC") && prev[1].type != PF_NAME) &&
-			    !(pf_is(&prev[0], ")") && pf_is(&prev[1], "REC") && pf_is(&prev[2], "(")))
+			    !(pf_is(&prev[0], ")") && pf_is(&prev[1], "REC") &&
+			      pf_is(&prev[2], "(")))
 				return 0;
 		} else if (t.type == PF_OP && !pf_known_op(&t)) {
 			return 0;
@@ -533,7 +534,8 @@ static int print_fmt_sane(const char *p, const char *end)
 			return 0;
 		if (*p == '"' || *p == '\'') {
 			in_str = *p;
-		} else if (*p == '!' && !unary_position(start, p) && !(p + 1 < end && p[1] == '=')) {
+		} else if (*p == '!' && !unary_position(start, p) &&
+			   !(p + 1 < end && p[1] == '=')) {
 			return 0;
 		} else if (*p == 's' && !sizeof_sane(start, p, end)) {
 			return 0;

@@ -77,7 +77,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct strbuf out = STRBUF_INIT, ref = STRBUF_INIT, err = STRBUF_INIT;
 	struct tracedat *td;
 	/* Unguarded: a crash in libtraceevent is a finding, not a warning. */
-	int flags = (size % 8 ? TRACEDAT_NO_PLUGINS : 0) | TRACEDAT_UNGUARDED, dropped, unused, r;
+	int flags = (size % 8 ? TRACEDAT_NO_PLUGINS : 0) | TRACEDAT_UNGUARDED;
+	int dropped, unused, r;
 
 	if (fd < 0) {
 		fd = memfd_create("tracedat", 0);
