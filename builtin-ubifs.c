@@ -50,8 +50,9 @@ static void open_image(const char *path, const char *volume,
  * The number of UBIFS volumes of the UBI image at path (0 for a raw
  * image), listed into uv, with what the whole image has to say: PEBs
  * left out (UBI itself leaves them out; a LEB they held reads as erased,
- * which verify then reports), a volume table missing.  With several and none chosen, a command that
- * works on one refuses: which one the device mounts is the user's to say.
+ * which verify then reports), a volume table missing.  With several and
+ * none chosen, a command that works on one refuses: which one the device
+ * mounts is the user's to say.
  */
 static int image_volumes(const char *path, const char *volume, int several_ok,
 			 struct ubifs_ubi_vol *uv)
@@ -173,7 +174,7 @@ static int cmd_info(int argc, const char **argv)
 	if (rep.nr)
 		print_first_problem_and_die(label.buf, &rep);
 	g = &img.g;
-	sb = (const void *)img.data;
+	sb = &img.sb;
 	printf("%-16s%s (%zu bytes%s%s)\n", "image:", argv[0], img.file_size,
 	       img.ubi_note ? ", " : "", img.ubi_note ? img.ubi_note : "");
 	if (img.ubi_note) {
@@ -335,9 +336,7 @@ static int verify_volume(const char *path, const char *volume,
 	}
 	if (!n)
 		printf("%s: OK: %d index nodes, %d leaves, %d LPT pnodes; %s\n",
-		       label.buf, res.idx_nodes,
-		       res.leaves[UBIFS_INO_NODE] + res.leaves[UBIFS_DATA_NODE] +
-		       res.leaves[UBIFS_DENT_NODE] + res.leaves[UBIFS_XENT_NODE],
+		       label.buf, res.idx_nodes, ubifs_verify_leaves(&res),
 		       res.pnodes, auth_summary(&res));
 	else
 		error("%s: verification FAILED: %d problem%s%s", label.buf, n,

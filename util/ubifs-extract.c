@@ -622,7 +622,7 @@ static void release(struct ex *x)
  */
 static int check_size(struct ex *x, const char *dir)
 {
-	struct strbuf parent = STRBUF_INIT;
+	struct strbuf parent = STRBUF_INIT, why = STRBUF_INIT;
 	uint64_t total = 0, limit = x->o->max_size;
 	struct statvfs vfs;
 	const char *slash;
@@ -653,19 +653,16 @@ static int check_size(struct ex *x, const char *dir)
 		}
 		strbuf_release(&parent);
 		limit = (uint64_t)vfs.f_bavail * vfs.f_frsize;
-		if (total > limit)
-			return strbuf_error(x->err, "the image's files declare %llu bytes, "
-					    "more than the %llu free where %s would "
-					    "go (--max-size to allow more)",
-					    (unsigned long long)total,
-					    (unsigned long long)limit, dir);
+		strbuf_addf(&why, "the %llu free where %s would go (--max-size "
+			    "to allow more)", (unsigned long long)limit, dir);
+	} else {
+		strbuf_addf(&why, "--max-size %llu", (unsigned long long)limit);
 	}
 	if (total > limit)
-		return strbuf_error(x->err, "the image's files declare %llu bytes, "
-				    "more than --max-size %llu",
-				    (unsigned long long)total,
-				    (unsigned long long)limit);
-	return 0;
+		strbuf_addf(x->err, "the image's files declare %llu bytes, more "
+			    "than %s", (unsigned long long)total, why.buf);
+	strbuf_release(&why);
+	return total > limit ? -1 : 0;
 }
 
 static int build(struct ex *x, const char *tmp, const char *dir)
@@ -714,8 +711,7 @@ int ubifs_extract(const struct ubifs_image *img,
 			goto out;
 		}
 	}
-	x.max_leaves = res->leaves[UBIFS_INO_NODE] + res->leaves[UBIFS_DATA_NODE] +
-		       res->leaves[UBIFS_DENT_NODE] + res->leaves[UBIFS_XENT_NODE];
+	x.max_leaves = ubifs_verify_leaves(res);
 	if (collect(&x, res->root_lnum, res->root_offs, res->root_len,
 		    res->root_hash, res->root_level))
 		goto out;

@@ -258,8 +258,8 @@ static int check_masters(struct vctx *v)
 	const uint8_t *p1 = m1 ? node_ptr(v, UBIFS_MST_LNUM, m1->offs) : NULL;
 	const uint8_t *p2 = m2 ? node_ptr(v, UBIFS_MST_LNUM + 1, m2->offs) : NULL;
 	int lnum = p1 ? UBIFS_MST_LNUM : UBIFS_MST_LNUM + 1;
-	int offs = p1 ? (int)m1->offs : m2 ? (int)m2->offs : 0;
 	struct strbuf why = STRBUF_INIT;
+	int offs;
 
 	/*
 	 * scan_for_master(): the copy in LEB 1 is authenticated, the one in
@@ -271,6 +271,7 @@ static int check_masters(struct vctx *v)
 	 */
 	if (!p1 && !p2)
 		return -1;
+	offs = p1 ? m1->offs : m2->offs;
 	if (ubifs_node_read(v->img, NULL, lnum, offs, UBIFS_MST_NODE_SZ,
 			    NULL, &v->mst_copy, &why)) {
 		ubifs_report_add(v->rep, lnum, offs, "master node",

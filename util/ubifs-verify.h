@@ -41,6 +41,13 @@ struct ubifs_verify_result {
 	uint64_t highest_inum;
 };
 
+/* The leaves the index reaches: inode, data and entry nodes. */
+static inline int ubifs_verify_leaves(const struct ubifs_verify_result *res)
+{
+	return res->leaves[UBIFS_INO_NODE] + res->leaves[UBIFS_DATA_NODE] +
+	       res->leaves[UBIFS_DENT_NODE] + res->leaves[UBIFS_XENT_NODE];
+}
+
 /* Returns the number of problems added to rep (0: the image verifies). */
 int ubifs_verify(struct ubifs_image *img, const struct ubifs_verify_opts *o,
 		 struct ubifs_verify_result *res, struct ubifs_report *rep);
