@@ -198,7 +198,7 @@ static int wait_with_timeout(pid_t pid, int timeout, int *timed_out)
  */
 static enum outcome run_test(const struct test_entry *t, int num,
 			     const struct run_opts *o, struct strbuf *why,
-			     struct strbuf *cap)
+			     struct strbuf *cap, double *secs)
 {
 	struct strbuf out_path = STRBUF_INIT, skip_path = STRBUF_INIT;
 	struct strbuf before = STRBUF_INIT, after = STRBUF_INIT;
@@ -209,6 +209,7 @@ static enum outcome run_test(const struct test_entry *t, int num,
 	double started;
 	pid_t pid;
 
+	*secs = 0;
 	strbuf_addf(&out_path, "%s/out-%d", o->tmpdir, num);
 	strbuf_addf(&skip_path, "%s/skip-%d", o->tmpdir, num);
 	fd = open(out_path.buf, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -240,6 +241,7 @@ static enum outcome run_test(const struct test_entry *t, int num,
 	running_child = pid;
 	close(fd);
 	status = wait_with_timeout(pid, limit, &timed_out);
+	*secs = now_sec() - started;
 	running_child = 0;
 	if (t->host_tracefs) {
 		test_tracefs_snapshot(&after);
@@ -281,7 +283,7 @@ static enum outcome run_test(const struct test_entry *t, int num,
 		strbuf_read_file(&output, out_path.buf, 0);
 		printf("--- start ---\n%s%s---- end (%.1f s) ----\n", output.buf,
 		       output.len && output.buf[output.len - 1] != '\n' ? "\n" : "",
-		       now_sec() - started);
+		       *secs);
 	}
 	unlink(out_path.buf);
 	unlink(skip_path.buf);
@@ -397,6 +399,39 @@ static void ledger_print_free(struct ledger *l)
 	free(l->tests);
 }
 
+/* A test's number and wall time, for the slowest list of a run. */
+struct timing {
+	int num;
+	double secs;
+};
+
+static int cmp_slower(const void *a, const void *b)
+{
+	const struct timing *x = a, *y = b;
+
+	if (x->secs != y->secs)
+		return x->secs < y->secs ? 1 : -1;
+	return x->num - y->num;
+}
+
+/*
+ * The ten slowest of a run of several tests, so that a suite growing past
+ * its CI budget shows where the time went without -v.
+ */
+static void print_slowest(struct timing *v, int nr,
+			  const struct test_list *tests)
+{
+	int i;
+
+	if (nr < 2)
+		return;
+	qsort(v, nr, sizeof(*v), cmp_slower);
+	printf("slowest tests (wall time):\n");
+	for (i = 0; i < nr && i < 10; i++)
+		printf("  %7.1f s %3d: %s\n", v[i].secs, v[i].num,
+		       tests->v[v[i].num - 1].desc);
+}
+
 static const char *const test_usage[] = {
 	"tracekit test [-v] [--timeout SEC] [NUMBER | SUBSTRING]...",
 	"tracekit test --list [NUMBER | SUBSTRING]...",
@@ -410,6 +445,7 @@ int cmd_test(int argc, const char **argv)
 	struct run_opts o = { .timeout = 900 };
 	struct strbuf cap_lines = STRBUF_INIT;
 	struct ledger ledger = { 0 };
+	struct timing *timings;
 	int list = 0, caps = 0, i, n = 0, touches_tracefs = 0;
 	int passed = 0, failed = 0, skipped = 0;
 	char tmpl[] = "/tmp/tracekit-test.XXXXXX";
@@ -477,6 +513,7 @@ int cmd_test(int argc, const char **argv)
 				   tests.v[i].host_tracefs;
 	if (touches_tracefs)
 		expand_ring_buffers(o.verbose);
+	timings = xmalloc((tests.nr ? tests.nr : 1) * sizeof(*timings));
 	for (i = 0; i < tests.nr && !interrupted; i++) {
 		struct strbuf why = STRBUF_INIT, cap = STRBUF_INIT;
 		const struct test_entry *t = &tests.v[i];
@@ -484,10 +521,11 @@ int cmd_test(int argc, const char **argv)
 
 		if (!selected(t, i + 1, argc, argv))
 			continue;
-		n++;
 		printf("%3d: %-60s:%s", i + 1, t->desc, o.verbose ? "\n" : " ");
 		fflush(stdout);
-		r = run_test(t, i + 1, &o, &why, &cap);
+		timings[n].num = i + 1;
+		r = run_test(t, i + 1, &o, &why, &cap, &timings[n].secs);
+		n++;
 		if (o.verbose)
 			printf("%3d: %-60s: ", i + 1, t->desc);
 		switch (r) {
@@ -511,14 +549,18 @@ int cmd_test(int argc, const char **argv)
 		strbuf_release(&cap);
 	}
 	rmdir(tmpl);
-	free_tests(&tests);
 	if (!n && argc) {
 		error("no test matches '%s'", argv[0]);
+		free(timings);
+		free_tests(&tests);
 		strbuf_release(&cap_lines);
 		return TK_EXIT_USAGE;
 	}
 	if (interrupted)
 		printf("interrupted\n");
+	print_slowest(timings, n, &tests);
+	free(timings);
+	free_tests(&tests);
 	ledger_print_free(&ledger);
 	strbuf_release(&cap_lines);
 	printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);

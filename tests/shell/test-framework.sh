@@ -59,6 +59,11 @@ assert_grep 'fixture: sleeps +: FAILED! \(timed out after 1 s\)$' "$TK_TMP/t"
 assert_grep '^cleaned up$' "$TK_TMP/t"
 assert_grep 'fixture: sleeps, allowed +: Ok$' "$TK_TMP/t"
 assert_grep '^---- end \(2\.[0-9] s\) ----$' "$TK_TMP/t"
+# The slowest tests of the run, slowest first, before the closing line.
+assert_eq "slowest list" "$(sed -n '/^slowest tests (wall time):$/,$p' "$TK_TMP/t" |
+	sed -n 2,3p | sed -E 's/^ +([0-9]+)\.[0-9] s +[0-9]+: /\1 s /')" \
+	"2 s fixture: sleeps, allowed
+1 s fixture: sleeps"
 
 # Unknown selection is a usage error.
 set +e
