@@ -14,7 +14,8 @@
 # them in turn, so a task's CPU time also counts the slices the other
 # vCPUs ran while it was running: measure CPU time with --smp 1.
 # Default CMD: tracekit test -v.  Environment:
-#   TRACEKIT_VM_CACHE  download/build folder (default build/vm, ignored by git)
+#   TRACEKIT_VM_CACHE  download/build folder (default ~/.cache/tracekit-vm,
+#                      tests/vm/cache.sh)
 #   TRACEKIT_VM_ACCEL  kvm or tcg, to skip detection
 #   TRACEKIT_VM_MAC    the MAC address of the guest's NIC (default: a random
 #                      52:54:00:xx:xx:xx); the guest finds it on its kernel
@@ -26,7 +27,8 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
-cache=${TRACEKIT_VM_CACHE:-$src/build/vm}
+. "$here/cache.sh"
+cache=$TRACEKIT_VM_CACHE
 tracekit=$src/tracekit
 timeout=900
 extra_bins=(/bin/bash)

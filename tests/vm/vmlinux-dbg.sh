@@ -6,11 +6,11 @@
 #
 # Only usr/lib/debug/boot/vmlinux-VERSION is kept (the package is ~860 MB
 # and mostly module debuginfo); --version prints the kernel version instead.
-# Environment: TRACEKIT_VM_CACHE, as tests/vm/run.sh (default build/vm).
+# Environment: TRACEKIT_VM_CACHE, as tests/vm/run.sh (tests/vm/cache.sh).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-src=$(cd "$here/../.." && pwd)
-cache=${TRACEKIT_VM_CACHE:-$src/build/vm}
+. "$here/cache.sh"
+cache=$TRACEKIT_VM_CACHE
 
 die() { echo "vmlinux-dbg: $*" >&2; exit 1; }
 

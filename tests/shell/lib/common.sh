@@ -48,6 +48,18 @@ fail() {
 	exit 1
 }
 
+# sized SAMPLE FULL: how much of a kernel-scale comparison to run: SAMPLE
+# in make check, which must fit a CI run on a fresh machine, FULL in make
+# check-full (TRACEKIT_TEST_FULL=1), which a change touching the
+# comparison runs and reports.
+sized() {
+	if [ -n "${TRACEKIT_TEST_FULL:-}" ]; then
+		echo "$2"
+	else
+		echo "$1"
+	fi
+}
+
 # cap NAME: the value of NAME in `tracekit test --caps`.
 cap() {
 	"$TRACEKIT" test --caps | sed -n "s/^$1=//p"

@@ -9,7 +9,6 @@ need_vm_host
 for c in mkfs.ubifs ubimkvol ubiupdatevol keyctl md5sum cc; do
 	command -v "$c" >/dev/null || fail "$c is not installed (scripts/deps.sh)"
 done
-export TRACEKIT_VM_CACHE=${TRACEKIT_VM_CACHE:-${TRACEKIT_SRCDIR:-.}/build/vm}
 
 # mtdram of 4 MiB with 128 KiB erase blocks: UBI gives 28 LEBs of 130944
 # bytes (min I/O 1), which is what mkfs.ubifs must be told.
