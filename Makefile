@@ -118,6 +118,10 @@ mount-tracefs:
 		echo "tracekit: mounted tracefs at /sys/kernel/tracing"; \
 	fi; true
 
+# Tests at once (tracekit-test(1) -j): those that leave the host's tracefs
+# alone, the VM suites above all, run beside the one that may touch it.
+JOBS = $(shell nproc 2>/dev/null || echo 1)
+
 # The test packages (trace-cmd, perf, qemu...) are checked on every run:
 # build/config.mk only proves the build packages were there once.  The
 # manuals are built after them (asciidoctor is one), so that a page that
@@ -125,7 +129,7 @@ mount-tracefs:
 check: $(TRACEKIT) mount-tracefs
 	$(Q)scripts/deps.sh
 	$(Q)$(MAKE) --no-print-directory doc
-	./$(TRACEKIT) test $(TESTFLAGS)
+	./$(TRACEKIT) test -j$(JOBS) $(TESTFLAGS)
 
 # The kernel-scale comparisons in full (tests/shell/lib/common.sh: sized):
 # make check runs a sample of each, to fit CI on a fresh machine.

@@ -99,38 +99,54 @@ static void collect_tests(struct test_list *l)
 	add_shell_tests(l);
 }
 
-/*
- * Tests of concurrent `tracekit test` runs on one machine would see each
- * other's probes and instances as residue: tests that may touch the host
- * tracefs take this lock for their duration.
- */
-#define TRACEFS_LOCK "/run/lock/tracekit-test.lock"
+/* ---- running the tests, up to --jobs at once ---- */
 
-static int lock_tracefs(void)
-{
-	int fd;
+#define MAX_JOBS 16
 
-	/* A test that runs `tracekit test` itself already holds it. */
-	if (getenv("TRACEKIT_TEST_LOCK_HELD"))
-		return -1;
-	fd = open(TRACEFS_LOCK, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-	if (fd < 0)
-		return -1;
-	while (flock(fd, LOCK_EX) < 0 && errno == EINTR)
-		;
-	return fd;
-}
+enum outcome { OUT_OK, OUT_FAIL, OUT_SKIP };
 
-/* ---- running one test ---- */
+struct run_opts {
+	int verbose;
+	int timeout;
+	int jobs;
+	char *tmpdir;
+	const char *caps;	/* test_caps_text(), for the skip ledger */
+};
+
+/* A selected test: where it is in its run, and what it came to. */
+struct result {
+	const struct test_entry *t;
+	int num;		/* the test's number */
+	int started, done, header_shown;
+	enum outcome r;
+	double secs;
+	struct strbuf why, cap, output;
+};
+
+/* A running test. */
+struct job {
+	struct result *res;
+	pid_t pid;		/* 0: the slot is free */
+	int timed_out, limit;
+	double started, killed_at;
+	struct strbuf before;	/* tracefs, for a host_tracefs test */
+	struct strbuf out_path, skip_path;
+};
 
 static volatile sig_atomic_t interrupted;
-static volatile pid_t running_child;
+static volatile pid_t job_pids[MAX_JOBS];
+static volatile pid_t lock_waiter;
 
 static void forward_signal(int sig)
 {
+	int i;
+
 	interrupted = 1;
-	if (running_child > 0)
-		kill(-running_child, sig);
+	for (i = 0; i < MAX_JOBS; i++)
+		if (job_pids[i] > 0)
+			kill(-job_pids[i], sig);
+	if (lock_waiter > 0)
+		kill(lock_waiter, SIGKILL);
 }
 
 static void run_in_child(const struct test_entry *t, int out_fd)
@@ -151,15 +167,6 @@ static void run_in_child(const struct test_entry *t, int out_fd)
 	_exit(ret == TEST_OK ? 0 : ret == TEST_SKIP ? 2 : 1);
 }
 
-enum outcome { OUT_OK, OUT_FAIL, OUT_SKIP };
-
-struct run_opts {
-	int verbose;
-	int timeout;
-	char *tmpdir;
-	const char *caps;	/* test_caps_text(), for the skip ledger */
-};
-
 static double now_sec(void)
 {
 	struct timespec ts;
@@ -168,132 +175,344 @@ static double now_sec(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int wait_with_timeout(pid_t pid, int timeout, int *timed_out)
+/*
+ * At boot the kernel's ring buffers are minimal; the first event enabled
+ * expands them, for good: buffer_size_kb reads "7 (expanded: 1408)"
+ * before and "1408" after, until the next boot.  Whichever test enabled
+ * the first event (its own or trace-cmd's) would see that as its residue,
+ * so a run that may touch tracefs does it once, under the lock before
+ * its first test that may, and says so under -v.  It writes the size the kernel would expand to, which
+ * buffer_size_kb then shows rounded to whole pages ("1410" on 6.1 and
+ * 6.18): the buffers are marked expanded, so no event changes it after.
+ */
+static void expand_ring_buffers(int verbose)
 {
-	double deadline = now_sec() + timeout, killed_at = 0;
+	struct strbuf val = STRBUF_INIT, now = STRBUF_INIT;
+	const char *p;
+	char size[32];
+
+	if (!tk_tracefs_dir() || geteuid() != 0)
+		return;
+	if (tk_tracefs_read(NULL, "buffer_size_kb", &val) >= 0 &&
+	    (p = strstr(val.buf, "(expanded: "))) {
+		snprintf(size, sizeof(size), "%lu",
+			 strtoul(p + strlen("(expanded: "), NULL, 10));
+		strbuf_rtrim(&val);
+		if (tk_tracefs_write(NULL, "buffer_size_kb", size))
+			error("cannot expand the ring buffers to %s KB", size);
+		tk_tracefs_read(NULL, "buffer_size_kb", &now);
+		strbuf_rtrim(&now);
+		if (verbose)
+			printf("tracekit test: ring buffers expanded once for this boot "
+			       "(the first enabled event would, for good): "
+			       "buffer_size_kb \"%s\" -> \"%s\"\n",
+			       val.buf, now.buf);
+	}
+	strbuf_release(&val);
+	strbuf_release(&now);
+}
+
+/*
+ * Tests of concurrent `tracekit test` runs on one machine would see each
+ * other's probes and instances as residue: tests that may touch the host
+ * tracefs take this lock for their duration.
+ */
+#define TRACEFS_LOCK "/run/lock/tracekit-test.lock"
+
+/*
+ * The host's tracefs, for one test at a time: -1 none held, else the
+ * lock's fd.  Without blocking the run, so that the tests that leave
+ * tracefs alone go on while another `tracekit test` holds it: a child
+ * waits in flock() on the runner's own open file description, and the
+ * lock it takes is the runner's (flock(2) locks belong to the
+ * description), held until the runner closes it.
+ */
+struct tracefs_lock {
+	int fd;
+	int held;
+	int told;	/* "waiting" said once per run */
+};
+
+static int tracefs_lock_try(struct tracefs_lock *l)
+{
 	int status;
 
-	for (;;) {
-		pid_t r = waitpid(pid, &status, WNOHANG);
+	if (l->held)
+		return 1;
+	if (getenv("TRACEKIT_TEST_LOCK_HELD")) {
+		l->fd = -1;
+		return l->held = 1;
+	}
+	if (lock_waiter > 0) {
+		if (waitpid(lock_waiter, &status, WNOHANG) != lock_waiter)
+			return 0;
+		lock_waiter = 0;
+		return l->held = WIFEXITED(status) && !WEXITSTATUS(status);
+	}
+	l->fd = open(TRACEFS_LOCK, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	if (l->fd < 0)		/* no /run/lock: run unlocked, as before */
+		return l->held = 1;
+	if (!flock(l->fd, LOCK_EX | LOCK_NB))
+		return l->held = 1;
+	if (!l->told++)
+		fprintf(stderr, "tracekit test: waiting for %s: another run "
+			"holds the host's tracefs\n", TRACEFS_LOCK);
+	lock_waiter = fork();
+	if (lock_waiter < 0)
+		die_code(TK_EXIT_ENV, "fork: %s", strerror(errno));
+	if (!lock_waiter) {
+		while (flock(l->fd, LOCK_EX) < 0)
+			if (errno != EINTR)
+				_exit(1);
+		_exit(0);
+	}
+	return 0;
+}
 
-		if (r == pid)
-			return status;
-		if (r < 0 && errno != EINTR)
-			return -1;
-		if (!killed_at && now_sec() > deadline) {
-			*timed_out = 1;
-			/* TERM first so the test's traps can restore tracefs. */
-			kill(-pid, SIGTERM);
-			killed_at = now_sec();
-		} else if (killed_at && now_sec() > killed_at + 10) {
-			kill(-pid, SIGKILL);
-		}
-		usleep(20000);
+static void tracefs_lock_release(struct tracefs_lock *l)
+{
+	if (l->fd >= 0)
+		close(l->fd);
+	l->fd = -1;
+	l->held = 0;
+}
+
+static void job_start(struct job *j, struct result *res,
+		      const struct run_opts *o, int slot)
+{
+	int fd;
+
+	j->res = res;
+	j->timed_out = 0;
+	j->killed_at = 0;
+	j->limit = res->t->timeout ? res->t->timeout : o->timeout;
+	strbuf_reset(&j->out_path);
+	strbuf_reset(&j->skip_path);
+	strbuf_addf(&j->out_path, "%s/out-%d", o->tmpdir, res->num);
+	strbuf_addf(&j->skip_path, "%s/skip-%d", o->tmpdir, res->num);
+	res->started = 1;
+	fd = open(j->out_path.buf, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		strbuf_addf(&res->why, "cannot create %s: %s", j->out_path.buf,
+			    strerror(errno));
+		res->r = OUT_FAIL;
+		res->done = 1;
+		return;
+	}
+	strbuf_reset(&j->before);
+	if (res->t->host_tracefs)
+		test_tracefs_snapshot(&j->before);
+	fflush(stdout);
+	fflush(stderr);
+	j->started = now_sec();
+	j->pid = fork();
+	if (j->pid < 0)
+		die_code(TK_EXIT_ENV, "fork: %s", strerror(errno));
+	if (!j->pid) {
+		setpgid(0, 0);
+		setenv("TRACEKIT_SKIP_FILE", j->skip_path.buf, 1);
+		if (res->t->host_tracefs)
+			setenv("TRACEKIT_TEST_LOCK_HELD", "1", 1);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		run_in_child(res->t, fd);
+	}
+	setpgid(j->pid, j->pid);
+	job_pids[slot] = j->pid;
+	close(fd);
+}
+
+/* Kills a job past its time: TERM first so its traps restore tracefs. */
+static void job_watch(struct job *j)
+{
+	double now = now_sec();
+
+	if (!j->killed_at && now > j->started + j->limit) {
+		j->timed_out = 1;
+		kill(-j->pid, SIGTERM);
+		j->killed_at = now;
+	} else if (j->killed_at && now > j->killed_at + 10) {
+		kill(-j->pid, SIGKILL);
 	}
 }
 
 /*
- * Runs test t; on OUT_SKIP, cap holds the capability the skip names (a
- * skip whose claim the caps do not bear out is OUT_FAIL).
+ * The outcome of a job that ended with status (-1: not waitable); on
+ * OUT_SKIP, res->cap holds the capability the skip names (a skip whose
+ * claim the caps do not bear out is OUT_FAIL).
  */
-static enum outcome run_test(const struct test_entry *t, int num,
-			     const struct run_opts *o, struct strbuf *why,
-			     struct strbuf *cap, double *secs)
+static void job_finish(struct job *j, int status, const struct run_opts *o)
 {
-	struct strbuf out_path = STRBUF_INIT, skip_path = STRBUF_INIT;
-	struct strbuf before = STRBUF_INIT, after = STRBUF_INIT;
-	struct strbuf output = STRBUF_INIT;
-	enum outcome res;
-	int fd, status, timed_out = 0, lock_fd = -1;
-	int limit = t->timeout ? t->timeout : o->timeout;
-	double started;
-	pid_t pid;
+	struct result *res = j->res;
+	struct strbuf after = STRBUF_INIT;
 
-	*secs = 0;
-	strbuf_addf(&out_path, "%s/out-%d", o->tmpdir, num);
-	strbuf_addf(&skip_path, "%s/skip-%d", o->tmpdir, num);
-	fd = open(out_path.buf, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		strbuf_addf(why, "cannot create %s: %s", out_path.buf, strerror(errno));
-		res = OUT_FAIL;
-		goto out;
-	}
-	setenv("TRACEKIT_SKIP_FILE", skip_path.buf, 1);
-	if (t->host_tracefs) {
-		lock_fd = lock_tracefs();
-		test_tracefs_snapshot(&before);
-	}
-	fflush(stdout);
-	fflush(stderr);
-	started = now_sec();
-	pid = fork();
-	if (pid < 0)
-		die_code(TK_EXIT_ENV, "fork: %s", strerror(errno));
-	if (!pid) {
-		setpgid(0, 0);
-		if (lock_fd >= 0)
-			setenv("TRACEKIT_TEST_LOCK_HELD", "1", 1);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		run_in_child(t, fd);
-	}
-	setpgid(pid, pid);
-	running_child = pid;
-	close(fd);
-	status = wait_with_timeout(pid, limit, &timed_out);
-	*secs = now_sec() - started;
-	running_child = 0;
-	if (t->host_tracefs) {
+	res->secs = now_sec() - j->started;
+	if (res->t->host_tracefs)
 		test_tracefs_snapshot(&after);
-		if (lock_fd >= 0)
-			close(lock_fd);
-	}
-
-	if (timed_out) {
-		strbuf_addf(why, "timed out after %d s", limit);
-		res = OUT_FAIL;
+	if (j->timed_out) {
+		strbuf_addf(&res->why, "timed out after %d s", j->limit);
+		res->r = OUT_FAIL;
 	} else if (status < 0 || WIFSIGNALED(status)) {
-		strbuf_addf(why, "killed by signal %d",
+		strbuf_addf(&res->why, "killed by signal %d",
 			    status < 0 ? 0 : WTERMSIG(status));
-		res = OUT_FAIL;
+		res->r = OUT_FAIL;
 	} else if (WEXITSTATUS(status) == 0) {
-		res = OUT_OK;
+		res->r = OUT_OK;
 	} else if (WEXITSTATUS(status) == 2) {
 		struct strbuf reason = STRBUF_INIT;
 		size_t nl;
 
-		strbuf_read_file(&reason, skip_path.buf, 0);
+		strbuf_read_file(&reason, j->skip_path.buf, 0);
 		strbuf_rtrim(&reason);
 		nl = strcspn(reason.buf, "\n");
-		strbuf_add(cap, reason.buf, nl);
-		strbuf_addstr(why, reason.buf[nl] ? reason.buf + nl + 1 : "no reason given");
+		strbuf_add(&res->cap, reason.buf, nl);
+		strbuf_addstr(&res->why, reason.buf[nl] ? reason.buf + nl + 1 :
+			      "no reason given");
 		strbuf_release(&reason);
-		res = test_skip_claim_holds(o->caps, cap->buf, why) ?
-		      OUT_SKIP : OUT_FAIL;
+		res->r = test_skip_claim_holds(o->caps, res->cap.buf, &res->why) ?
+			 OUT_SKIP : OUT_FAIL;
 	} else {
-		res = OUT_FAIL;
+		res->r = OUT_FAIL;
 	}
-	if (strcmp(before.buf, after.buf)) {
-		if (why->len)
-			strbuf_addstr(why, "; ");
-		test_tracefs_residue(before.buf, after.buf, why);
-		res = OUT_FAIL;
+	if (strcmp(j->before.buf, after.buf)) {
+		if (res->why.len)
+			strbuf_addstr(&res->why, "; ");
+		test_tracefs_residue(j->before.buf, after.buf, &res->why);
+		res->r = OUT_FAIL;
 	}
-	if (o->verbose) {
-		strbuf_read_file(&output, out_path.buf, 0);
-		printf("--- start ---\n%s%s---- end (%.1f s) ----\n", output.buf,
-		       output.len && output.buf[output.len - 1] != '\n' ? "\n" : "",
-		       *secs);
-	}
-	unlink(out_path.buf);
-	unlink(skip_path.buf);
-out:
-	strbuf_release(&out_path);
-	strbuf_release(&skip_path);
-	strbuf_release(&before);
+	if (o->verbose)
+		strbuf_read_file(&res->output, j->out_path.buf, 0);
+	unlink(j->out_path.buf);
+	unlink(j->skip_path.buf);
 	strbuf_release(&after);
-	strbuf_release(&output);
-	return res;
+	j->pid = 0;
+	res->done = 1;
+}
+
+static void show_header(struct result *res, const struct run_opts *o)
+{
+	if (res->header_shown)
+		return;
+	printf("%3d: %-60s:%s", res->num, res->t->desc, o->verbose ? "\n" : " ");
+	fflush(stdout);
+	res->header_shown = 1;
+}
+
+static void show_result(struct result *res, const struct run_opts *o)
+{
+	show_header(res, o);
+	if (o->verbose) {
+		struct strbuf *out = &res->output;
+
+		printf("--- start ---\n%s%s---- end (%.1f s) ----\n", out->buf,
+		       out->len && out->buf[out->len - 1] != '\n' ? "\n" : "",
+		       res->secs);
+		printf("%3d: %-60s: ", res->num, res->t->desc);
+	}
+	switch (res->r) {
+	case OUT_OK:
+		printf("Ok\n");
+		break;
+	case OUT_SKIP:
+		printf("Skip (%s: %s)\n", res->cap.buf, res->why.buf);
+		break;
+	case OUT_FAIL:
+		printf("FAILED!%s%s%s\n", res->why.len ? " (" : "", res->why.buf,
+		       res->why.len ? ")" : "");
+		break;
+	}
+	fflush(stdout);
+}
+
+/*
+ * Runs the selected tests, up to o->jobs at once and one at a time of
+ * those that may touch the host's tracefs (its lock); results print in
+ * the tests' order, and the first unfinished one's header as soon as it
+ * runs, so that a hung test is named.
+ */
+static void run_tests(struct result *v, int nr, const struct run_opts *o)
+{
+	struct job jobs[MAX_JOBS];
+	struct tracefs_lock lock = { .fd = -1 };
+	int shown = 0, running = 0, host_running = 0, expanded = 0, i;
+
+	for (i = 0; i < o->jobs; i++) {
+		jobs[i].pid = 0;
+		strbuf_init(&jobs[i].before, 0);
+		strbuf_init(&jobs[i].out_path, 0);
+		strbuf_init(&jobs[i].skip_path, 0);
+	}
+	while (shown < nr) {
+		int k = 0, host_blocked = 0;
+
+		/* Start the first tests that can start, in order. */
+		for (i = 0; i < nr && running < o->jobs && !interrupted; i++) {
+			struct result *res = &v[i];
+
+			if (res->started)
+				continue;
+			/* Those that touch tracefs start in their order. */
+			if (res->t->host_tracefs &&
+			    (host_blocked || host_running ||
+			     !tracefs_lock_try(&lock))) {
+				host_blocked = 1;
+				continue;
+			}
+			if (res->t->host_tracefs && !expanded++)
+				expand_ring_buffers(o->verbose);
+			while (jobs[k].pid)
+				k++;
+			job_start(&jobs[k], res, o, k);
+			if (res->done) {
+				if (res->t->host_tracefs)
+					tracefs_lock_release(&lock);
+				continue;
+			}
+			running++;
+			host_running += res->t->host_tracefs;
+		}
+		/* Show what is done, in order; name the next while it runs. */
+		while (shown < nr && v[shown].done)
+			show_result(&v[shown++], o);
+		if (shown < nr && v[shown].started)
+			show_header(&v[shown], o);
+		if (shown == nr || (interrupted && !running))
+			break;
+		usleep(20000);
+		for (k = 0; k < o->jobs; k++) {
+			struct job *j = &jobs[k];
+			pid_t r;
+			int status;
+
+			if (!j->pid)
+				continue;
+			r = waitpid(j->pid, &status, WNOHANG);
+			if (r == 0) {
+				job_watch(j);
+				continue;
+			}
+			if (r < 0 && errno == EINTR)
+				continue;
+			job_pids[k] = 0;
+			job_finish(j, r == j->pid ? status : -1, o);
+			running--;
+			if (j->res->t->host_tracefs) {
+				host_running = 0;
+				tracefs_lock_release(&lock);
+			}
+		}
+	}
+	if (lock_waiter > 0) {
+		kill(lock_waiter, SIGKILL);
+		waitpid(lock_waiter, NULL, 0);
+		lock_waiter = 0;
+	}
+	tracefs_lock_release(&lock);
+	for (i = 0; i < o->jobs; i++) {
+		strbuf_release(&jobs[i].before);
+		strbuf_release(&jobs[i].out_path);
+		strbuf_release(&jobs[i].skip_path);
+	}
 }
 
 static int selected(const struct test_entry *t, int num, int argc,
@@ -318,47 +537,6 @@ static int selected(const struct test_entry *t, int num, int argc,
 			return 1;
 	}
 	return 0;
-}
-
-/*
- * At boot the kernel's ring buffers are minimal; the first event enabled
- * expands them, for good: buffer_size_kb reads "7 (expanded: 1408)"
- * before and "1408" after, until the next boot.  Whichever test enabled
- * the first event (its own or trace-cmd's) would see that as its residue,
- * so a run that may touch tracefs does it once, first, and says so
- * under -v.  It writes the size the kernel would expand to, which
- * buffer_size_kb then shows rounded to whole pages ("1410" on 6.1 and
- * 6.18): the buffers are marked expanded, so no event changes it after.
- */
-static void expand_ring_buffers(int verbose)
-{
-	struct strbuf val = STRBUF_INIT, now = STRBUF_INIT;
-	const char *p;
-	char size[32];
-	int lock_fd;
-
-	if (!tk_tracefs_dir() || geteuid() != 0)
-		return;
-	lock_fd = lock_tracefs();
-	if (tk_tracefs_read(NULL, "buffer_size_kb", &val) >= 0 &&
-	    (p = strstr(val.buf, "(expanded: "))) {
-		snprintf(size, sizeof(size), "%lu",
-			 strtoul(p + strlen("(expanded: "), NULL, 10));
-		strbuf_rtrim(&val);
-		if (tk_tracefs_write(NULL, "buffer_size_kb", size))
-			error("cannot expand the ring buffers to %s KB", size);
-		tk_tracefs_read(NULL, "buffer_size_kb", &now);
-		strbuf_rtrim(&now);
-		if (verbose)
-			printf("tracekit test: ring buffers expanded once for this boot "
-			       "(the first enabled event would, for good): "
-			       "buffer_size_kb \"%s\" -> \"%s\"\n",
-			       val.buf, now.buf);
-	}
-	if (lock_fd >= 0)
-		close(lock_fd);
-	strbuf_release(&val);
-	strbuf_release(&now);
 }
 
 /* The skip ledger's lines: a capability and the tests skipped for it. */
@@ -399,15 +577,10 @@ static void ledger_print_free(struct ledger *l)
 	free(l->tests);
 }
 
-/* A test's number and wall time, for the slowest list of a run. */
-struct timing {
-	int num;
-	double secs;
-};
-
 static int cmp_slower(const void *a, const void *b)
 {
-	const struct timing *x = a, *y = b;
+	const struct result *x = *(struct result *const *)a;
+	const struct result *y = *(struct result *const *)b;
 
 	if (x->secs != y->secs)
 		return x->secs < y->secs ? 1 : -1;
@@ -418,22 +591,27 @@ static int cmp_slower(const void *a, const void *b)
  * The ten slowest of a run of several tests, so that a suite growing past
  * its CI budget shows where the time went without -v.
  */
-static void print_slowest(struct timing *v, int nr,
-			  const struct test_list *tests)
+static void print_slowest(struct result *v, int nr)
 {
-	int i;
+	struct result **order;
+	int i, n = 0;
 
-	if (nr < 2)
-		return;
-	qsort(v, nr, sizeof(*v), cmp_slower);
-	printf("slowest tests (wall time):\n");
-	for (i = 0; i < nr && i < 10; i++)
-		printf("  %7.1f s %3d: %s\n", v[i].secs, v[i].num,
-		       tests->v[v[i].num - 1].desc);
+	order = xmalloc((nr ? nr : 1) * sizeof(*order));
+	for (i = 0; i < nr; i++)
+		if (v[i].done)
+			order[n++] = &v[i];
+	if (n > 1) {
+		qsort(order, n, sizeof(*order), cmp_slower);
+		printf("slowest tests (wall time):\n");
+		for (i = 0; i < n && i < 10; i++)
+			printf("  %7.1f s %3d: %s\n", order[i]->secs,
+			       order[i]->num, order[i]->t->desc);
+	}
+	free(order);
 }
 
 static const char *const test_usage[] = {
-	"tracekit test [-v] [--timeout SEC] [NUMBER | SUBSTRING]...",
+	"tracekit test [-v] [-j N] [--timeout SEC] [NUMBER | SUBSTRING]...",
 	"tracekit test --list [NUMBER | SUBSTRING]...",
 	"tracekit test --caps",
 	NULL
@@ -442,11 +620,11 @@ static const char *const test_usage[] = {
 int cmd_test(int argc, const char **argv)
 {
 	struct test_list tests = { 0 };
-	struct run_opts o = { .timeout = 900 };
+	struct run_opts o = { .timeout = 900, .jobs = 1 };
 	struct strbuf cap_lines = STRBUF_INIT;
 	struct ledger ledger = { 0 };
-	struct timing *timings;
-	int list = 0, caps = 0, i, n = 0, touches_tracefs = 0;
+	struct result *results;
+	int list = 0, caps = 0, i, n = 0;
 	int passed = 0, failed = 0, skipped = 0;
 	char tmpl[] = "/tmp/tracekit-test.XXXXXX";
 	char *self;
@@ -457,6 +635,8 @@ int cmd_test(int argc, const char **argv)
 		OPT_BOOL('l', "list", &list, "list the tests with their numbers"),
 		OPT_INTEGER('t', "timeout", &o.timeout, "SEC",
 			    "fail a test that runs longer (default 900)"),
+		OPT_INTEGER('j', "jobs", &o.jobs, "N",
+			    "run up to N tests at once, one of them touching tracefs"),
 		OPT_BOOL(0, "caps", &caps,
 			 "print what this host offers (root, tracefs, probes) as KEY=VALUE"),
 		OPT_END()
@@ -472,6 +652,8 @@ int cmd_test(int argc, const char **argv)
 	o.caps = cap_lines.buf;
 	if (o.timeout <= 0)
 		die_code(TK_EXIT_USAGE, "--timeout must be positive");
+	if (o.jobs < 1 || o.jobs > MAX_JOBS)
+		die_code(TK_EXIT_USAGE, "--jobs must be from 1 to %d", MAX_JOBS);
 	collect_tests(&tests);
 	if (list) {
 		for (i = 0; i < tests.nr; i++)
@@ -508,58 +690,51 @@ int cmd_test(int argc, const char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
-	for (i = 0; i < tests.nr; i++)
-		touches_tracefs |= selected(&tests.v[i], i + 1, argc, argv) &&
-				   tests.v[i].host_tracefs;
-	if (touches_tracefs)
-		expand_ring_buffers(o.verbose);
-	timings = xmalloc((tests.nr ? tests.nr : 1) * sizeof(*timings));
-	for (i = 0; i < tests.nr && !interrupted; i++) {
-		struct strbuf why = STRBUF_INIT, cap = STRBUF_INIT;
-		const struct test_entry *t = &tests.v[i];
-		enum outcome r;
+	results = xcalloc(tests.nr ? tests.nr : 1, sizeof(*results));
+	for (i = 0; i < tests.nr; i++) {
+		struct result *res = &results[n];
 
-		if (!selected(t, i + 1, argc, argv))
+		if (!selected(&tests.v[i], i + 1, argc, argv))
 			continue;
-		printf("%3d: %-60s:%s", i + 1, t->desc, o.verbose ? "\n" : " ");
-		fflush(stdout);
-		timings[n].num = i + 1;
-		r = run_test(t, i + 1, &o, &why, &cap, &timings[n].secs);
+		res->t = &tests.v[i];
+		res->num = i + 1;
+		strbuf_init(&res->why, 0);
+		strbuf_init(&res->cap, 0);
+		strbuf_init(&res->output, 0);
 		n++;
-		if (o.verbose)
-			printf("%3d: %-60s: ", i + 1, t->desc);
-		switch (r) {
-		case OUT_OK:
+	}
+	run_tests(results, n, &o);
+	for (i = 0; i < n; i++) {
+		struct result *res = &results[i];
+
+		if (!res->done)
+			continue;
+		if (res->r == OUT_OK) {
 			passed++;
-			printf("Ok\n");
-			break;
-		case OUT_SKIP:
+		} else if (res->r == OUT_SKIP) {
 			skipped++;
-			ledger_add(&ledger, cap.buf, i + 1);
-			printf("Skip (%s: %s)\n", cap.buf, why.buf);
-			break;
-		case OUT_FAIL:
+			ledger_add(&ledger, res->cap.buf, res->num);
+		} else {
 			failed++;
-			printf("FAILED!%s%s%s\n", why.len ? " (" : "", why.buf,
-			       why.len ? ")" : "");
-			break;
 		}
-		fflush(stdout);
-		strbuf_release(&why);
-		strbuf_release(&cap);
 	}
 	rmdir(tmpl);
 	if (!n && argc) {
 		error("no test matches '%s'", argv[0]);
-		free(timings);
+		free(results);
 		free_tests(&tests);
 		strbuf_release(&cap_lines);
 		return TK_EXIT_USAGE;
 	}
 	if (interrupted)
 		printf("interrupted\n");
-	print_slowest(timings, n, &tests);
-	free(timings);
+	print_slowest(results, n);
+	for (i = 0; i < n; i++) {
+		strbuf_release(&results[i].why);
+		strbuf_release(&results[i].cap);
+		strbuf_release(&results[i].output);
+	}
+	free(results);
 	free_tests(&tests);
 	ledger_print_free(&ledger);
 	strbuf_release(&cap_lines);

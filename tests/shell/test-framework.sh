@@ -65,6 +65,53 @@ assert_eq "slowest list" "$(sed -n '/^slowest tests (wall time):$/,$p' "$TK_TMP/
 	"2 s fixture: sleeps, allowed
 1 s fixture: sleeps"
 
+# -j: tests that leave tracefs alone run at once (each of these two waits
+# for the other to have started), those that may touch it one at a time
+# (in their order, the one after the other), and the results print
+# in the tests' order whatever order they end in.
+mkdir "$TK_TMP/par"
+log=$TK_TMP/par.log
+: >"$log"
+for x in a b; do
+	other=$([ $x = a ] && echo b || echo a)
+	printf '#!/bin/bash\n# description: fixture: par %s\n# tracefs: untouched\n%s\n' "$x" \
+		"echo $x >>$log; for i in \$(seq 100); do grep -qx $other $log && exit 0; sleep 0.1; done; exit 1" \
+		>"$TK_TMP/par/$x.sh"
+done
+for x in c d; do
+	printf '#!/bin/bash\n# description: fixture: par %s\n%s\n' "$x" \
+		"echo $x >>$log; sleep 1; echo $x-end >>$log" >"$TK_TMP/par/$x.sh"
+done
+TRACEKIT_SHELL_TESTS="$TK_TMP/par" "$TRACEKIT" test -j 3 'fixture: par' >"$TK_TMP/j" 2>&1 ||
+	{ cat "$TK_TMP/j" "$log"; fail "tracekit test -j 3"; }
+assert_eq "-j 3: results in order" "$(sed -n 's/.*: fixture: par \(.\) *: Ok$/\1/p' "$TK_TMP/j" | tr -d '\n')" abcd
+assert_eq "-j 3: c and d one at a time" "$(grep -E '^[cd]' "$log" | tr '\n' ' ')" "c c-end d d-end "
+# With the tracefs lock held elsewhere (by the run this test is part of),
+# the tests that leave tracefs alone still run; Ctrl-C ends the wait.
+if [ -n "${TRACEKIT_TEST_LOCK_HELD:-}" ]; then
+	env -u TRACEKIT_TEST_LOCK_HELD TRACEKIT_SHELL_TESTS="$TK_TMP/par" \
+		"$TRACEKIT" test -j 2 'fixture: par' >"$TK_TMP/w" 2>&1 &
+	pid=$!
+	for _ in $(seq 100); do
+		grep -q 'fixture: par b *: Ok$' "$TK_TMP/w" && break
+		sleep 0.1
+	done
+	kill -INT $pid
+	set +e
+	wait $pid
+	rc=$?
+	set -e
+	assert_eq "exit status of a run interrupted waiting for the lock" "$rc" 1
+	assert_grep 'fixture: par b +: Ok$' "$TK_TMP/w"
+	assert_grep '^interrupted$' "$TK_TMP/w"
+	grep -q 'fixture: par c' "$TK_TMP/w" && fail "c ran without the lock"
+fi
+set +e
+TRACEKIT_SHELL_TESTS="$TK_TMP/par" "$TRACEKIT" test -j 0 'fixture: par' >"$TK_TMP/j0" 2>&1
+rc=$?
+set -e
+assert_eq "-j 0 exit status" "$rc" 2
+
 # Unknown selection is a usage error.
 set +e
 fx no-such-test >"$TK_TMP/none" 2>&1
