@@ -7,6 +7,7 @@
 
 #include "arch/arch.h"
 #include "util/fetcharg.h"
+#include "util/usage.h"
 
 int fetch_arg_name_valid(const char *name)
 {
@@ -103,6 +104,29 @@ static int bitfield_type(const char *t)
 	if (sscanf(t, "b%u@%u/%u%n", &w, &o, &c, &n) != 3 || t[n])
 		return 0;
 	return (c == 8 || c == 16 || c == 32 || c == 64) && w >= 1 && o + w <= c;
+}
+
+void fetch_arg_bitfield(struct fetch_arg *fa, char *bf, int is_signed, const char *path,
+			struct strbuf *warn)
+{
+	unsigned int w, o, c;
+
+	fa->type = bf;
+	if (!is_signed || sscanf(bf, "b%u@%u/%u", &w, &o, &c) != 3)
+		return;
+	/* Byte o / 8 of the container holds bit o: x86-64 is little-endian. */
+	if ((w == 8 || w == 16 || w == 32 || w == 64) && !(o % w) && fa->nr_derefs) {
+		fa->deref[fa->nr_derefs - 1] += o / 8;
+		fa->type = xmalloc(8);
+		snprintf(fa->type, 8, "s%u", w);
+		free(bf);
+		return;
+	}
+	/* The kernel's b type has no sign: kernel/trace/trace_probe.c. */
+	fa->signed_bits = (int)w;
+	if (warn)
+		strbuf_addf(warn, "'%s' is a signed bitfield, which the kernel records unsigned (%s): tracekit record notes it for tracekit report, other readers see 2^width + value\n",
+			    path, bf);
 }
 
 /*

@@ -49,6 +49,11 @@ struct fetch_arg {
 	int nr_derefs;
 	long long deref[FETCH_MAX_DEREF];
 	char *type;		/* "s32", "x8[6]", "b5@3/32", "string"... or NULL */
+	/*
+	 * A signed bitfield fetched with the kernel's b type, which has no
+	 * sign: its width, for the probe's note (util/probe-note.h); else 0.
+	 */
+	int signed_bits;
 };
 
 /* How to spell addresses for the probe being built. */
@@ -67,6 +72,17 @@ int fetch_arg_name_valid(const char *name);
 
 /* Appends a dereference with offset off; -E2BIG past FETCH_MAX_DEREF. */
 int fetch_arg_push_deref(struct fetch_arg *fa, long long off);
+
+/*
+ * Types fa, whose last dereference is at the container, as the bitfield bf
+ * ("b<width>@<lsb>/<bits>", which it takes).  A signed one that fills a
+ * whole naturally aligned s8..s64 of its container is fetched as that,
+ * which the kernel sign-extends; any other keeps the b type, which has
+ * no sign, with signed_bits set, and warn (unless NULL) gets a line
+ * saying so for path.
+ */
+void fetch_arg_bitfield(struct fetch_arg *fa, char *bf, int is_signed, const char *path,
+			struct strbuf *warn);
 
 /*
  * Appends " NAME=BODY[:TYPE]" to out.  Fails with -E2BIG when BODY:TYPE

@@ -589,7 +589,10 @@ static int final_type(struct btf_ctx *bc, const struct probe_arg *arg, struct fe
 			free(bf);
 			return -EINVAL;
 		}
-		fa->type = bf;
+		fetch_arg_bitfield(fa, bf, t && btf_is_int(t) ?
+				   !!(btf_int_encoding(t) & BTF_INT_SIGNED) :
+				   t && (btf_is_enum(t) || btf_is_enum64(t)) && enum_signed(bc->btf, t),
+				   path, bc->warn);
 		return 0;
 	}
 	if (arg->type && !strcmp(arg->type, "string")) {

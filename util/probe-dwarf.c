@@ -1579,7 +1579,8 @@ static int final_type(struct var_ctx *vc, const struct probe_arg *arg, struct fe
 			free(bf);
 			return -EINVAL;
 		}
-		fa->type = bf;
+		fetch_arg_bitfield(fa, bf, dwarf_tag(type) == DW_TAG_enumeration_type ?
+				   enum_signed(type) : encoding_signed(type), path, vc->warn);
 		return 0;
 	}
 	if (arg->type && (!strcmp(arg->type, "string") || !strcmp(arg->type, "ustring"))) {
@@ -1842,10 +1843,6 @@ static int resolve_var(void *ctx, const struct probe_arg *arg, int whole,
 		goto out;
 	}
 	ret = apply_fields(arg, fa, &type, &bf, &path, err);
-	/* The kernel's b type has no sign: kernel/trace/trace_probe.c. */
-	if (!ret && bf && !arg->type && encoding_signed(&type) && vc->warn)
-		strbuf_addf(vc->warn, "'%s' is a signed bitfield, which the kernel records unsigned (%s): a negative value reads as 2^width + value\n",
-			    path.buf, bf);
 	if (!ret)
 		ret = final_type(vc, arg, fa, &type, bf, path.buf, err);
 	else

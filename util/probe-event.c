@@ -9,6 +9,7 @@
 #include "util/fetcharg.h"
 #include "util/probe-btf.h"
 #include "util/probe-event.h"
+#include "util/probe-note.h"
 #include "util/probe-spec.h"
 #include "util/tracefs.h"
 #include "util/usage.h"
@@ -17,6 +18,7 @@ static void event_release(struct probe_event *ev)
 {
 	probe_def_release(&ev->def);
 	free(ev->where);
+	free(ev->signed_fields);
 }
 
 void probe_events_release(struct probe_events *evs)
@@ -42,6 +44,7 @@ static void event_push(struct probe_events *evs, enum probe_kind kind, char type
 	ev->def.event = xstrdup(event);
 	ev->def.line = line;
 	ev->where = where;
+	ev->signed_fields = NULL;
 }
 
 static int def_named(const struct probe_def *d, const char *group, const char *event)
@@ -112,7 +115,7 @@ static int format_line(const struct probe_target *t, const struct probe_spec *sp
 		       struct probe_events *evs, struct strbuf *err)
 {
 	struct fetch_ctx fctx = { .kind = t->kind, .load_delta = pp->load_delta };
-	struct strbuf line = STRBUF_INIT, where = STRBUF_INIT;
+	struct strbuf line = STRBUF_INIT, where = STRBUF_INIT, sig = STRBUF_INIT;
 	int i, ret = 0;
 
 	if (pp->nr_args > FETCH_MAX_ARGS) {
@@ -133,6 +136,10 @@ static int format_line(const struct probe_target *t, const struct probe_spec *sp
 		strbuf_addf(&where, " [%s]", pp->module);
 	event_push(evs, t->kind, pp->retprobe ? 'r' : 'p', group, event,
 		   strbuf_detach(&line, NULL), strbuf_detach(&where, NULL));
+	for (i = 0; i < pp->nr_args; i++)
+		if (pp->args[i].signed_bits)
+			strbuf_addf(&sig, "%s %d\n", pp->args[i].name, pp->args[i].signed_bits);
+	evs->v[evs->nr - 1].signed_fields = strbuf_detach(&sig, NULL);
 	return 0;
 }
 
@@ -274,6 +281,38 @@ int probe_events_add(enum probe_kind kind, const struct probe_events *evs,
 	return ret;
 }
 
+/*
+ * The notes of the events just added, from the lines tracefs lists (the
+ * kernel writes the place its own way: 0x0000000000001139).  An event of
+ * several copies has one line per copy and one note.
+ */
+static void write_notes(const struct probe_events *evs, struct strbuf *warn)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct probe_defs defs;
+	int i, ret = probe_defs_read(&defs);
+
+	for (i = 0; i < evs->nr; i++) {
+		const struct probe_event *ev = &evs->v[i];
+
+		if (i && def_named(&evs->v[i - 1].def, ev->def.group, ev->def.event))
+			continue;
+		if (ret)
+			strbuf_addf(&err, "%s: cannot read: %s", probe_kind_file(ev->def.kind),
+				    strerror(-ret));
+		else if (!probe_note_write(&defs, ev->def.group, ev->def.event,
+					   ev->signed_fields, &err))
+			continue;
+		if (*ev->signed_fields)
+			strbuf_addf(warn, "%s:%s: no note of its signed bitfields (%s): they read unsigned\n",
+				    ev->def.group, ev->def.event, err.buf);
+		strbuf_reset(&err);
+	}
+	if (!ret)
+		probe_defs_release(&defs);
+	strbuf_release(&err);
+}
+
 int probe_events_write(const struct probe_target *t, const char *const *specs,
 		       int nr, struct probe_dwarf_opts *dopts,
 		       struct probe_events *evs, struct strbuf *warn,
@@ -305,6 +344,8 @@ int probe_events_write(const struct probe_target *t, const char *const *specs,
 	}
 	if (ret)
 		strbuf_addf(err, "cannot add probes: %s", why.buf);
+	else
+		write_notes(evs, warn);
 out:
 	strbuf_release(&why);
 	return ret;
@@ -398,6 +439,21 @@ int probe_events_list(const char *filter, struct strbuf *out)
 	return 0;
 }
 
+/* The notes of the "GROUP:EVENT\n" lines of names. */
+static void remove_notes(const char *names)
+{
+	char *copy = xstrdup(names), *line, *save = NULL, *colon;
+
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		colon = strchr(line, ':');
+		if (!colon)
+			continue;
+		*colon = '\0';
+		probe_note_remove(line, colon + 1);
+	}
+	free(copy);
+}
+
 int probe_events_del(const char *const *globs, int nr, struct strbuf *deleted,
 		     struct strbuf *err)
 {
@@ -412,6 +468,7 @@ int probe_events_del(const char *const *globs, int nr, struct strbuf *deleted,
 			strbuf_setlen(deleted, len);
 			return ret;
 		}
+		remove_notes(deleted->buf + len);
 		total += ret;
 	}
 	return total;

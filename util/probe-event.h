@@ -19,6 +19,8 @@
 struct probe_event {
 	struct probe_def def;	/* as tracefs will list it */
 	char *where;		/* for the summary: "FUNC in PATH", "PATH:0xOFF" */
+	/* "FIELD WIDTH\n" for each signed bitfield fetched unsigned */
+	char *signed_fields;
 };
 
 struct probe_events {
@@ -45,7 +47,9 @@ int probe_events_add(enum probe_kind kind, const struct probe_events *evs,
 		     struct strbuf *err);
 
 /*
- * Adds evs, translated from specs with dopts.  The kernel is the judge of
+ * Adds evs, translated from specs with dopts, and writes their notes
+ * (util/probe-note.h), replacing any note an event of the same name left;
+ * a note that cannot be written is a line in warn.  The kernel is the judge of
  * $argN: when it refuses one, warn says so, and specs are translated again
  * with registers (dopts->argn cleared, evs replaced).  0, or -errno with
  * err = "cannot add probes: why", or a translation's error.
@@ -86,8 +90,9 @@ int probe_events_call_graph(struct probe_events *evs, unsigned int stack_size,
 int probe_events_list(const char *filter, struct strbuf *out);
 
 /*
- * Deletes the events matching each glob (probe_defs_del) until one fails;
- * deleted gets "GROUP:EVENT\n" for each of the globs that did not fail.
+ * Deletes the events matching each glob (probe_defs_del) until one fails,
+ * and their notes; deleted gets "GROUP:EVENT\n" for each of the globs that
+ * did not fail.
  * The number deleted, or -errno with err set.
  */
 int probe_events_del(const char *const *globs, int nr, struct strbuf *deleted,
