@@ -103,6 +103,9 @@ int probe_note_fields(const struct probe_defs *defs, const char *group, const ch
 	long n;
 	int ret = 0, nr = 0;
 
+	def_lines(defs, group, event, &want);
+	if (!want.len)
+		goto out;
 	note_path(&path, group, event);
 	n = strbuf_read_file(&text, path.buf, 1024);
 	if (n == -ENOENT)
@@ -126,8 +129,7 @@ int probe_note_fields(const struct probe_defs *defs, const char *group, const ch
 			goto out;
 		}
 	}
-	def_lines(defs, group, event, &want);
-	if (want.len && !strcmp(want.buf, have.buf))
+	if (!strcmp(want.buf, have.buf))
 		strbuf_add(fields, sig.buf, sig.len);
 out:
 	strbuf_release(&path);

@@ -105,6 +105,8 @@ struct record {
 	int proc_map;
 	struct procmap *procmaps;
 	int nr_procmaps, alloc_procmaps;
+	/* setup: "SYSTEM EVENT FIELD WIDTH\n" from the probes' notes */
+	struct strbuf signed_fields;
 
 	/* record-ksyms.c: whether the file needs /proc/kallsyms */
 	int ksyms_needed;		/* atomic: the readers set it */

@@ -312,6 +312,9 @@ int record_write_trailer(struct record *rec, struct record_result *res)
 	tracedat_write_put_u64(&sb, id);
 	tracedat_write_option(rec->w, TRACEDAT_OPT_TRACEID, sb.buf, sb.len);
 	record_procmap_write(rec);
+	if (rec->signed_fields.len)
+		tracedat_write_option_str(rec->w, TRACEDAT_OPT_TK_SIGNED_FIELDS,
+					  rec->signed_fields.buf);
 	res->lost = 0;
 	res->events = 0;
 	for (i = 0; i < rec->nr_cpus; i++) {

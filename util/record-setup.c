@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "util/fetcharg.h"
+#include "util/probe-note.h"
 #include "util/record-int.h"
 #include "util/tracefs.h"
 #include "util/usage.h"
@@ -581,6 +582,39 @@ static int read_formats(struct record *rec)
 }
 
 /*
+ * The signed bitfields the notes of `tracekit probe` give for the events
+ * recorded, read once they are enabled: the kernel refuses to delete or
+ * redefine an enabled probe (EBUSY), so the definitions a note is checked
+ * against hold for the whole recording.
+ */
+static void read_probe_notes(struct record *rec)
+{
+	struct strbuf fields = STRBUF_INIT, err = STRBUF_INIT;
+	struct probe_defs defs;
+	const char *f;
+	int i;
+
+	if (probe_defs_read(&defs))
+		return;
+	for (i = 0; i < rec->nr_events; i++) {
+		struct event_name *e = &rec->events[i];
+
+		strbuf_reset(&fields);
+		if (probe_note_fields(&defs, e->system, e->name, &fields, &err)) {
+			record_warn(rec, "%s: its signed bitfields read unsigned", err.buf);
+			strbuf_reset(&err);
+			continue;
+		}
+		for (f = fields.buf; *f; f += strcspn(f, "\n") + 1)
+			strbuf_addf(&rec->signed_fields, "%s %s %.*s\n", e->system, e->name,
+				    (int)strcspn(f, "\n"), f);
+	}
+	probe_defs_release(&defs);
+	strbuf_release(&fields);
+	strbuf_release(&err);
+}
+
+/*
  * An event of probe --call-graph is unwound by report with the maps of
  * its processes: it implies --proc-map when there is a process to trace.
  */
@@ -659,6 +693,7 @@ int record_setup_tracefs(struct record *rec)
 	ret = read_formats(rec);
 	if (ret)
 		goto out;
+	read_probe_notes(rec);
 	rec->proc_map = o->proc_map;
 	if (!rec->proc_map && (o->argv || o->pid > 0) && call_graph_events(rec)) {
 		rec->proc_map = 1;

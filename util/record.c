@@ -179,6 +179,7 @@ static void release(struct record *rec)
 	free(rec->events);
 	free(rec->ksym_ids);
 	record_procmap_release(rec);
+	strbuf_release(&rec->signed_fields);
 	if (rec->out_fd >= 0)
 		close(rec->out_fd);
 	if (rec->out_tmp)
@@ -205,7 +206,7 @@ int record_run(const struct record_opts *o, const struct record_hooks *hooks,
 		.o = o, .out_fd = -1, .stop_fd = -1, .fail_fd = -1,
 		.cmd = CHILD_PROCESS_INIT, .cmd_status = -1,
 		.hooks = hooks ? hooks : &no_hooks,
-		.msgs = errbuf,
+		.msgs = errbuf, .signed_fields = STRBUF_INIT,
 	};
 	struct strbuf err = STRBUF_INIT;
 	sigset_t mask, oldmask;

@@ -62,6 +62,12 @@ enum tracedat_option {
 	 * so that report can tell a binary changed since the recording.
 	 */
 	TRACEDAT_OPT_TK_BUILDIDS = 0x7401,
+	/*
+	 * tracekit's own: "SYSTEM EVENT FIELD WIDTH\n" for each signed
+	 * bitfield a probe fetches with the kernel's b type, which has no
+	 * sign (util/probe-note.h), for report to sign-extend from WIDTH.
+	 */
+	TRACEDAT_OPT_TK_SIGNED_FIELDS = 0x7402,
 };
 
 /* TIME_SHIFT flags: interpolate between samples (TRACECMD_TSYNC_FLAG_INTERPOLATE) */
