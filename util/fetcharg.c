@@ -120,6 +120,12 @@ void fetch_arg_bitfield(struct fetch_arg *fa, char *bf, int is_signed, const cha
 		fa->type = xmalloc(8);
 		snprintf(fa->type, 8, "s%u", w);
 		free(bf);
+		/*
+		 * libtraceevent prints an s8 or s16 with %d unsigned (-300 in
+		 * an s16 reads 65236 in trace-cmd report 3.1.6): noted too.
+		 */
+		if (w < 32)
+			fa->signed_bits = (int)w;
 		return;
 	}
 	/* The kernel's b type has no sign: kernel/trace/trace_probe.c. */

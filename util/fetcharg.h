@@ -51,7 +51,8 @@ struct fetch_arg {
 	char *type;		/* "s32", "x8[6]", "b5@3/32", "string"... or NULL */
 	/*
 	 * A signed bitfield fetched with the kernel's b type, which has no
-	 * sign: its width, for the probe's note (util/probe-note.h); else 0.
+	 * sign, or as an s8 or s16, which libtraceevent prints unsigned:
+	 * its width, for the probe's note (util/probe-note.h); else 0.
 	 */
 	int signed_bits;
 };
@@ -77,9 +78,9 @@ int fetch_arg_push_deref(struct fetch_arg *fa, long long off);
  * Types fa, whose last dereference is at the container, as the bitfield bf
  * ("b<width>@<lsb>/<bits>", which it takes).  A signed one that fills a
  * whole naturally aligned s8..s64 of its container is fetched as that,
- * which the kernel sign-extends; any other keeps the b type, which has
- * no sign, with signed_bits set, and warn (unless NULL) gets a line
- * saying so for path.
+ * which the kernel sign-extends (signed_bits set for 8 and 16 bits);
+ * any other keeps the b type, which has no sign, with signed_bits set,
+ * and warn (unless NULL) gets a line saying so for path.
  */
 void fetch_arg_bitfield(struct fetch_arg *fa, char *bf, int is_signed, const char *path,
 			struct strbuf *warn);

@@ -379,6 +379,8 @@ int tracedat_merge_next(struct tracedat_merge *m, struct tracedat_event *ev,
 	ev->id = tep_data_type(s->td->tep, &s->rec);
 	if (s->td->nr_pending)
 		tracedat_parse_pending(s->td, ev->id);
+	if (s->td->nr_signed_fields)
+		tracedat_sign_extend(s->td, ev->id, &s->rec);
 	ev->rec = &s->rec;
 	ev->td = s->td;
 	ev->buffer = s->buffer;

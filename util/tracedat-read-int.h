@@ -81,6 +81,13 @@ struct td_format {
 
 struct td_syms;
 
+/* A signed bitfield of TK_SIGNED_FIELDS, in the records of event id. */
+struct td_signed_field {
+	int id;
+	unsigned int offset, size;	/* the field, as its format has it */
+	unsigned int width;		/* its bits, the top one the sign */
+};
+
 struct tracedat {
 	char *path;
 	int fd;
@@ -123,6 +130,9 @@ struct tracedat {
 	int nr_sym_names;
 	struct strbuf procmaps;		/* the PROCMAPS texts, one after another */
 	struct strbuf build_ids;	/* TK_BUILDIDS texts */
+	struct strbuf signed_text;	/* TK_SIGNED_FIELDS texts */
+	struct td_signed_field *signed_fields;	/* those found in their formats */
+	int nr_signed_fields;
 	char *text[TD_NR_TEXTS];
 };
 
@@ -143,6 +153,13 @@ int tracedat_decompress(struct tracedat *td, void *dst, uint64_t usize, const vo
 
 /* Parses the format of rec's event if it is still pending. */
 void tracedat_parse_pending(struct tracedat *td, int id);
+
+/*
+ * Sign-extends in rec, an event id's record, the fields TK_SIGNED_FIELDS
+ * names, which the kernel stored unsigned: the format they were parsed
+ * with declares them signed.  Doing it again changes nothing.
+ */
+void tracedat_sign_extend(const struct tracedat *td, int id, struct tep_record *rec);
 
 /* The host's time of a guest's raw timestamp ts on cpu: 0 samples, none. */
 uint64_t tracedat_tsync(const struct td_tsync *t, int cpu, uint64_t ts);

@@ -971,16 +971,170 @@ static size_t guarded_sane_part(struct tracedat *td, const char *data, size_t le
 	return 0;
 }
 
+/*
+ * The field NAME of a probe event's format, as the kernel writes it
+ * (kernel/trace/trace_probe.c: the b type's field is its container's
+ * uN, printed " NAME=%u", "%Lu" for u64; an sN is printed "%d", "%Ld"),
+ * made signed in text: sN, "signed:1", and a conversion that prints the
+ * N bits signed.  libtraceevent 1.7 reads a field without its sign and
+ * hands %d an int: an s16 of -300 prints 65236 (measured, trace-cmd
+ * report 3.1.6), so 8 and 16 bits take %hhd and %hd.  0, or -1 with text
+ * unchanged where the format is not of that shape.
+ */
+static int make_signed(struct strbuf *text, const char *name, unsigned int width)
+{
+	static const char *const bits[] = { "8", "16", "32", "64" };
+	static const char *const conv[] = { "hhd", "hd", "d", "Ld" };
+	struct strbuf pat = STRBUF_INIT, out = STRBUF_INIT;
+	char *field = NULL, *sign = NULL, *c = NULL, *fmt = strstr(text->buf, "\nprint fmt: \"");
+	char *args = fmt ? strstr(fmt, "\", ") : NULL, *end;
+	size_t i, k = 0;
+
+	for (i = 0; i < sizeof(bits) / sizeof(bits[0]) && !field; i++) {
+		strbuf_reset(&pat);
+		strbuf_addf(&pat, "\tfield:u%s %s;\t", bits[i], name);
+		field = strstr(text->buf, pat.buf);
+		if (!field) {
+			pat.buf[7] = 's';
+			field = strstr(text->buf, pat.buf);
+		}
+		if (field && (unsigned int)atoi(bits[i]) < width)
+			field = NULL;
+		k = i;
+	}
+	if (field)
+		sign = strstr(field, "\tsigned:");
+	if (sign && (memchr(field, '\n', sign - field) || !strchr("01", sign[8]) ||
+		     sign[9] != ';'))
+		sign = NULL;
+	strbuf_reset(&pat);
+	strbuf_addf(&pat, " %s=%%", name);
+	if (args) {
+		*args = '\0';
+		c = strstr(fmt, pat.buf);
+		*args = '"';
+	}
+	if (c) {
+		c += pat.len;
+		end = c + (*c == 'L');
+		if ((*end != 'u' && *end != 'd') || (end[1] != ' ' && end[1] != '"'))
+			c = NULL;
+	}
+	if (sign && c) {
+		field[7] = 's';
+		sign[8] = '1';
+		strbuf_add(&out, text->buf, c - text->buf);
+		strbuf_addstr(&out, conv[k]);
+		strbuf_addstr(&out, end + 1);
+		strbuf_reset(text);
+		strbuf_add(text, out.buf, out.len);
+	}
+	strbuf_release(&pat);
+	strbuf_release(&out);
+	return sign && c ? 0 : -1;
+}
+
+/*
+ * The format of an event TK_SIGNED_FIELDS names, with those fields made
+ * signed in text, their names in fields; 0 when it names none.
+ */
+static int signed_format(const struct tracedat *td, const char *data, size_t len,
+			 const char *system, struct strbuf *text, struct strbuf *fields)
+{
+	char name[64], sys[64], ev[64], field[64], line[256];
+	const char *l;
+	unsigned int width;
+	size_t ll;
+	int n = 0, nr = 0;
+
+	format_name(data, len, name, sizeof(name));
+	for (l = td->signed_text.buf; *l; l += ll + (l[ll] == '\n')) {
+		ll = strcspn(l, "\n");
+		if (ll >= sizeof(line))
+			continue;
+		memcpy(line, l, ll);
+		line[ll] = '\0';
+		if (sscanf(line, "%63s %63s %63s %u", sys, ev, field, &width) != 4 ||
+		    strcmp(sys, system) || strcmp(ev, name) || width < 1 || width > 64)
+			continue;
+		if (!nr++)
+			strbuf_add(text, data, len);
+		if (!make_signed(text, field, width)) {
+			strbuf_addf(fields, "%s %u\n", field, width);
+			n++;
+		}
+	}
+	return n;
+}
+
+/* The fields signed_format() made signed, found in the event parsed. */
+static void add_signed_fields(struct tracedat *td, const struct tep_event *event,
+			      const char *fields)
+{
+	char name[64];
+	unsigned int width;
+	const char *l;
+
+	for (l = fields; *l; l += strcspn(l, "\n") + 1) {
+		struct tep_format_field *f;
+		struct td_signed_field *sf;
+
+		if (sscanf(l, "%63s %u", name, &width) != 2)
+			continue;
+		f = tep_find_field((struct tep_event *)event, name);
+		if (!f || !(f->flags & TEP_FIELD_IS_SIGNED) || (unsigned int)f->size * 8 < width ||
+		    (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8))
+			continue;
+		td->signed_fields = xrealloc(td->signed_fields, (td->nr_signed_fields + 1) *
+					     sizeof(*td->signed_fields));
+		sf = &td->signed_fields[td->nr_signed_fields++];
+		sf->id = event->id;
+		sf->offset = f->offset;
+		sf->size = f->size;
+		sf->width = width;
+	}
+}
+
+void tracedat_sign_extend(const struct tracedat *td, int id, struct tep_record *rec)
+{
+	unsigned char *data = rec->data;
+	uint64_t v, sign;
+	unsigned int k;
+	int i;
+
+	for (i = 0; i < td->nr_signed_fields; i++) {
+		const struct td_signed_field *sf = &td->signed_fields[i];
+
+		if (sf->id != id || rec->size < 0 || sf->offset + sf->size > (unsigned int)rec->size)
+			continue;
+		v = sf->size == 1 ? data[sf->offset] : tracedat_num(td, data + sf->offset, sf->size);
+		sign = 1ULL << (sf->width - 1);
+		if (!(v & sign))
+			continue;
+		v |= ~(sign - 1);
+		/* Back in the file's byte order, the bytes above the field's own. */
+		for (k = 0; k < sf->size; k++)
+			data[sf->offset + (td->info.big_endian ? sf->size - 1 - k : k)] = v >> (8 * k);
+	}
+}
+
 static void parse_format(struct tracedat *td, const char *data, size_t len,
 			 const char *system)
 {
 	struct tep_event *event;
-	struct strbuf text = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT, sig = STRBUF_INIT, fields = STRBUF_INIT;
 	char name[64];
 	int died;
-	size_t sane = guarded_sane_part(td, data, len, system, &died);
+	size_t sane;
 
+	if (td->signed_text.len && signed_format(td, data, len, system, &sig, &fields)) {
+		data = sig.buf;
+		len = sig.len;
+	}
+	sane = guarded_sane_part(td, data, len, system, &died);
 	parse_upto(td->tep, data, len, sane, system, &event);
+	if (event && fields.len && !(event->flags & TEP_EVENT_FL_FAILED))
+		add_signed_fields(td, event, fields.buf);
 	if (event && !td->want_symbols && names_symbol(td, event))
 		register_symbols(td);
 	if (event && (event->flags & TEP_EVENT_FL_FAILED)) {
@@ -999,6 +1153,8 @@ static void parse_format(struct tracedat *td, const char *data, size_t len,
 		add_bad_format(td, format_id(data, len), &text);
 	}
 	strbuf_release(&text);
+	strbuf_release(&sig);
+	strbuf_release(&fields);
 }
 
 /*
@@ -1809,6 +1965,11 @@ static int handle_option(struct tracedat *td, unsigned int id, char *data, uint6
 	case TRACEDAT_OPT_TK_BUILDIDS:
 		strbuf_addstr(&td->build_ids, data);
 		break;
+	case TRACEDAT_OPT_TK_SIGNED_FIELDS:
+		strbuf_addstr(&td->signed_text, data);
+		if (td->signed_text.len && td->signed_text.buf[td->signed_text.len - 1] != '\n')
+			strbuf_addch(&td->signed_text, '\n');
+		break;
 	case TRACEDAT_OPT_BUFFER:
 		return parse_buffer_option(td, data, len, off);
 	case TRACEDAT_OPT_TRACECLOCK:
@@ -2288,6 +2449,7 @@ int tracedat_open(const char *path, unsigned int flags, struct tracedat **out,
 	strbuf_init(&td->cpustats, 0);
 	strbuf_init(&td->procmaps, 0);
 	strbuf_init(&td->build_ids, 0);
+	strbuf_init(&td->signed_text, 0);
 	td->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (td->fd < 0 || fstat(td->fd, &st)) {
 		strbuf_addf(err, "%s: %s", path, strerror(errno));
@@ -2380,6 +2542,8 @@ void tracedat_close(struct tracedat *td)
 	free(td->bad);
 	strbuf_release(&td->procmaps);
 	strbuf_release(&td->build_ids);
+	strbuf_release(&td->signed_text);
+	free(td->signed_fields);
 	for (i = 0; i < TD_NR_TEXTS; i++)
 		free(td->text[i]);
 	free(td->path);
