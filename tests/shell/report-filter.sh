@@ -53,4 +53,20 @@ check 'sched_wakeup: prio == 120 || comm == "true"'
 check 'sched_switch: prev_pid != 0 && !(prev_state == 0)'
 check 'sched/sched_s.*: prev_pid != 0'
 check 'sched_switch: prev_pid != 0' 'sched_process_exec'
+
+# A filter on which libtraceevent 1.7's parser frees a node twice, and
+# trace-cmd report -F aborts: one line naming it, exit 1, no crash.
+bad='sched_switch: prev_pid == 3 && next_pid == -4'
+trc=$( (trace-cmd report -F "$bad" -i "$dat" >/dev/null 2>&1); echo $?) 2>/dev/null
+"$TRACEKIT" report -F "$bad" "$dat" >"$TK_TMP/out" 2>"$TK_TMP/err"
+rc=$?
+cat "$TK_TMP/err"
+if [ $trc -gt 128 ]; then
+	assert_eq "exit status of -F '$bad'" $rc 1
+	assert_eq "error lines" "$(wc -l <"$TK_TMP/err")" 1
+	assert_grep "^tracekit report: -F '$bad': libtraceevent's filter parser crashes" "$TK_TMP/err"
+else
+	echo "note: trace-cmd report -F '$bad' exits $trc: the parser no longer dies on it"
+	assert_eq "exit status of -F '$bad', as trace-cmd's" $rc $trc
+fi
 exit 0
