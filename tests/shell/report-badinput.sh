@@ -1,5 +1,5 @@
 #!/bin/bash
-# description: report: fixtures match trace-cmd's text; corrupt files give one error line with the offset, exit 1
+# description: report: fixtures match trace-cmd's text; empty CPU sections past the end read as trace-cmd reads them; corrupt files give one error line with the offset, exit 1
 # tracefs: untouched
 . "$(dirname "$0")/lib/common.sh"
 
@@ -103,6 +103,38 @@ corrupt "absurd system count" "$v6" 906 ffffff7f \
 	'offset 910: absurd event system count'
 corrupt "absurd page size" "$v6" 14 00000001 \
 	'offset 14: page size'
+
+# v6 "flyrecord" tables: the top buffer's at 3883 (CPU 0 and CPU 1 both
+# offset 0, size 0), the instance's at 3940 (its CPUs at 4096 and 8192,
+# a page each); the file is 12288 bytes.  trace-cmd 2.9.1's agent in a
+# KVM guest writes a file without events whose empty CPU 0 section sits
+# at the next page boundary past its end: an empty section is read as
+# nothing wherever it points, as trace-cmd reads it.
+need_cmd trace-cmd
+# same_as_trace_cmd NAME FILE: exit 0, and trace-cmd's text.
+same_as_trace_cmd() {
+	trace-cmd report -i "$2" >"$TK_TMP/want" 2>"$TK_TMP/tc.err" ||
+		{ cat "$TK_TMP/tc.err"; fail "$1: trace-cmd report failed"; }
+	"$TRACEKIT" report "$2" >"$TK_TMP/got" || fail "$1: tracekit report failed"
+	diff -u "$TK_TMP/want" "$TK_TMP/got" || fail "$1: differs from trace-cmd report"
+}
+cp "$v6" "$f"
+patch "$f" 3883 0040000000000000
+same_as_trace_cmd "empty CPU 0 section past the end" "$f"
+patch "$f" 3883 0020000000000000
+patch "$f" 3940 00200000000000000000000000000000
+patch "$f" 3956 00300000000000000000000000000000
+head -c 4096 "$f" >"$f.cut"
+same_as_trace_cmd "no events, every CPU section empty, past the end" "$f.cut"
+assert_eq "no events: the text" "$(cat "$TK_TMP/got")" "cpus=2"
+# Not empty, it is an error; trace-cmd fails too.
+cp "$v6" "$f"
+patch "$f" 3883 00400000000000000010000000000000
+if trace-cmd report -i "$f" >/dev/null 2>&1; then
+	fail "trace-cmd reads a CPU section past the end: the oracle changed"
+fi
+bad "a page of CPU 0 data past the end" "$f" \
+	'offset 16384: cpu 0 data \(4096 bytes\) runs past the end of the file \(12288 bytes\)'
 
 # Inputs that once crashed libtraceevent (tests/fuzz/report.c found them):
 # a print fmt naming an undeclared field, a divisor that is an octal 0,
