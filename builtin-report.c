@@ -121,7 +121,12 @@ static void print_header(const struct report *r, struct strbuf *out)
 	}
 }
 
-/* The counters of each CPUSTAT block: events the kernel did not keep. */
+/*
+ * The counters of each CPUSTAT block: events the kernel did not keep,
+ * "none" where every counter is 0 (or the file has no statistics).
+ * Indented under their heading as the event counts are, so that no
+ * line reads as one of the "per cpu:" lines ("  CPU N: N events").
+ */
 static void print_losses(struct strbuf *out, const char *stats)
 {
 	static const char *const what[] = {
@@ -130,11 +135,14 @@ static void print_losses(struct strbuf *out, const char *stats)
 		[REPORT_LOSS_DROPPED] = "events dropped",
 	};
 	struct report_loss l;
+	int n = 0;
 
 	report_loss_init(&l, stats);
-	while (report_loss_next(&l))
-		strbuf_addf(out, "  %s%sCPU %d: %lld %s\n", l.buffer,
+	for (; report_loss_next(&l); n++)
+		strbuf_addf(out, "    %s%sCPU %d: %lld %s\n", l.buffer,
 			    *l.buffer ? " " : "", l.cpu, l.count, what[l.kind]);
+	if (!n)
+		strbuf_addstr(out, "    none\n");
 }
 
 static void print_file_stat(struct strbuf *o, const struct report_file *f)

@@ -56,6 +56,38 @@ r --stat "$v6" >"$TK_TMP/s6"
 assert_grep 'version 6,' "$TK_TMP/s6"
 assert_grep "^total: $total events" "$TK_TMP/s6"
 
+# --stat's lost events: the counters trace-cmd report --stat shows from
+# the same file's CPU statistics, the non-zero ones, or "none".
+# same_losses FILE
+same_losses() {
+	trace-cmd report --stat -i "$1" >"$TK_TMP/tc.stat" 2>/dev/null ||
+		fail "$1: trace-cmd report --stat failed"
+	awk '
+		$1 == "Buffer:" { b = $2 " " }
+		$1 == "CPU:" { cpu = $2 }
+		$1 == "overrun:" && $2 { print "    " b "CPU " cpu ": " $2 " events lost"; n++ }
+		$1 == "commit" && $3 {
+			print "    " b "CPU " cpu ": " $3 " events lost due to commit overrun"; n++ }
+		$1 == "dropped" && $3 { print "    " b "CPU " cpu ": " $3 " events dropped"; n++ }
+		END { if (!n) print "    none" }' "$TK_TMP/tc.stat" >"$TK_TMP/lost.want"
+	r --stat "$1" | sed -n '/^  lost (kernel buffer statistics):$/,/^per cpu:$/p' |
+		sed '1d;$d' >"$TK_TMP/lost.got"
+	diff -u "$TK_TMP/lost.want" "$TK_TMP/lost.got" || fail "$1: --stat lost events differ"
+}
+same_losses "$v7"
+same_losses "$v6"
+assert_eq "nothing lost" "$(cat "$TK_TMP/lost.want")" "    none"
+# The v6 fixture's statistics with counters that are not 0: the "0" of
+# the top buffer's CPU 0 "overrun: 0" (at 3241), of its CPU 1 "dropped
+# events: 0" (3484) and of the instance's CPU 0 "commit overrun: 0"
+# (3586) made 7, 3 and 5 in place.
+cp "$v6" "$TK_TMP/lost.dat"
+for p in 3241:7 3484:3 3586:5; do
+	printf '%s' "${p#*:}" | dd of="$TK_TMP/lost.dat" bs=1 seek="${p%:*}" conv=notrunc status=none
+done
+same_losses "$TK_TMP/lost.dat"
+assert_eq "lost lines" "$(wc -l <"$TK_TMP/lost.want")" 3
+
 # JSON: one object per event, typed fields.
 r --format json "$v7" >"$TK_TMP/j"
 assert_eq "json lines" "$(wc -l <"$TK_TMP/j")" "$total"
