@@ -106,12 +106,26 @@ fail:
 
 int release_command(struct child_process *cmd)
 {
+	struct sigaction ign, old;
 	int e = 0;
 	ssize_t n;
 
 	if (cmd->gate_fd >= 0) {
-		if (write(cmd->gate_fd, "g", 1) != 1)
-			return -errno;
+		/*
+		 * A child killed at the gate (Ctrl-C reaches the whole process
+		 * group) has closed it: EPIPE, not a SIGPIPE that would kill
+		 * record before it restores tracefs.  Its end shows in its
+		 * wait status, as any other.
+		 */
+		memset(&ign, 0, sizeof(ign));
+		ign.sa_handler = SIG_IGN;
+		sigaction(SIGPIPE, &ign, &old);
+		n = write(cmd->gate_fd, "g", 1);
+		e = errno;
+		sigaction(SIGPIPE, &old, NULL);
+		if (n != 1 && e != EPIPE)
+			return -e;
+		e = 0;
 		close_fd(&cmd->gate_fd);
 	}
 	do

@@ -54,7 +54,8 @@ int start_command(struct child_process *cmd, struct strbuf *err);
 /*
  * Opens the gate of a gated command, then waits until the command has
  * been exec'd.  0, or -errno of the failed exec (the child then exits
- * 127); callers word the message, e.g. "cannot run 'X': strerror".
+ * 127); callers word the message, e.g. "cannot run 'X': strerror".  A
+ * child that died at the gate is 0 too: finish_command() tells how.
  */
 int release_command(struct child_process *cmd);
 
