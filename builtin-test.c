@@ -424,6 +424,14 @@ static void show_result(struct result *res, const struct run_opts *o)
 	fflush(stdout);
 }
 
+static int starts_before(const struct result *a, const struct result *b)
+{
+	int la = a->t->host_tracefs ? 0 : a->t->timeout;
+	int lb = b->t->host_tracefs ? 0 : b->t->timeout;
+
+	return la > lb;
+}
+
 /*
  * Runs the selected tests, up to o->jobs at once and one at a time of
  * those that may touch the host's tracefs (its lock); results print in
@@ -434,8 +442,29 @@ static void run_tests(struct result *v, int nr, const struct run_opts *o)
 {
 	struct job jobs[MAX_JOBS];
 	struct tracefs_lock lock = { .fd = -1 };
+	struct result **order;
 	int shown = 0, running = 0, host_running = 0, expanded = 0, i;
 
+	/*
+	 * With several at once, the untouched tests with a time limit of
+	 * their own (the VM suites, which run longest) start first, longest
+	 * limit first, so that the run does not end waiting for one of
+	 * them started last; the others keep their order.
+	 */
+	order = xmalloc((nr ? nr : 1) * sizeof(*order));
+	for (i = 0; i < nr; i++)
+		order[i] = &v[i];
+	if (o->jobs > 1)
+		for (i = 1; i < nr; i++) {
+			struct result *res = order[i];
+			int k = i;
+
+			while (k > 0 && starts_before(res, order[k - 1])) {
+				order[k] = order[k - 1];
+				k--;
+			}
+			order[k] = res;
+		}
 	for (i = 0; i < o->jobs; i++) {
 		jobs[i].pid = 0;
 		strbuf_init(&jobs[i].before, 0);
@@ -447,7 +476,7 @@ static void run_tests(struct result *v, int nr, const struct run_opts *o)
 
 		/* Start the first tests that can start, in order. */
 		for (i = 0; i < nr && running < o->jobs && !interrupted; i++) {
-			struct result *res = &v[i];
+			struct result *res = order[i];
 
 			if (res->started)
 				continue;
@@ -508,6 +537,7 @@ static void run_tests(struct result *v, int nr, const struct run_opts *o)
 		lock_waiter = 0;
 	}
 	tracefs_lock_release(&lock);
+	free(order);
 	for (i = 0; i < o->jobs; i++) {
 		strbuf_release(&jobs[i].before);
 		strbuf_release(&jobs[i].out_path);

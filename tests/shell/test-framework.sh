@@ -86,6 +86,21 @@ TRACEKIT_SHELL_TESTS="$TK_TMP/par" "$TRACEKIT" test -j 3 'fixture: par' >"$TK_TM
 	{ cat "$TK_TMP/j" "$log"; fail "tracekit test -j 3"; }
 assert_eq "-j 3: results in order" "$(sed -n 's/.*: fixture: par \(.\) *: Ok$/\1/p' "$TK_TMP/j" | tr -d '\n')" abcd
 assert_eq "-j 3: c and d one at a time" "$(grep -E '^[cd]' "$log" | tr '\n' ' ')" "c c-end d d-end "
+# The untouched tests with a time limit of their own start first: x and
+# z each wait for y, the last in order, which would not get one of the
+# two places otherwise.
+mkdir "$TK_TMP/first"
+: >"$TK_TMP/first.log"
+for x in x z y; do
+	body="for i in \$(seq 100); do grep -qx y $TK_TMP/first.log && exit 0; sleep 0.1; done; exit 1"
+	limit=
+	[ $x = y ] && body="echo y >>$TK_TMP/first.log" limit='# timeout: 60\n'
+	printf "#!/bin/bash\n# description: fixture: first %s\n# tracefs: untouched\n$limit%s\n" \
+		"$x" "$body" >"$TK_TMP/first/$(printf '%s\n' x z y | grep -n $x | cut -d: -f1).sh"
+done
+TRACEKIT_SHELL_TESTS="$TK_TMP/first" "$TRACEKIT" test -j 2 'fixture: first' >"$TK_TMP/f" 2>&1 ||
+	{ cat "$TK_TMP/f"; fail "tracekit test -j 2: the test with a time limit did not start first"; }
+
 # With the tracefs lock held elsewhere (by the run this test is part of),
 # the tests that leave tracefs alone still run; Ctrl-C ends the wait.
 if [ -n "${TRACEKIT_TEST_LOCK_HELD:-}" ]; then
