@@ -95,6 +95,16 @@ static void print_warnings(struct strbuf *warn)
 	strbuf_reset(warn);
 }
 
+/* -v: how the functions were found where it was not by their names. */
+static void print_notes(const struct probe_events *evs, int verbose)
+{
+	int i;
+
+	for (i = 0; verbose && i < evs->nr; i++)
+		if (evs->v[i].note)
+			fputs(evs->v[i].note, stderr);
+}
+
 static void print_definitions(const struct probe_events *evs)
 {
 	int i;
@@ -263,7 +273,7 @@ static int open_target(struct probe_target *t, const struct probe_opts *po)
  * translate costs only its own line, on stderr, named by the spec.
  */
 static int define_each(const struct probe_target *t, const struct opt_string_list *specs,
-		       const struct probe_dwarf_opts *dopts)
+		       const struct probe_dwarf_opts *dopts, int verbose)
 {
 	struct strbuf err = STRBUF_INIT, warn = STRBUF_INIT;
 	int i, failed = 0;
@@ -276,6 +286,7 @@ static int define_each(const struct probe_target *t, const struct opt_string_lis
 			error("'%s': %s", specs->items[i], err.buf);
 			failed++;
 		} else {
+			print_notes(&evs, verbose);
 			print_definitions(&evs);
 			probe_events_release(&evs);
 		}
@@ -302,7 +313,7 @@ static int do_add(struct probe_opts *po, const struct opt_string_list *specs, in
 		return TK_EXIT_FAIL;
 	probe_target_dwarf_opts(&t, po->force_regs, &dopts);
 	if (define_only && po->keep_going) {
-		ret = define_each(&t, specs, &dopts);
+		ret = define_each(&t, specs, &dopts, po->verbose);
 		goto out;
 	}
 	ret = probe_events_translate(&t, specs->items, specs->nr, &dopts, &evs, &warn, &err);
@@ -312,6 +323,7 @@ static int do_add(struct probe_opts *po, const struct opt_string_list *specs, in
 		ret = TK_EXIT_FAIL;
 		goto out;
 	}
+	print_notes(&evs, po->verbose);
 	add_call_graph(po, &evs);
 	if (define_only) {
 		print_definitions(&evs);
@@ -377,7 +389,7 @@ static int do_listing(struct probe_opts *po)
 {
 	struct probe_target t;
 	struct probe_spec spec;
-	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT, note = STRBUF_INIT, err = STRBUF_INIT;
 	const char *what = po->vars ? po->vars : po->lines;
 	int ret;
 
@@ -393,16 +405,19 @@ static int do_listing(struct probe_opts *po)
 		ret = probe_spec_parse(what, &spec, &err);
 		if (!ret) {
 			ret = t.btf ? probe_btf_list_vars(t.btf, &spec, &out, &err) :
-			      po->vars ? probe_dwarf_list_vars(t.dbg, &spec, &out, &err) :
-			      probe_dwarf_list_lines(t.dbg, &spec, &out, &err);
+			      po->vars ? probe_dwarf_list_vars(t.dbg, &spec, &out, &note, &err) :
+			      probe_dwarf_list_lines(t.dbg, &spec, &out, &note, &err);
 			probe_spec_release(&spec);
 		}
 	}
+	if (po->verbose)
+		fputs(note.buf, stderr);
 	if (ret)
 		error("%s", err.buf);
 	else
 		fputs(out.buf, stdout);
 	strbuf_release(&out);
+	strbuf_release(&note);
 	strbuf_release(&err);
 	probe_target_close(&t);
 	return ret ? TK_EXIT_FAIL : TK_EXIT_OK;
@@ -450,7 +465,7 @@ int cmd_probe(int argc, const char **argv)
 		OPT_BOOL(0, "regs", &po.force_regs,
 			 "kprobes: spell arguments as registers, not $argN"),
 		OPT_BOOL('v', "verbose", &po.verbose,
-			 "say where the types and locations come from (DWARF or BTF)"),
+			 "say where the types and locations come from (DWARF or BTF), and what aliases are of"),
 		{ .type = OPTION_CALLBACK, .long_name = "call-graph",
 		  .value = &po, .argh = "SIZE", .callback = call_graph_cb,
 		  .flags = PARSE_OPT_OPTARG,

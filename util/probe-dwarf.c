@@ -98,6 +98,15 @@ dwfl_fail:
 	return NULL;
 }
 
+const char *probe_debuginfo_file(const struct probe_debuginfo *dbg)
+{
+	const char *debug_file = NULL;
+
+	/* libdwfl names the debug file only when it is not the main one. */
+	dwfl_module_info(dbg->mod, NULL, NULL, NULL, NULL, NULL, NULL, &debug_file);
+	return dbg->dw && debug_file ? debug_file : dbg->path;
+}
+
 void probe_debuginfo_close(struct probe_debuginfo *dbg)
 {
 	if (!dbg)
@@ -553,6 +562,19 @@ static size_t func_syms_from(struct probe_debuginfo *dbg, const char *name)
 	return lower_bound_by_name(dbg->syms, dbg->nr_syms, name, name);
 }
 
+/* The STT_FUNC or STT_GNU_IFUNC symbol name: its DWARF address and type. */
+static int func_symbol(struct probe_debuginfo *dbg, const char *name, Dwarf_Addr *pc,
+		       int *type)
+{
+	size_t i = func_syms_from(dbg, name);
+
+	if (i == dbg->nr_syms || strcmp(dbg->syms[i].name, name))
+		return -ENOENT;
+	*pc = dbg->syms[i].pc;
+	*type = dbg->syms[i].type;
+	return 0;
+}
+
 /*
  * sym is a copy of func: func itself, or a clone gcc made of a static
  * func (func.constprop.0, func.isra.0, func.part.0), whose DW_TAG_subprogram
@@ -693,8 +715,68 @@ static int overloads(struct site_list *sl, const struct probe_spec *spec, struct
 	return -EINVAL;
 }
 
+/* The function DIEs with code entered at pc (of a source file, or any). */
+struct entry_search {
+	Dwarf_Addr pc;
+	const char *file;
+	struct site_list sites;
+};
+
+static int entry_cb(Dwarf_Die *die, void *arg)
+{
+	struct entry_search *es = arg;
+	Dwarf_Addr pc;
+
+	if (dwarf_diename(die) && !func_entry(die, &pc) && pc == es->pc &&
+	    file_matches(die, es->file))
+		push_site(&es->sites, die, die, 0);
+	return DWARF_CB_OK;
+}
+
+/*
+ * A function symbol no DIE is named after, at the entry of a function
+ * DIE, is an alias of it (glibc's strong_alias: malloc of __libc_malloc,
+ * openat of __libc_openat64), so it has that DIE's parameters; perf 6.1
+ * finds none ("Failed to add events").  One DIE is taken, the
+ * first by offset where several are entered there, and note (NULL: none)
+ * gets a line saying which.  An indirect function's symbol is its
+ * resolver's address, not the function's: it is left to the symbol.
+ */
+static void find_alias(struct probe_debuginfo *dbg, const struct probe_spec *spec,
+		       struct site_list *sl, struct strbuf *note)
+{
+	struct entry_search es = { .file = spec->file };
+	Dwarf_Die cu;
+	int type, i;
+
+	if (func_symbol(dbg, spec->func, &es.pc, &type) || type != STT_FUNC ||
+	    !dwarf_addrdie(dbg->dw, es.pc, &cu) || !unit_die(&cu))
+		return;
+	dwarf_getfuncs(&cu, entry_cb, &es, 0);
+	if (!es.sites.nr)
+		return;
+	qsort(es.sites.v, es.sites.nr, sizeof(*es.sites.v), cmp_site);
+	if (note) {
+		strbuf_addf(note, "%s: alias of %s (same address 0x%" PRIx64 ") in %s",
+			    spec->func, dwarf_diename(&es.sites.v[0].target),
+			    (uint64_t)es.pc, probe_debuginfo_file(dbg));
+		if (es.sites.nr > 1)
+			strbuf_addf(note, ", the first by offset of the %d function DIEs entered there:",
+				    es.sites.nr);
+		for (i = 0; es.sites.nr > 1 && i < es.sites.nr; i++)
+			strbuf_addf(note, " %s", dwarf_diename(&es.sites.v[i].target));
+		strbuf_addch(note, '\n');
+	}
+	es.sites.nr = 1;
+	*sl = es.sites;
+}
+
+/*
+ * The sites of spec's function: by its name, else as an alias (note gets
+ * a line saying so, unless NULL).
+ */
 static int find_sites(struct probe_debuginfo *dbg, const struct probe_spec *spec,
-		      struct site_list *sl, struct strbuf *err)
+		      struct site_list *sl, struct strbuf *note, struct strbuf *err)
 {
 	struct func_search fs = { .name = spec->func, .file = spec->file };
 	const char *colons = NULL, *c;
@@ -730,6 +812,8 @@ static int find_sites(struct probe_debuginfo *dbg, const struct probe_spec *spec
 		find_func_everywhere(dbg, &fs);
 		free(base);
 	}
+	if (!fs.sites.nr && !fs.has_abstract)
+		find_alias(dbg, spec, &fs.sites, note);
 	free(scope);
 	*sl = fs.sites;
 	if (sl->nr) {
@@ -763,10 +847,10 @@ static int find_sites(struct probe_debuginfo *dbg, const struct probe_spec *spec
 }
 
 static int find_function(struct probe_debuginfo *dbg, const struct probe_spec *spec,
-			 Dwarf_Die *out, struct strbuf *err)
+			 Dwarf_Die *out, struct strbuf *note, struct strbuf *err)
 {
 	struct site_list sl;
-	int ret = find_sites(dbg, spec, &sl, err);
+	int ret = find_sites(dbg, spec, &sl, note, err);
 
 	if (ret)
 		return ret;
@@ -2048,19 +2132,6 @@ static int place_point(struct probe_debuginfo *dbg, const struct probe_spec *spe
 	return 0;
 }
 
-/* The STT_FUNC or STT_GNU_IFUNC symbol name: its DWARF address and type. */
-static int func_symbol(struct probe_debuginfo *dbg, const char *name, Dwarf_Addr *pc,
-		       int *type)
-{
-	size_t i = func_syms_from(dbg, name);
-
-	if (i == dbg->nr_syms || strcmp(dbg->syms[i].name, name))
-		return -ENOENT;
-	*pc = dbg->syms[i].pc;
-	*type = dbg->syms[i].type;
-	return 0;
-}
-
 /*
  * A function the DWARF does not describe (assembly, code built without
  * -g: libc's memchr) is probed at its symbol, as perf does; with no
@@ -2144,6 +2215,7 @@ int probe_dwarf_resolve(struct probe_debuginfo *dbg, const struct probe_spec *sp
 			const struct probe_dwarf_opts *opts, struct probe_point **pps,
 			int *nr, struct strbuf *warn, struct strbuf *err)
 {
+	struct strbuf note = STRBUF_INIT;
 	struct site_list sl;
 	int ret, i, want_vars = 0;
 
@@ -2152,7 +2224,7 @@ int probe_dwarf_resolve(struct probe_debuginfo *dbg, const struct probe_spec *sp
 	for (i = 0; i < spec->nr_args; i++)
 		want_vars |= spec->args[i].kind == PROBE_ARG_VAR ||
 			     spec->args[i].kind == PROBE_ARG_PARAMS;
-	ret = find_sites(dbg, spec, &sl, err);
+	ret = find_sites(dbg, spec, &sl, &note, err);
 	if (ret == -ENOENT && resolve_symbol_only(dbg, spec, opts, pps, nr, warn, err) != -ENOENT)
 		return *nr ? 0 : -EINVAL;
 	if (ret)
@@ -2172,7 +2244,10 @@ int probe_dwarf_resolve(struct probe_debuginfo *dbg, const struct probe_spec *sp
 		probe_points_release(*pps, *nr);
 		*pps = NULL;
 		*nr = 0;
+	} else if (note.len) {
+		(*pps)[0].note = strbuf_detach(&note, NULL);
 	}
+	strbuf_release(&note);
 	return ret;
 }
 
@@ -2185,6 +2260,7 @@ void probe_point_release(struct probe_point *pp)
 {
 	release_array(pp->args, pp->nr_args, fetch_arg_release);
 	free(pp->func);
+	free(pp->note);
 	free(pp->sym);
 	free(pp->module);
 	memset(pp, 0, sizeof(*pp));
@@ -2261,12 +2337,12 @@ static int list_site_vars(struct probe_debuginfo *dbg, const struct probe_spec *
 
 /* As perf -V: every copy the spec probes, each with its own variables. */
 int probe_dwarf_list_vars(struct probe_debuginfo *dbg, const struct probe_spec *spec,
-			  struct strbuf *out, struct strbuf *err)
+			  struct strbuf *out, struct strbuf *note, struct strbuf *err)
 {
 	struct site_list sl;
 	int ret, i;
 
-	ret = find_sites(dbg, spec, &sl, err);
+	ret = find_sites(dbg, spec, &sl, note, err);
 	if (ret)
 		return ret;
 	strbuf_addf(out, "Available variables at %s\n", spec->func);
@@ -2415,7 +2491,7 @@ static void source_path(Dwarf_Die *func, const char *file, struct strbuf *path)
 }
 
 int probe_dwarf_list_lines(struct probe_debuginfo *dbg, const struct probe_spec *spec,
-			   struct strbuf *out, struct strbuf *err)
+			   struct strbuf *out, struct strbuf *note, struct strbuf *err)
 {
 	struct strbuf path = STRBUF_INIT;
 	Dwarf_Die func;
@@ -2425,7 +2501,7 @@ int probe_dwarf_list_lines(struct probe_debuginfo *dbg, const struct probe_spec 
 	size_t cap = 0;
 	FILE *src;
 
-	ret = find_function(dbg, spec, &func, err);
+	ret = find_function(dbg, spec, &func, note, err);
 	if (ret)
 		return ret;
 	dwarf_decl_line(&func, &decl);

@@ -32,6 +32,7 @@ struct probe_dwarf_opts {
 /* One resolved probe. */
 struct probe_point {
 	char *func;		/* the function as the spec named it */
+	char *note;		/* for -v: lines on how func was found (an alias), or NULL */
 	char *sym;		/* the ELF symbol holding addr (clones: foo.isra.0) */
 	char *module;		/* kprobes: the module holding sym (MOD:SYM), or NULL */
 	uint64_t sym_off;	/* addr - symbol */
@@ -46,6 +47,8 @@ struct probe_point {
 
 /* Opens PATH; NULL with err = "PATH: why" (not ELF, no debug info...). */
 struct probe_debuginfo *probe_debuginfo_open(const char *path, struct strbuf *err);
+/* The file the DWARF is read from: a separate debug file, else PATH. */
+const char *probe_debuginfo_file(const struct probe_debuginfo *dbg);
 void probe_debuginfo_close(struct probe_debuginfo *dbg);
 
 /*
@@ -53,7 +56,10 @@ void probe_debuginfo_close(struct probe_debuginfo *dbg);
  * that exists only inlined (they share one event: the kernel's multi-probe
  * append needs their arguments to have the same names and types).  warn
  * gets a line for what is fetched other than asked (signed bitfields,
- * $params left out or cut), NULL: none.
+ * $params left out or cut), NULL: none.  A function symbol no DIE is
+ * named after is an alias of the function DIE entered at its address
+ * (glibc's malloc of __libc_malloc): that DIE gives its places and
+ * arguments, the first point's note says so.
  */
 int probe_dwarf_resolve(struct probe_debuginfo *dbg, const struct probe_spec *spec,
 			const struct probe_dwarf_opts *opts, struct probe_point **pps,
@@ -99,12 +105,15 @@ int probe_point_args(struct probe_point *pp, const struct probe_spec *spec,
 		     struct strbuf *err);
 void probe_points_release(struct probe_point *pps, int nr);
 
-/* -V: variables (with types) available at the spec's probe point. */
+/*
+ * -V: variables (with types) available at the spec's probe point; note
+ * gets the lines of probe_point's note.
+ */
 int probe_dwarf_list_vars(struct probe_debuginfo *dbg, const struct probe_spec *spec,
-			  struct strbuf *out, struct strbuf *err);
+			  struct strbuf *out, struct strbuf *note, struct strbuf *err);
 /* -L: the function's lines, numbered relative to its first line where probe-able. */
 int probe_dwarf_list_lines(struct probe_debuginfo *dbg, const struct probe_spec *spec,
-			   struct strbuf *out, struct strbuf *err);
+			   struct strbuf *out, struct strbuf *note, struct strbuf *err);
 /* -F: functions with code whose name matches glob (NULL: all), one a line, sorted. */
 int probe_dwarf_list_funcs(struct probe_debuginfo *dbg, const char *glob,
 			   struct strbuf *out, struct strbuf *err);

@@ -19,6 +19,7 @@ static void event_release(struct probe_event *ev)
 	probe_def_release(&ev->def);
 	free(ev->where);
 	free(ev->signed_fields);
+	free(ev->note);
 }
 
 void probe_events_release(struct probe_events *evs)
@@ -45,6 +46,7 @@ static void event_push(struct probe_events *evs, enum probe_kind kind, char type
 	ev->def.line = line;
 	ev->where = where;
 	ev->signed_fields = NULL;
+	ev->note = NULL;
 }
 
 static int def_named(const struct probe_def *d, const char *group, const char *event)
@@ -165,7 +167,7 @@ static int translate(const struct probe_target *t, const char *text,
 	struct probe_spec spec;
 	struct probe_point *pps;
 	char *group, *event;
-	int i, nr, ret;
+	int i, nr, ret, first;
 
 	ret = probe_spec_parse(text, &spec, err);
 	if (ret)
@@ -188,11 +190,16 @@ static int translate(const struct probe_target *t, const char *text,
 	}
 	group = xstrdup(spec.group ? spec.group : t->group);
 	event = event_name(t, &spec, group, evs);
+	first = evs->nr;
 	for (i = 0; i < nr && !ret; i++) {
 		if (pps[i].skipped_prologue)
 			strbuf_addf(warn, "%s is compiled without optimization: probing after its prologue (0x%llx), where its arguments are stored\n",
 				    spec.func, (unsigned long long)pps[i].addr);
 		ret = format_line(t, &spec, &pps[i], group, event, evs, err);
+	}
+	if (!ret && pps[0].note) {
+		evs->v[first].note = pps[0].note;
+		pps[0].note = NULL;
 	}
 	free(group);
 	free(event);

@@ -21,6 +21,7 @@ struct probe_event {
 	char *where;		/* for the summary: "FUNC in PATH", "PATH:0xOFF" */
 	/* "FIELD WIDTH\n" for each signed bitfield fetched unsigned */
 	char *signed_fields;
+	char *note;		/* for -v: probe_point's note, or NULL */
 };
 
 struct probe_events {

@@ -116,7 +116,7 @@ static int open_running_kernel(struct probe_target *t, struct strbuf *err)
 		t->dbg = probe_debuginfo_open(buf, &why);
 		if (t->dbg) {
 			t->path = xstrdup(buf);
-			t->source = source_text("DWARF", buf, NULL);
+			t->source = source_text("DWARF", probe_debuginfo_file(t->dbg), NULL);
 			t->ksyms = probe_ksyms_new();
 			strbuf_release(&why);
 			return 0;
@@ -267,7 +267,7 @@ int probe_target_open(struct probe_target *t, const char *exec, const char *modu
 		t->path = NULL;
 		return -EINVAL;
 	}
-	t->source = source_text("DWARF", t->path, NULL);
+	t->source = source_text("DWARF", probe_debuginfo_file(t->dbg), NULL);
 	if (module)
 		t->modname = module_name(t->path);
 	if (t->kind == PROBE_KPROBE && is_running(t, module))
