@@ -85,7 +85,7 @@ echo "# in $tmp"
 say "A program with a struct, a pointer to another, an array and strings" \
     "(scripts/demo-prog.c), built with and without optimization."
 run "cc -g -O0 -o shop demo-prog.c"
-run "cc -g -O2 -o shop-O2 demo-prog.c"
+run "cc -g -O2 -o shop_O2 demo-prog.c"
 
 say "Probe ship(const struct order *o) by the names in its source: the" \
     "DWARF gives each one's place and type.  -D shows the definition."
@@ -104,8 +104,8 @@ run "tracekit report --format json shop.dat | head -n 2"
 say "The call stacks of the -O2 build, which has no frame pointers: the" \
     "probe copies the registers and the stack, report unwinds them by the" \
     "binary's DWARF call frame information."
-define "$stack_ev" "tracekit probe -x shop-O2 --call-graph 'ship o->number'"
-run "tracekit record -q --proc-map -e $stack_ev -o stacks.dat -- ./shop-O2"
+define "$stack_ev" "tracekit probe -x shop_O2 --call-graph 'ship o->number'"
+run "tracekit record -q --proc-map -e $stack_ev -o stacks.dat -- ./shop_O2"
 run "tracekit report --format folded stacks.dat"
 run "tracekit report --flamegraph $svg stacks.dat"
 

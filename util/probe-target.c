@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -216,15 +217,25 @@ int probe_realpath(const char *file, char **real, struct strbuf *err)
 	return ret;
 }
 
-/* probe_BINARY for uprobes, as perf names it; probe for kprobes. */
+/*
+ * probe for kprobes; for uprobes probe_ and the binary's basename up to
+ * its first character that is neither alphanumeric nor '_', as perf 6.1
+ * names it (measured: libc.so.6 probe_libc, ld-linux-x86-64.so.2
+ * probe_ld, libstdc++.so.6 probe_libstdc, my-prog probe_my, .hidden
+ * probe_), so that perf's `record -e 'probe_libc:*'` and scripts carry
+ * over.  Past the kernel's 63 characters perf refuses; this cuts.
+ */
 static char *default_group(const struct probe_target *t)
 {
+	const char *base = strrchr(t->path, '/') + 1;
 	struct strbuf grp = STRBUF_INIT;
+	size_t len;
 
 	if (t->kind != PROBE_UPROBE)
 		return xstrdup("probe");
-	strbuf_addstr(&grp, "probe_");
-	probe_name_sanitize(&grp, strrchr(t->path, '/') + 1);
+	for (len = 0; isalnum((unsigned char)base[len]) || base[len] == '_'; len++)
+		;
+	strbuf_addf(&grp, "probe_%.*s", (int)len, base);
 	if (grp.len > 63)
 		strbuf_setlen(&grp, 63);
 	return strbuf_detach(&grp, NULL);
