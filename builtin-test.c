@@ -181,9 +181,10 @@ static double now_sec(void)
  * before and "1408" after, until the next boot.  Whichever test enabled
  * the first event (its own or trace-cmd's) would see that as its residue,
  * so a run that may touch tracefs does it once, under the lock before
- * its first test that may, and says so under -v.  It writes the size the kernel would expand to, which
- * buffer_size_kb then shows rounded to whole pages ("1410" on 6.1 and
- * 6.18): the buffers are marked expanded, so no event changes it after.
+ * its first test that may, and says so under -v.  It writes the size the
+ * kernel would expand to, which buffer_size_kb then shows rounded to
+ * whole pages ("1410" on 6.1 and 6.18): the buffers are marked expanded,
+ * so no event changes it after.
  */
 static void expand_ring_buffers(int verbose)
 {
@@ -220,12 +221,11 @@ static void expand_ring_buffers(int verbose)
 #define TRACEFS_LOCK "/run/lock/tracekit-test.lock"
 
 /*
- * The host's tracefs, for one test at a time: -1 none held, else the
- * lock's fd.  Without blocking the run, so that the tests that leave
- * tracefs alone go on while another `tracekit test` holds it: a child
- * waits in flock() on the runner's own open file description, and the
- * lock it takes is the runner's (flock(2) locks belong to the
- * description), held until the runner closes it.
+ * The host's tracefs, for one test at a time, taken without blocking the
+ * run, so that the tests that leave tracefs alone go on while another
+ * `tracekit test` holds it: a child waits in flock() on the runner's own
+ * open file description, and the lock it takes is the runner's (flock(2)
+ * locks belong to the description), held until the runner closes it.
  */
 struct tracefs_lock {
 	int fd;
@@ -247,10 +247,16 @@ static int tracefs_lock_try(struct tracefs_lock *l)
 		if (waitpid(lock_waiter, &status, WNOHANG) != lock_waiter)
 			return 0;
 		lock_waiter = 0;
-		return l->held = WIFEXITED(status) && !WEXITSTATUS(status);
+		if (WIFEXITED(status) && !WEXITSTATUS(status))
+			return l->held = 1;
+		close(l->fd);
+		l->fd = -1;
+		/* Killed (the run is interrupted), or flock() failed. */
+		return l->held = WIFEXITED(status);
 	}
+	/* No /run/lock, or a lock that cannot be taken: run unlocked. */
 	l->fd = open(TRACEFS_LOCK, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-	if (l->fd < 0)		/* no /run/lock: run unlocked, as before */
+	if (l->fd < 0)
 		return l->held = 1;
 	if (!flock(l->fd, LOCK_EX | LOCK_NB))
 		return l->held = 1;
