@@ -84,8 +84,8 @@ echo "# in $tmp"
 
 say "A program with a struct, a pointer to another, an array and strings" \
     "(scripts/demo-prog.c), built with and without optimization."
-run "cc -g -O0 -o shop demo-prog.c"
-run "cc -g -O2 -o shop_O2 demo-prog.c"
+run "gcc -g -O0 -o shop demo-prog.c"
+run "gcc -g -O2 -o shop_O2 demo-prog.c"
 
 say "Probe ship(const struct order *o) by the names in its source: the" \
     "DWARF gives each one's place and type.  -D shows the definition."

@@ -10,7 +10,7 @@
 
 need_tracefs
 need_cap uprobes "this kernel has no uprobe_events"
-need_host_cmd cc
+need_host_cmd gcc
 need_cmd jq
 demo=${TRACEKIT_SRCDIR:-$(dirname "$0")/../..}/scripts/demo.sh
 [ -r "$demo" ] || fail "no $demo"
