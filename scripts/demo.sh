@@ -95,9 +95,6 @@ define "$user_ev" "tracekit probe -x shop '$spec'"
 
 say "Record it while the program runs; the program prints what it passes."
 run "tracekit record -q -e $user_ev -o shop.dat -- ./shop"
-say "The text is trace-cmd report's, byte for byte, so it shares its one" \
-    "flaw here: libtraceevent prints a probe's array elements as 0." \
-    "The JSON reads them from the event itself."
 run "tracekit report shop.dat"
 run "tracekit report --format json shop.dat | head -n 2"
 

@@ -4,9 +4,10 @@
  * wrote on this host: sched, syscalls and a uprobe with a string, an
  * s32 array and negative numbers, in an instance, extracted as v7 zstd,
  * converted to v6 and to uncompressed v7.  The text must be identical
- * byte for byte, and the JSON must carry the values typed.  (This kernel
- * declares probe arrays "s32 a[]", which libtraceevent prints as zeros in
- * the text; the JSON decodes the bytes, so it is checked for the values.)
+ * byte for byte, and the JSON must carry the values typed, but for one
+ * difference: this kernel declares probe arrays "s32 a[]", which
+ * libtraceevent 1.7 prints as zeros, and tracekit with the values the
+ * program passed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -53,7 +54,7 @@ static int enable(const char *event)
 	return ret;
 }
 
-static int file_has(const char *path, const char *needle)
+static int file_has_quiet(const char *path, const char *needle)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int found;
@@ -61,25 +62,57 @@ static int file_has(const char *path, const char *needle)
 	if (strbuf_read_file(&sb, path, 1 << 20) < 0)
 		return 0;
 	found = strstr(sb.buf, needle) != NULL;
-	if (!found)
-		fprintf(stderr, "'%s' not in %s\n", needle, path);
 	strbuf_release(&sb);
 	return found;
 }
 
-/* Both reports of one file, compared byte for byte. */
-static int same_report(const char *self, const char *dir, const char *file)
+static int file_has(const char *path, const char *needle)
 {
+	int found = file_has_quiet(path, needle);
+
+	if (!found)
+		fprintf(stderr, "'%s' not in %s\n", needle, path);
+	return found;
+}
+
+/* The program's array, as tracekit prints it, and as trace-cmd may. */
+#define PROG_A " a={1,-2,3,-2147483648} "
+#define ZERO_A " a={0,0,0,0} "
+
+/*
+ * NAME.want (trace-cmd report) and NAME.got (ours) in dir, alike byte for
+ * byte but for the array a (zeros from trace-cmd on kernels that declare
+ * it "s32 a[]"), which tracekit must print as the program passed it.
+ */
+static int agree(const char *dir, const char *name)
+{
+	struct strbuf path = STRBUF_INIT;
 	int ret;
 
+	ret = test_run("sed 's/" PROG_A "/" ZERO_A "/' %s/%s.want > %s/%s.want0 && "
+		       "sed 's/" PROG_A "/" ZERO_A "/' %s/%s.got > %s/%s.got0 && "
+		       "cmp %s/%s.want0 %s/%s.got0", dir, name, dir, name, dir, name,
+		       dir, name, dir, name, dir, name);
+	if (ret)
+		test_run("diff %s/%s.want %s/%s.got | head -n 20 >&2", dir, name, dir, name);
+	strbuf_addf(&path, "%s/%s.want", dir, name);
+	if (!ret && file_has_quiet(path.buf, " a={")) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s.got", dir, name);
+		ret = !file_has(path.buf, PROG_A);
+	}
+	strbuf_release(&path);
+	return ret ? -1 : 0;
+}
+
+/* Both reports of one file. */
+static int same_report(const char *self, const char *dir, const char *file)
+{
 	if (test_run("trace-cmd report -i %s/%s > %s/%s.want 2>/dev/null", dir, file, dir, file))
 		return -1;
 	if (test_run("%s report %s/%s > %s/%s.got", self, dir, file, dir, file))
 		return -1;
-	ret = test_run("cmp %s/%s.want %s/%s.got", dir, file, dir, file);
-	if (ret)
-		test_run("diff %s/%s.want %s/%s.got | head -n 20 >&2", dir, file, dir, file);
-	return ret ? -1 : 0;
+	return agree(dir, file);
 }
 
 static int make_trace(const char *dir, const char *prog)
@@ -222,7 +255,7 @@ int test__report_tracecmd(void)
 	/* Several files: merged by timestamp, labelled by file name. */
 	if (test_run("trace-cmd report -i %s/v7.dat -i %s/v6.dat > %s/two.want 2>/dev/null", dir, dir, dir) ||
 	    test_run("%s report %s/v7.dat %s/v6.dat > %s/two.got", self, dir, dir, dir) ||
-	    test_run("cmp %s/two.want %s/two.got", dir, dir))
+	    agree(dir, "two"))
 		goto out;
 
 	if (test_run("%s report --format json %s/v7.dat > %s/v7.json", self, dir, dir))

@@ -17,6 +17,7 @@
 #include "util/json.h"
 #include "util/print.h"
 #include "util/print-fmt.h"
+#include "util/tracedat-read.h"
 #include "util/usage.h"
 
 /*
@@ -660,32 +661,17 @@ static void json_number(struct strbuf *out, struct tep_handle *tep, const void *
 }
 
 /*
- * Probe arrays are declared "s32 a[]" with the size of the whole array
- * (kernel 6.18 uprobe formats); libtraceevent then knows no element size,
- * so take it from the type name.
+ * A dynamic array's element, which its format's size (that of the
+ * __data_loc word) does not give: from the type name.
  */
 static unsigned int element_size(const struct tep_format_field *f)
 {
-	static const struct { const char *prefix; unsigned int size; } types[] = {
-		{ "s8", 1 }, { "u8", 1 }, { "x8", 1 }, { "char", 1 }, { "unsigned char", 1 },
-		{ "s16", 2 }, { "u16", 2 }, { "x16", 2 }, { "short", 2 }, { "unsigned short", 2 },
-		{ "s32", 4 }, { "u32", 4 }, { "x32", 4 }, { "int", 4 }, { "unsigned int", 4 },
-		{ "s64", 8 }, { "u64", 8 }, { "x64", 8 }, { "long", 8 }, { "unsigned long", 8 },
-	};
-	const char *t = f->type;
-	size_t i, n;
+	unsigned int n;
 
 	if (f->arraylen && f->size > 0 && f->size % f->arraylen == 0)
 		return f->size / f->arraylen;
-	if (!strncmp(t, "__data_loc ", 11))
-		t += 11;
-	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
-		n = strlen(types[i].prefix);
-		if (!strncmp(t, types[i].prefix, n) && (t[n] == ' ' || t[n] == '[' || !t[n]))
-			return types[i].size == 8 && !strncmp(t, "long", 4) ?
-				(unsigned int)tep_get_long_size(f->event->tep) : types[i].size;
-	}
-	return f->elementsize ? f->elementsize : 1;
+	n = tracedat_type_size(f->type, tep_get_long_size(f->event->tep));
+	return n ? n : f->elementsize ? f->elementsize : 1;
 }
 
 static void json_field(struct strbuf *out, struct tep_handle *tep,

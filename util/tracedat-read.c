@@ -764,6 +764,53 @@ static int names_symbol(struct tracedat *td, const struct tep_event *ev)
 	return 0;
 }
 
+unsigned int tracedat_type_size(const char *type, int long_size)
+{
+	static const struct { const char *name; unsigned int size; } types[] = {
+		{ "s8", 1 }, { "u8", 1 }, { "x8", 1 }, { "char", 1 }, { "unsigned char", 1 },
+		{ "s16", 2 }, { "u16", 2 }, { "x16", 2 }, { "short", 2 }, { "unsigned short", 2 },
+		{ "s32", 4 }, { "u32", 4 }, { "x32", 4 }, { "int", 4 }, { "unsigned int", 4 },
+		{ "s64", 8 }, { "u64", 8 }, { "x64", 8 }, { "long", 0 }, { "unsigned long", 0 },
+	};
+	size_t i, n;
+
+	if (!strncmp(type, "__data_loc ", 11))
+		type += 11;
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		n = strlen(types[i].name);
+		if (!strncmp(type, types[i].name, n) &&
+		    (type[n] == ' ' || type[n] == '[' || !type[n]))
+			return types[i].size ? types[i].size : (unsigned int)long_size;
+	}
+	return 0;
+}
+
+/*
+ * A probe's array is declared "s32 items[]" with the whole array's size
+ * (kernel 6.18: kernel/trace/trace_probe.c), of which libtraceevent 1.7
+ * makes no element size, and its print fmt's REC->items[0] reads 0 for
+ * elements wider than a byte (trace-cmd report prints items={0,0,0} for
+ * an s32[3]).  The element size from the type name puts the values
+ * there, in the text (which then differs from trace-cmd's) as in the
+ * JSON.
+ */
+static void size_static_arrays(struct tep_event *event)
+{
+	struct tep_format_field *f;
+	unsigned int n;
+
+	for (f = event->format.fields; f; f = f->next) {
+		if (!(f->flags & TEP_FIELD_IS_ARRAY) || f->arraylen || f->elementsize ||
+		    (f->flags & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_STRING)) || f->size <= 0)
+			continue;
+		n = tracedat_type_size(f->type, tep_get_long_size(event->tep));
+		if (n && f->size % n == 0) {
+			f->elementsize = n;
+			f->arraylen = f->size / n;
+		}
+	}
+}
+
 static void parse_kallsyms(struct tep_handle *tep, const char *text);
 static void register_symbols(struct tracedat *td);
 
@@ -789,6 +836,8 @@ static void parse_upto(struct tep_handle *tep, const char *data, size_t len, siz
 		tep_parse_format(tep, event, text.buf, text.len, system);
 		strbuf_release(&text);
 	}
+	if (*event)
+		size_static_arrays(*event);
 }
 
 size_t tracedat_format_parse(struct tep_handle *tep, const char *data, size_t len,

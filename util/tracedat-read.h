@@ -119,6 +119,13 @@ int tracedat_bad_formats(const struct tracedat *td, const struct tracedat_bad_fo
 size_t tracedat_format_parse(struct tep_handle *tep, const char *text, size_t len,
 			     const char *system, struct tep_event **event);
 
+/*
+ * The size of one element of a field of type (the kernel's probe types,
+ * s32 or x8, and C's, unsigned char or long; "__data_loc " skipped), 0
+ * for a type it does not know.
+ */
+unsigned int tracedat_type_size(const char *type, int long_size);
+
 /* Buffer 0 is the top-level buffer (name ""); the rest are instances. */
 int tracedat_nr_buffers(const struct tracedat *td);
 const char *tracedat_buffer_name(const struct tracedat *td, int buffer);
