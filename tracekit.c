@@ -21,19 +21,32 @@ struct cmd_struct {
 	const char *summary;
 };
 
+/*
+ * The one list of the commands: --help, the bash completion and the tests
+ * read it (--list-cmds), and tests/shell/commands.sh holds README.md's
+ * table and Documentation/tracekit.txt to these names and summaries.
+ * CONTRIBUTING.md lists what else a new command needs.
+ */
 static const struct cmd_struct commands[] = {
-	{ "probe",  cmd_probe,  "Define kprobe/uprobe events from DWARF and SDT markers" },
-	{ "record", cmd_record, "Record tracefs ring buffers into a trace.dat (v7) file" },
-	{ "report", cmd_report, "Print the events of trace.dat files as text or JSON" },
-	{ "stack",  cmd_stack,  "Drive the kernel's stack tracer (max stack depth)" },
-	{ "ubifs",  cmd_ubifs,  "Sign and verify authenticated UBIFS images" },
-	{ "test",   cmd_test,   "Run tracekit's built-in self tests" },
+	{ "probe", cmd_probe,
+	  "Define kprobe/uprobe events from DWARF, BTF and SDT markers" },
+	{ "record", cmd_record,
+	  "Record tracefs ring buffers into a trace.dat (v7) file" },
+	{ "report", cmd_report,
+	  "Print trace.dat files as text, JSON, folded stacks, flame graphs" },
+	{ "stack", cmd_stack,
+	  "Drive the kernel's stack tracer (max stack depth)" },
+	{ "ubifs", cmd_ubifs,
+	  "Sign and verify authenticated UBIFS images" },
+	{ "test", cmd_test,
+	  "Run tracekit's built-in self tests" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 static const char tracekit_usage[] =
-	"usage: tracekit [--version] [--help] COMMAND [ARGS]";
+	"usage: tracekit [--version] [--help] [--list-cmds[=summary]] "
+	"COMMAND [ARGS]";
 
 static void list_commands(FILE *fp)
 {
@@ -119,14 +132,23 @@ static int run_command(const struct cmd_struct *cmd, int argc, const char **argv
 	return ret;
 }
 
-/* The completion script's list of what may follow "tracekit". */
-static void list_cmds(void)
+/*
+ * --list-cmds: what may follow "tracekit", for the completion.
+ * --list-cmds=summary: the table itself, NAME<TAB>SUMMARY, for the tests
+ * that hold the README and the manual to it (help is no entry of it).
+ */
+static void list_cmds(int summary)
 {
 	size_t i;
 
-	for (i = 0; i < NR_COMMANDS; i++)
-		printf("%s\n", commands[i].name);
-	printf("help\n");
+	for (i = 0; i < NR_COMMANDS; i++) {
+		if (summary)
+			printf("%s\t%s\n", commands[i].name, commands[i].summary);
+		else
+			printf("%s\n", commands[i].name);
+	}
+	if (!summary)
+		printf("help\n");
 }
 
 /* "help CMD" is "CMD --help": the manual where man finds it, else -h. */
@@ -162,8 +184,9 @@ int main(int argc, const char **argv)
 		printf("tracekit version %s\n", tracekit_version_string);
 		return TK_EXIT_OK;
 	}
-	if (!strcmp(argv[1], "--list-cmds")) {
-		list_cmds();
+	if (!strcmp(argv[1], "--list-cmds") ||
+	    !strcmp(argv[1], "--list-cmds=summary")) {
+		list_cmds(!strcmp(argv[1], "--list-cmds=summary"));
 		return TK_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
