@@ -6,6 +6,9 @@
 # option table, one spelling a line, "=ARGH" where the next word is the
 # argument), and the argument an option takes is completed by its ARGH:
 # events, functions and probes from tracekit, files where a file is meant.
+# So a new command completes its name and options with no change here;
+# the per-command `case` arms below are only for what a command needs
+# beyond that (ubifs's verbs, record's EVENT, the positional words).
 
 # Readline splits words at COMP_WORDBREAKS, ':' and '=' among them:
 # "sched:sched_sw" arrives as "sched" ":" "sched_sw".  Glue such pieces
@@ -113,7 +116,9 @@ __tracekit_probe_funcs()
 	__tracekit_add $("$tk" probe "${target[@]}" -F 2>/dev/null)
 }
 
-# __tracekit_arg ARGH: completes $cur as the argument of an option.
+# __tracekit_arg ARGH: completes $cur as the argument of an option.  The
+# ARGHs every command shares are matched as *:ARGH; an arm names its
+# command only where the values depend on it.
 __tracekit_arg()
 {
 	local files
@@ -134,7 +139,8 @@ __tracekit_arg()
 }
 
 # What a word that is no option is, by command: record's and stack's
-# first is the COMMAND to run, then its arguments.
+# first is the COMMAND to run, then its arguments.  A command without an
+# arm here (test) has nothing offered for its positional words.
 __tracekit_positional()
 {
 	case $cmd in
