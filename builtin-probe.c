@@ -6,7 +6,6 @@
  * definition lines, all of them before anything is written, which are
  * printed (-D) or added all-or-nothing.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,19 +128,13 @@ static void print_added(const struct probe_events *evs, int width)
 	       v[0].def.group, v[0].def.event);
 }
 
-static int tracefs_error_code(int ret)
-{
-	return ret == -EACCES || ret == -EPERM || ret == -ENOENT ? TK_EXIT_ENV : TK_EXIT_FAIL;
-}
-
 static void read_markers(const char *exec, struct sdt_markers *ms)
 {
 	struct strbuf err = STRBUF_INIT;
 	int ret = sdt_markers_read(exec, ms, &err);
 
 	if (ret)
-		die_code(ret == -EACCES || ret == -ENOENT ? TK_EXIT_ENV : TK_EXIT_FAIL,
-			 "%s", err.buf);
+		die_code(tk_exit_code(ret), "%s", err.buf);
 	strbuf_release(&err);
 }
 
@@ -186,8 +179,9 @@ static int sdt_add(const struct probe_opts *po, const char *spec, const char *co
 
 	if (sdt_request_parse(&rq, spec, args, nargs, &err))
 		die_code(TK_EXIT_USAGE, "%s", err.buf);
-	if (probe_realpath(exec, &path, &err))
-		die_code(TK_EXIT_ENV, "%s", err.buf);
+	ret = probe_realpath(exec, &path, &err);
+	if (ret)
+		die_code(tk_exit_code(ret), "%s", err.buf);
 	read_markers(path, &ms);
 	if (!define_only) {
 		if (!tk_features()->uprobe_events)
@@ -195,7 +189,7 @@ static int sdt_add(const struct probe_opts *po, const char *spec, const char *co
 				 "mounted, not root, or no CONFIG_UPROBE_EVENTS)");
 		ret = probe_defs_read(&defs);
 		if (ret)
-			die_code(tracefs_error_code(ret), "cannot read probe definitions: %s",
+			die_code(tk_exit_code(ret), "cannot read probe definitions: %s",
 				 strerror(-ret));
 	}
 	if (probe_events_from_sdt(&ms, path, &rq, tk_features()->ref_ctr,
@@ -210,7 +204,7 @@ static int sdt_add(const struct probe_opts *po, const char *spec, const char *co
 	} else {
 		ret = probe_events_add(PROBE_UPROBE, &evs, &err);
 		if (ret)
-			die_code(tracefs_error_code(ret), "%s", err.buf);
+			die_code(tk_exit_code(ret), "%s", err.buf);
 		print_added(&evs, 0);
 	}
 	probe_events_release(&evs);
@@ -340,7 +334,7 @@ static int do_add(struct probe_opts *po, const struct opt_string_list *specs, in
 	print_warnings(&warn);
 	if (ret) {
 		error("%s", err.buf);
-		ret = ret == -EACCES || ret == -EPERM ? TK_EXIT_ENV : TK_EXIT_FAIL;
+		ret = tk_exit_code(ret);
 		goto out;
 	}
 	print_added(&evs, 20);
@@ -381,8 +375,7 @@ static int do_del(const struct opt_string_list *globs)
 		error("no event matches %s", globs->items[globs->nr - 1]);
 	strbuf_release(&deleted);
 	strbuf_release(&err);
-	return ret < 0 ? (ret == -EACCES ? TK_EXIT_ENV : TK_EXIT_FAIL) :
-	       ret ? TK_EXIT_OK : TK_EXIT_FAIL;
+	return ret < 0 ? tk_exit_code(ret) : ret ? TK_EXIT_OK : TK_EXIT_FAIL;
 }
 
 static int do_listing(struct probe_opts *po)

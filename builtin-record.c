@@ -294,11 +294,8 @@ int cmd_record(int argc, const char **argv)
 	opt_string_list_clear(&notrace);
 	opt_string_list_clear(&graph);
 	opt_string_list_clear(&topts);
-	/* A tracer the kernel refuses is a failure (1), not a missing tracefs. */
-	if (ret == -ENODEV || ret == -EACCES || ret == -EPERM)
-		return TK_EXIT_ENV;
 	if (ret)
-		return TK_EXIT_FAIL;
+		return tk_exit_code(ret);
 	human_bytes(size, sizeof(size), res.file_size);
 	fprintf(stderr, "tracekit record: %llu events (%llu lost) written to %s (%s, ratio %.1f)\n",
 		(unsigned long long)res.events, (unsigned long long)res.lost, output, size,

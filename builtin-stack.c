@@ -27,15 +27,9 @@ struct stack_opts {
 	struct opt_string_list filter;
 };
 
-static int exit_code_for(int err)
-{
-	return err == -EACCES || err == -EPERM || err == -ENOENT ?
-	       TK_EXIT_ENV : TK_EXIT_FAIL;
-}
-
 static void die_err(int ret, const struct strbuf *err)
 {
-	die_code(exit_code_for(ret), "%s", err->buf);
+	die_code(tk_exit_code(ret), "%s", err->buf);
 }
 
 static void location_text(const struct stack_entry *e, struct strbuf *sb)
@@ -121,7 +115,7 @@ static int measure_command(const char **argv, const struct stack_opts *o)
 
 	ret = stack_measure_command(argv, o->filter.items, o->filter.nr, &m, &err);
 	if (ret)
-		die_code(m.not_run ? 127 : exit_code_for(ret), "%s", err.buf);
+		die_code(m.not_run ? 127 : tk_exit_code(ret), "%s", err.buf);
 	print_report(&m.report, o, &m.status);
 	stack_report_release(&m.report);
 	strbuf_release(&err);
@@ -193,7 +187,7 @@ int cmd_stack(int argc, const char **argv)
 
 	ret = stack_tracer_check(&why);
 	if (ret)
-		die_code(TK_EXIT_ENV, "%s", why.buf);
+		die_err(ret, &why);
 	strbuf_reset(&why);
 	tk_restore_install();
 

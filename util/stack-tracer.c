@@ -235,19 +235,19 @@ int stack_tracer_check(struct strbuf *why)
 	if (!tk_tracefs_dir()) {
 		strbuf_addstr(why, "tracefs is not mounted "
 			      "(mount -t tracefs nodev /sys/kernel/tracing)");
-		return -ENOENT;
+		return -ENODEV;
 	}
 	if (access(STACK_TRACER_SYSCTL, F_OK) < 0) {
 		uname(&u);
 		strbuf_addf(why, "the stack tracer is not available: kernel %s has no %s "
 			    "(built without CONFIG_STACK_TRACER)", u.release,
 			    STACK_TRACER_SYSCTL);
-		return -ENOENT;
+		return -ENODEV;
 	}
 	tracefs_file(&path, "stack_trace");
 	if (access(path.buf, F_OK) < 0) {
 		strbuf_addf(why, "the stack tracer is not available: no %s", path.buf);
-		ret = -ENOENT;
+		ret = -ENODEV;
 		goto out;
 	}
 	/* tracefs files are root's; lockdown refuses even root (EPERM). */

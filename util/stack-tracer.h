@@ -48,7 +48,7 @@ int stack_trace_parse(const char *text, struct stack_trace *st, struct strbuf *e
 void stack_trace_release(struct stack_trace *st);
 
 /*
- * 0 when the stack tracer can be driven; otherwise -ENOENT (tracefs not
+ * 0 when the stack tracer can be driven; otherwise -ENODEV (tracefs not
  * mounted, or the kernel was built without CONFIG_STACK_TRACER) or
  * -EACCES/-EPERM (not permitted), with why set to a one-line explanation.
  */

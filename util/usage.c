@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,4 +130,12 @@ void error_lines(const char *text)
 void warning_lines(const char *text)
 {
 	report_lines("warning: ", text);
+}
+
+int tk_exit_code(int err)
+{
+	if (!err)
+		return TK_EXIT_OK;
+	return err == -EACCES || err == -EPERM || err == -ENODEV ?
+	       TK_EXIT_ENV : TK_EXIT_FAIL;
 }

@@ -38,4 +38,16 @@ enum {
 	TK_EXIT_ENV = 3,
 };
 
+/*
+ * The exit code of a util/ function's result, 0 or a negative errno:
+ * TK_EXIT_ENV for -EACCES and -EPERM (not root, lockdown, a read-only
+ * tracefs) and -ENODEV (tracefs not mounted, or the kernel lacks the
+ * interface: util/ returns -ENODEV for a missing feature), else
+ * TK_EXIT_FAIL.  -ENOENT is a failure: it names a file, event or symbol
+ * the user gave as often as a tracefs file, and the feature checks that
+ * tell the two apart return -ENODEV.  Usage errors are the builtin's
+ * own (TK_EXIT_USAGE), never derived from an errno.
+ */
+int tk_exit_code(int err);
+
 #endif
