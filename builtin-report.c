@@ -212,19 +212,23 @@ static void print_stat(const struct report *r, struct strbuf *o)
 }
 
 /* Every event whose format a file holds, as SYSTEM:EVENT. */
-static void print_events(const struct report *r)
+static int print_events(struct report_cmd *c)
 {
+	const struct report *r = &c->session;
 	int i, j;
 
 	for (i = 0; i < r->nr_files; i++) {
 		struct tep_event **evs;
 
 		tracedat_parse_formats(r->files[i].td);
+		if (tracedat_late_error(r->files[i].td, &c->err))
+			return error("%s", c->err.buf);
 		evs = tep_list_events(tracedat_tep(r->files[i].td), TEP_EVENT_SORT_SYSTEM);
 
 		for (j = 0; evs && evs[j]; j++)
 			printf("%s:%s\n", evs[j]->system, evs[j]->name);
 	}
+	return 0;
 }
 
 static void warn(const char *msg)
@@ -526,7 +530,7 @@ int cmd_report(int argc, const char **argv)
 	if (ret)
 		error("%s", c.err.buf);
 	else if (c.list_events)
-		print_events(&c.session);
+		ret = print_events(&c);
 	else
 		ret = run(&c);
 	ret = ret ? TK_EXIT_FAIL : TK_EXIT_OK;

@@ -266,6 +266,11 @@ int report_start(struct report *r, struct strbuf *err)
 int report_next(struct report *r, struct tracedat_event *ev,
 		struct strbuf *err)
 {
+	int i;
+
+	for (i = 0; i < r->nr_files; i++)
+		if (tracedat_late_error(r->files[i].td, err))
+			return -1;
 	if (r->has_pending) {
 		r->has_pending = 0;
 		*ev = r->pending;

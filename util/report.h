@@ -97,7 +97,9 @@ int report_start(struct report *r, struct strbuf *err);
 
 /*
  * The next event by time, of any stream: 1 with ev filled, 0 at the
- * end, -1 on a corrupt file (error in err).
+ * end, -1 on a corrupt file (error in err), among them kallsyms found
+ * corrupt while the events before were printed (tracedat_late_error()):
+ * the caller drops what it has not written of those.
  */
 int report_next(struct report *r, struct tracedat_event *ev,
 		struct strbuf *err);

@@ -122,6 +122,7 @@ struct tracedat {
 	void *kallsyms_mem;		/* what holds it */
 	void *formats_mem;		/* the event formats section, pending texts in it */
 	uint64_t kallsyms_sec;		/* a v7 section not read yet, or 0 */
+	struct strbuf late_err;		/* why it did not read, at a lookup */
 	int resolver_set;		/* resolve_function() is the handle's */
 	struct td_syms *syms;		/* what the lookups search, once built */
 	struct tep_handle *ksyms;	/* or, for text of another shape, this */

@@ -1647,6 +1647,8 @@ static char *resolve_function(void *priv, unsigned long long *addrp, char **modp
 
 	*modp = NULL;
 	kallsyms_now(td);
+	if (td->late_err.len)
+		return NULL;
 	if (!td->syms && !td->ksyms && syms_build(td)) {
 		td->ksyms = tep_alloc();
 		if (!td->ksyms)
@@ -2310,21 +2312,28 @@ static int read_v7(struct tracedat *td, uint64_t pos)
 
 /*
  * The kallsyms section, read where a lookup needs it after the file was
- * opened: a corrupt one ends the program as it would have ended the
- * open, with the same one line.
+ * opened.  The lookup may be libtraceevent's resolver, which cannot
+ * fail: a corrupt section leaves the file without kallsyms, and the
+ * line the open would have given waits in late_err for
+ * tracedat_late_error().
  */
 static void kallsyms_now(struct tracedat *td)
 {
-	struct strbuf err = STRBUF_INIT;
 	struct strbuf *was = td->err;
 
 	if (!td->kallsyms_sec)
 		return;
-	td->err = &err;
-	if (read_kallsyms(td))
-		die("%s", err.buf);
+	td->err = &td->late_err;
+	read_kallsyms(td);
 	td->err = was;
-	strbuf_release(&err);
+}
+
+int tracedat_late_error(const struct tracedat *td, struct strbuf *err)
+{
+	if (!td->late_err.len)
+		return 0;
+	strbuf_add(err, td->late_err.buf, td->late_err.len);
+	return -1;
 }
 
 /* v6 "flyrecord\0" then (u64 offset, u64 size) per CPU, then the clock. */
@@ -2507,6 +2516,7 @@ int tracedat_open(const char *path, unsigned int flags, struct tracedat **out,
 	strbuf_init(&td->procmaps, 0);
 	strbuf_init(&td->build_ids, 0);
 	strbuf_init(&td->signed_text, 0);
+	strbuf_init(&td->late_err, 0);
 	td->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (td->fd < 0 || fstat(td->fd, &st)) {
 		strbuf_addf(err, "%s: %s", path, strerror(errno));
@@ -2600,6 +2610,7 @@ void tracedat_close(struct tracedat *td)
 	strbuf_release(&td->procmaps);
 	strbuf_release(&td->build_ids);
 	strbuf_release(&td->signed_text);
+	strbuf_release(&td->late_err);
 	free(td->signed_fields);
 	for (i = 0; i < TD_NR_TEXTS; i++)
 		free(td->text[i]);

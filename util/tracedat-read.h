@@ -96,6 +96,15 @@ struct tep_handle *tracedat_tep(const struct tracedat *td);
 void tracedat_parse_formats(struct tracedat *td);
 
 /*
+ * A v7 file's kallsyms are read at the first lookup, after the open,
+ * often inside libtraceevent's printing, which cannot fail: a corrupt
+ * section then resolves nothing.  -1 with the line the open would have
+ * given appended to err once that happened, else 0; asked by whoever
+ * prints, before it takes the next record and when it is done.
+ */
+int tracedat_late_error(const struct tracedat *td, struct strbuf *err);
+
+/*
  * The formats that did not parse: the file is read on, their events
  * printed as trace-cmd prints them.  id is the event's (-1 where even
  * that is unreadable), what "event SYS:NAME: what is wrong".
