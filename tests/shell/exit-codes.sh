@@ -1,0 +1,142 @@
+#!/bin/bash
+# description: exit codes: every command exits as its manual's EXIT STATUS lists, each code provoked (usage error, failure, environment unavailable)
+. "$(dirname "$0")/lib/common.sh"
+
+src=${TRACEKIT_SRCDIR:-$(dirname "$0")/../..}
+data=$src/tests/data
+need_cmd setpriv unshare
+cd "$TK_TMP"
+
+# The codes a command's manual lists: the "N::" items of EXIT STATUS.
+documented() {
+	sed -n '/^EXIT STATUS$/,/^[A-Z][A-Z ]*$/s/^\([0-9]\+\)::$/\1/p' \
+		"$src/Documentation/tracekit-$1.txt" | sort -un | tr '\n' ' '
+}
+
+# What each command was seen to exit with, or could not be made to exit
+# with on this host ("CMD CODE" lines).
+: >codes
+
+# expect CODE CMD ARGS...: tracekit CMD ARGS exits CODE, and a failure
+# says why on stderr (the test runner: in its report).
+expect() {
+	local want=$1 rc=0
+	shift
+	"$TRACEKIT" "$@" >out 2>err || rc=$?
+	[ "$rc" = "$want" ] || { cat err; fail "tracekit $*: exit $rc, want $want"; }
+	[ "$want" = 0 ] || [ -s err ] || { [ "$1" = test ] && [ -s out ]; } ||
+		fail "tracekit $*: exit $rc, nothing on stderr"
+	echo "$1 $want" >>codes
+}
+
+# as_user CMD...: CMD run by a user who may not use tracefs, nobody
+# where the test runs as root.
+as_user() {
+	if [ "$(cap root)" = 1 ]; then
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+	else
+		"$@"
+	fi
+}
+# expect_user CODE CMD ARGS...: as expect, run as_user.
+expect_user() {
+	local want=$1 rc=0
+	shift
+	as_user "$TRACEKIT" "$@" >out 2>err || rc=$?
+	[ "$rc" = "$want" ] || { cat err; fail "tracekit $* (unprivileged): exit $rc, want $want"; }
+	[ -s err ] || fail "tracekit $* (unprivileged): exit $rc, nothing on stderr"
+	echo "$1 $want" >>codes
+}
+
+# unchecked CMD CODE WHY: this host cannot make CMD exit CODE.
+unchecked() {
+	echo "not checked here: tracekit $1 exiting $2: $3"
+	echo "$1 $2" >>codes
+}
+
+# The capabilities of the unprivileged user decide whether it meets 3.
+user_caps=$(as_user "$TRACEKIT" test --caps)
+user_cap() {
+	echo "$user_caps" | sed -n "s/^$1=//p"
+}
+user_tracefs=$(user_cap tracefs_writable)
+# Where that user writes a file, so that what it meets is tracefs.
+chmod 711 .
+mkdir -m 777 shared
+
+# probe: an SDT spec of a missing binary is a failure, as a function's is.
+expect 0 probe -x "$TRACEKIT" -D main
+expect 1 probe -x nosuch -D main
+expect 1 probe -x nosuch -D sdt_app:mark
+expect 2 probe --keep-going -x "$TRACEKIT" main
+if [ "$(cap kprobes)" = 0 ] && [ "$(cap btf)" = 1 ]; then
+	expect 3 probe vfs_read
+elif [ "$user_tracefs" != 1 ]; then
+	expect_user 3 probe -x "$TRACEKIT" main
+else
+	unchecked probe 3 "kprobes present and tracefs writable by every user"
+fi
+
+if [ "$(cap tracefs_writable)" = 1 ]; then
+	expect 0 record -e sched:sched_switch -o r.dat -- true
+else
+	unchecked record 0 "no writable tracefs"
+fi
+expect 1 record -e sched:sched_switch -o nodir/r.dat -- true
+expect 2 record -z 99 -e sched:sched_switch
+if [ "$user_tracefs" != 1 ]; then
+	expect_user 3 record -e sched:sched_switch -o shared/r.dat -- true
+else
+	unchecked record 3 "tracefs writable by every user"
+fi
+
+expect 0 report "$data/report-sched-v7.dat"
+expect 1 report nosuch.dat
+expect 2 report --format xml "$data/report-sched-v7.dat"
+
+expect 2 stack --start --stop
+if [ "$(cap stack_tracer)" = 1 ] && [ "$(cap root)" = 1 ]; then
+	expect 0 stack --json
+	expect 1 stack --filter tk_no_such_function
+	expect 127 stack -- ./nosuch
+	if [ "$user_tracefs" != 1 ]; then
+		expect_user 3 stack
+	else
+		unchecked stack 3 "tracefs writable by every user"
+	fi
+else
+	# Every form needs the stack tracer first (stack-unavailable.sh).
+	expect 3 stack
+	for code in 0 1 127; do
+		unchecked stack $code "no stack tracer to use"
+	done
+fi
+
+export TRACEKIT_TEST_FIXTURES=1
+expect 0 test 1
+expect 1 test fails
+expect 2 test 99999
+# A /tmp it cannot write to, in a mount namespace of its own.
+if unshare -rm true 2>/dev/null; then
+	rc=0
+	unshare -rm sh -c 'mount -t tmpfs -o ro none /tmp && exec "$@"' sh \
+		"$TRACEKIT" test 1 >out 2>err || rc=$?
+	assert_eq "test with a read-only /tmp: exit status" "$rc" 3
+	assert_grep '^tracekit test: cannot create a temporary directory' err
+	echo "test 3" >>codes
+else
+	unchecked test 3 "no mount namespace to make /tmp read-only in"
+fi
+unset TRACEKIT_TEST_FIXTURES
+
+zcat "$data/ubifs-kernel-hmac.img.gz" >k.img
+head -c 1000 k.img >short.img
+expect 0 ubifs info k.img
+expect 1 ubifs verify short.img
+expect 2 ubifs verify --max-size 1 k.img
+
+for c in probe record report stack test ubifs; do
+	assert_eq "tracekit $c: the codes of its manual's EXIT STATUS" \
+		"$(sed -n "s/^$c //p" codes | sort -un | tr '\n' ' ')" "$(documented $c)"
+done
+exit 0
