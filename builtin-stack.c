@@ -46,7 +46,7 @@ static void location_text(const struct stack_entry *e, struct strbuf *sb)
 
 #define FILTER_SHOWN 4
 
-static void print_text(const struct stack_report *r)
+static void show_text(const struct stack_report *r)
 {
 	struct strbuf loc = STRBUF_INIT;
 	int i;
@@ -83,7 +83,7 @@ static void print_text(const struct stack_report *r)
 	strbuf_release(&loc);
 }
 
-static void print_json(const struct stack_report *r, const int *exit_status)
+static void show_json(const struct stack_report *r, const int *exit_status)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -96,9 +96,9 @@ static void print_report(const struct stack_report *r, const struct stack_opts *
 			 const int *exit_status)
 {
 	if (o->json)
-		print_json(r, exit_status);
+		show_json(r, exit_status);
 	else
-		print_text(r);
+		show_text(r);
 	if (fflush(stdout) || ferror(stdout))
 		die("writing the report: %s", strerror(errno));
 }

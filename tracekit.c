@@ -119,7 +119,7 @@ static int unknown_command(const char *name)
 	return TK_EXIT_USAGE;
 }
 
-static int run_command(const struct cmd_struct *cmd, int argc, const char **argv)
+static int run_builtin(const struct cmd_struct *cmd, int argc, const char **argv)
 {
 	int ret;
 
@@ -169,7 +169,7 @@ static int cmd_help(int argc, const char **argv)
 	if (!cmd)
 		return unknown_command(argv[1]);
 	help_argv[0] = cmd->name;
-	return run_command(cmd, 2, help_argv);
+	return run_builtin(cmd, 2, help_argv);
 }
 
 int main(int argc, const char **argv)
@@ -200,5 +200,5 @@ int main(int argc, const char **argv)
 	cmd = find_command(argv[1]);
 	if (!cmd)
 		return unknown_command(argv[1]);
-	return run_command(cmd, argc - 1, argv + 1);
+	return run_builtin(cmd, argc - 1, argv + 1);
 }

@@ -691,8 +691,8 @@ static int cannot_run(struct stack_measure *m, int ret, const char *cmd,
  * SIGINT and SIGQUIT from the terminal go to the command; tracekit
  * waits for it and then shows and restores, as time(1) and perf stat do.
  */
-static int run_command(const char *const *argv, struct stack_measure *m,
-		       struct strbuf *err)
+static int measure_command(const char *const *argv, struct stack_measure *m,
+			   struct strbuf *err)
 {
 	struct child_process cmd = CHILD_PROCESS_INIT;
 	int status, exec_err, ret;
@@ -733,7 +733,7 @@ int stack_measure_command(const char *const *argv, const char *const *filter,
 	if (!ret)
 		ret = stack_tracer_set_enabled(1, 0, err);
 	if (!ret)
-		ret = run_command(argv, m, err);
+		ret = measure_command(argv, m, err);
 	/*
 	 * Keep no undo of this stop: replayed first, it would turn the tracer
 	 * back on until the start's undo ran, and the maximum could grow

@@ -2073,7 +2073,7 @@ static int handle_option(struct tracedat *td, unsigned int id, char *data, uint6
 }
 
 /* Options until DONE.  v6: DONE has no size.  v7: *next gets DONE's offset. */
-static int parse_options(struct cursor *c, uint64_t *next)
+static int read_options_section(struct cursor *c, uint64_t *next)
 {
 	uint64_t id, len, off;
 	char *data;
@@ -2286,7 +2286,7 @@ static int read_v7(struct tracedat *td, uint64_t pos)
 		if (load_section(td, next, TRACEDAT_OPT_DONE, &mem, &c))
 			return -1;
 		next = 0;
-		ret = parse_options(&c, &next);
+		ret = read_options_section(&c, &next);
 		free(mem);
 		if (ret)
 			return -1;
@@ -2392,7 +2392,7 @@ static int read_v6(struct tracedat *td, uint64_t pos)
 	if (cur_read(&c, tag, 10, "options tag"))
 		return -1;
 	if (!memcmp(tag, "options  ", 10)) {
-		if (parse_options(&c, &next))
+		if (read_options_section(&c, &next))
 			return -1;
 	} else {
 		c.pos -= 10;

@@ -27,7 +27,7 @@ static void put_line(const char *kind, const char *msg, int len)
 		fprintf(stderr, "tracekit: %s%.*s\n", kind, len, msg);
 }
 
-static void report(const char *kind, const char *fmt, va_list ap)
+static void vreportf(const char *kind, const char *fmt, va_list ap)
 {
 	char msg[4096];
 
@@ -41,7 +41,7 @@ void die_code(int code, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	report("", fmt, ap);
+	vreportf("", fmt, ap);
 	va_end(ap);
 	exit(code);
 }
@@ -51,7 +51,7 @@ int error(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	report("", fmt, ap);
+	vreportf("", fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -61,7 +61,7 @@ void warning(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	report("warning: ", fmt, ap);
+	vreportf("warning: ", fmt, ap);
 	va_end(ap);
 }
 
