@@ -45,14 +45,16 @@ compare() {
 	# at the end): there too only the pid is compared.
 	"$TRACEKIT" report --format json "$f" >"$TK_TMP/json" || fail "report --format json $f"
 	jq -r 'select(.event == "sched_process_exec") | .pid' "$TK_TMP/json" | sort -u >"$TK_TMP/exec"
-	jq -r '"\(.pid) \(.comm)"' "$TK_TMP/json" |
+	# names: the "PID COMM" lines of stdin with those names put aside.
+	names() {
 		awk 'FILENAME == ARGV[1] { exec[$1] = 1; next }
 		     FILENAME == ARGV[2] { if ($2 == "<...>") unnamed[$1] = 1; next }
 		     { print ($1 in exec) ? $1 " (exec)" : ($1 in unnamed) ? $1 " <...>" : $0 }' \
-		"$TK_TMP/exec" "$TK_TMP/ks.task" - | sort -u >"$TK_TMP/tk.task"
-	awk 'FILENAME == ARGV[1] { exec[$1] = 1; next } { print ($1 in exec) ? $1 " (exec)" : $0 }' \
-		"$TK_TMP/exec" "$TK_TMP/ks.task" | sort -u >"$TK_TMP/ks.task2"
-	diff -u "$TK_TMP/tk.task" "$TK_TMP/ks.task2" || fail "$f: tasks differ (-tracekit +libkshark)"
+			"$TK_TMP/exec" "$TK_TMP/ks.task" - | sort -u
+	}
+	jq -r '"\(.pid) \(.comm)"' "$TK_TMP/json" >"$TK_TMP/tk.task"
+	diff -u <(names <"$TK_TMP/tk.task") <(names <"$TK_TMP/ks.task") ||
+		fail "$f: tasks differ (-tracekit +libkshark)"
 	[ -n "$ev" ] || return 0
 	sed -n 's/^info //p' "$TK_TMP/ks" >"$TK_TMP/ks.info"
 	"$TRACEKIT" report -e "$ev" "$f" | sed -n "s/^.*: ${ev#*/}: *//p" >"$TK_TMP/tk.info"
