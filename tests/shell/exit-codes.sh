@@ -133,7 +133,8 @@ expect 2 test 99999
 # A /tmp it cannot write to, in a mount namespace of its own.
 if unshare -rm true 2>/dev/null; then
 	rc=0
-	unshare -rm sh -c 'mount -t tmpfs -o ro none /tmp && exec "$@"' sh \
+	# /tmp made read-only in place, not hidden: the binary may be there.
+	unshare -rm sh -c 'mount --bind /tmp /tmp && mount -o remount,bind,ro /tmp && exec "$@"' sh \
 		"$TRACEKIT" test 1 >out 2>err || rc=$?
 	assert_eq "test with a read-only /tmp: exit status" "$rc" 3
 	assert_grep '^tracekit test: cannot create a temporary directory' err
