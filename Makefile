@@ -58,6 +58,7 @@ $(error tracekit: no arch/$(SRCARCH)/: set SRCARCH to a folder of arch/)
 endif
 
 SRCS := tracekit.c $(wildcard builtin-*.c) $(wildcard util/*.c) \
+	$(wildcard ubifs/*.c) \
 	$(wildcard arch/$(SRCARCH)/*.c) $(wildcard tests/*.c)
 OBJS := $(patsubst %.c,$(OUT)/%.o,$(SRCS))
 

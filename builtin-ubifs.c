@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tracekit ubifs: inspect, verify and sign authenticated UBIFS images
- * offline.  The logic is in util/ubifs-*.c; this file parses options,
- * calls it and prints.
+ * offline.  The logic is in ubifs/; this file parses options, calls it
+ * and prints.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -12,12 +12,12 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "ubifs/auth.h"
+#include "ubifs/extract.h"
+#include "ubifs/image.h"
+#include "ubifs/sign.h"
+#include "ubifs/verify.h"
 #include "util/parse-options.h"
-#include "util/ubifs-auth.h"
-#include "util/ubifs-extract.h"
-#include "util/ubifs-image.h"
-#include "util/ubifs-sign.h"
-#include "util/ubifs-verify.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
 
@@ -273,7 +273,7 @@ static int opt_max_size(const struct option *opt, const char *arg, int unset)
 	return 0;
 }
 
-/* What an OK means: the policy of util/ubifs-verify.c, in words. */
+/* What an OK means: the policy of ubifs/verify.c, in words. */
 static const char *auth_summary(const struct ubifs_verify_result *res)
 {
 	if (!res->authenticated)

@@ -8,8 +8,10 @@
 #
 #   tracekit      main(), the command table
 #   builtin-*     one command each; builtin.h their shared declarations
-#   tests/        the suites: they may use util/ and arch/, and
+#   tests/        the suites: they may use ubifs/, util/ and arch/, and
 #                 builtin-test.c runs them
+#   ubifs/        UBI and UBIFS images: uses util/; only builtin-ubifs.c
+#                 and tests/ may use it
 #   util/         the libraries
 #   arch/         what differs between architectures
 #   util/strbuf, util/usage
@@ -17,14 +19,15 @@
 #                 (arch/ included) uses
 #
 # A module includes only modules of lower layers, or of its own layer
-# where that layer's modules share code (util/, tests/, arch/), never one
-# above it; builtins share nothing but builtin.h.  The graph has no
-# cycle, which within util/ means no two modules include each other.
+# where that layer's modules share code (ubifs/, util/, tests/, arch/),
+# never one above it; builtins share nothing but builtin.h, and of them
+# builtin-ubifs.c alone uses ubifs/.  The graph has no cycle, which within
+# ubifs/ or util/ means no two modules include each other.
 # Exit status: 0, or 1 with each violation named.
 set -u
 cd "${1:-$(dirname "$0")/..}" || exit 2
 
-find tracekit.c builtin*.[ch] util arch tests \
+find tracekit.c builtin*.[ch] ubifs util arch tests \
 	\( -path tests/kmod -o -path tests/vm \) -prune -o \
 	-name '*.[ch]' -type f -print 2>/dev/null | LC_ALL=C sort |
 awk '
@@ -39,6 +42,8 @@ function layer(m) {
 		return 5
 	if (m ~ /^tests\//)
 		return 4
+	if (m ~ /^ubifs\//)
+		return 3.5
 	if (m == "util/strbuf" || m == "util/usage")
 		return 1
 	if (m ~ /^util\//)
@@ -112,6 +117,9 @@ END {
 			problem(p[1] " includes " p[2] ", another builtin")
 		else if (lt == lf && lf == 6)
 			problem(p[1] " includes " p[2])
+		else if (lt == 3.5 && lf > 4 && p[1] != "builtin-ubifs")
+			problem(p[1] " includes " p[2] ", which only " \
+				"builtin-ubifs and tests/ use")
 	}
 	n = 0
 	for (m in mods)

@@ -3,18 +3,19 @@
 # (the source tree this script is in by default) is named as a function
 # that a header of the project declares: a grep for a module's API must
 # not land in another file's private helper.  The project's headers are
-# builtin.h and those of util/, arch/ and tests/ (not tests/shell/, whose
-# programs are built on their own); a function definition starts at the
-# line's first column, as CONTRIBUTING has it.  Prints each clash as
+# builtin.h and those of ubifs/, util/, arch/ and tests/ (not tests/shell/,
+# whose programs are built on their own); a function definition starts at
+# the line's first column, as CONTRIBUTING has it.  Prints each clash as
 # "FILE: static NAME() is declared in HEADER" and exits 1, or prints the
 # counts and exits 0.
 set -u
 cd "${1:-$(dirname "$0")/..}" || exit 2
 
-headers=$(find builtin.h util arch tests -path tests/shell -prune -o \
+headers=$(find builtin.h ubifs util arch tests -path tests/shell -prune -o \
 	-path tests/kmod -prune -o -path tests/vm -prune -o -name '*.h' -type f -print 2>/dev/null |
 	LC_ALL=C sort)
-sources=$(find tracekit.c builtin*.c util arch tests -path tests/shell -prune -o \
+sources=$(find tracekit.c builtin*.c ubifs util arch tests \
+	-path tests/shell -prune -o \
 	-path tests/kmod -prune -o -path tests/vm -prune -o -name '*.c' -type f -print 2>/dev/null |
 	LC_ALL=C sort)
 # NAME FILE: the functions each header declares (or defines inline), and

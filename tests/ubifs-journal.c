@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ubifs_journal_supersedes() on an indexed journal answers as the rule in
- * util/ubifs-journal.h reads, applied to the lists as replay collected
+ * ubifs/journal.h reads, applied to the lists as replay collected
  * them: any key equal, any deleted inode (but for an extended attribute
  * entry), any truncated range holding the data block.  The lists are
  * drawn from a small domain so that repeats, overlapping and adjacent
@@ -13,7 +13,7 @@
 
 #include "tests/lib.h"
 #include "tests/tests.h"
-#include "util/ubifs-journal.h"
+#include "ubifs/journal.h"
 #include "util/usage.h"
 
 #define ROUNDS	40
@@ -45,7 +45,7 @@ static void random_key(uint8_t *key, uint64_t *rs)
 		 test_rand(rs) % 41);
 }
 
-/* The rule of util/ubifs-journal.h over the lists as collected. */
+/* The rule of ubifs/journal.h over the lists as collected. */
 static int oracle(const struct lists *l, const uint8_t *key)
 {
 	uint32_t inum = ubifs_key_inum(key), blk = ubifs_key_val(key);

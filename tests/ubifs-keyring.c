@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "tests/tests.h"
+#include "ubifs/auth.h"
 #include "util/strbuf.h"
-#include "util/ubifs-auth.h"
 
 static long add_key(const char *type, const char *desc, const void *p,
 		    size_t n)

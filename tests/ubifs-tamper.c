@@ -15,12 +15,12 @@
 #include "tests/lib.h"
 #include "tests/tests.h"
 #include "tests/ubifs-fixture.h"
+#include "ubifs/auth.h"
+#include "ubifs/image.h"
+#include "ubifs/lpt.h"
+#include "ubifs/sign.h"
+#include "ubifs/verify.h"
 #include "util/strbuf.h"
-#include "util/ubifs-image.h"
-#include "util/ubifs-auth.h"
-#include "util/ubifs-lpt.h"
-#include "util/ubifs-sign.h"
-#include "util/ubifs-verify.h"
 #include "util/usage.h"
 
 #define PER_KIND 300

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * util/ubifs-*: verification of mkfs.ubifs images (plain and signed) and
+ * ubifs/: verification of mkfs.ubifs images (plain and signed) and
  * the bad inputs that must give an error naming the spot, not a crash.
  */
 #include <endian.h>
@@ -10,10 +10,10 @@
 
 #include "tests/tests.h"
 #include "tests/ubifs-fixture.h"
+#include "ubifs/auth.h"
+#include "ubifs/image.h"
+#include "ubifs/verify.h"
 #include "util/strbuf.h"
-#include "util/ubifs-auth.h"
-#include "util/ubifs-image.h"
-#include "util/ubifs-verify.h"
 
 static int verify_buf(const uint8_t *buf, size_t len, const char *cert,
 		      struct ubifs_verify_result *res, struct ubifs_report *rep)

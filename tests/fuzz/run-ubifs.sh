@@ -17,7 +17,7 @@ for c in clang mkfs.ubifs ubinize openssl; do
 done
 clang -g -O1 -std=gnu11 -D_GNU_SOURCE -I"$src" \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	-o ubifs-fuzz "$src/tests/fuzz/ubifs.c" "$src"/util/ubifs-*.c \
+	-o ubifs-fuzz "$src/tests/fuzz/ubifs.c" "$src"/ubifs/*.c \
 	"$src/util/strbuf.c" "$src/util/usage.c" "$src/util/wrapper.c" \
 	-lcrypto -lzstd -llzo2 -lz
 

@@ -16,13 +16,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ubifs/auth.h"
+#include "ubifs/extract.h"
+#include "ubifs/image.h"
+#include "ubifs/sign.h"
+#include "ubifs/ubi.h"
+#include "ubifs/verify.h"
 #include "util/strbuf.h"
-#include "util/ubifs-auth.h"
-#include "util/ubifs-extract.h"
-#include "util/ubifs-image.h"
-#include "util/ubifs-sign.h"
-#include "util/ubifs-ubi.h"
-#include "util/ubifs-verify.h"
 #include "util/wrapper.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

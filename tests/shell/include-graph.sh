@@ -16,7 +16,7 @@ assert_grep '^[0-9]+ modules, [0-9]+ include edges, no cycles' "$TK_TMP/graph"
 tree() {
 	local t=$TK_TMP/$1 f
 	shift
-	mkdir -p "$t/util" "$t/arch/x86" "$t/tests"
+	mkdir -p "$t/util" "$t/ubifs" "$t/arch/x86" "$t/tests"
 	touch "$t/tracekit.c" "$t/builtin.h" "$t/util/strbuf.h"
 	for f in "$@"; do
 		touch "$t/${f%%:*}" "$t/${f#*:}"
@@ -41,6 +41,9 @@ refused "$(tree arch arch/x86/r.c:util/print.h)" 'arch/x86/r includes util/print
 refused "$(tree floor util/strbuf.c:util/print.h)" 'util/strbuf includes util/print, a layer above it'
 refused "$(tree tests tests/t.c:builtin.h)" 'tests/t includes builtin, a layer above it'
 refused "$(tree builtins builtin-a.c:builtin-b.h)" 'builtin-a includes builtin-b, another builtin'
+refused "$(tree ubifs-up util/a.c:ubifs/image.h)" 'util/a includes ubifs/image, a layer above it'
+refused "$(tree ubifs-other builtin-a.c:ubifs/image.h)" \
+	'builtin-a includes ubifs/image, which only builtin-ubifs and tests/ use'
 t=$(tree missing util/a.c:util/gone.h)
 rm "$t/util/gone.h"
 refused "$t" 'util/a.c: includes "util/gone.h", which is not in the tree'
@@ -49,4 +52,9 @@ refused "$t" 'util/a.c: includes "util/gone.h", which is not in the tree'
 t=$(tree private util/rec.c:util/rec-int.h util/rec-int.h:util/rec.h)
 "$graph" "$t" >"$TK_TMP/out" 2>&1 || { cat "$TK_TMP/out"; fail "private header seen as a cycle"; }
 assert_grep '^util/rec:$' "$TK_TMP/out"
+
+# ubifs/ uses util/, and builtin-ubifs and tests/ use ubifs/.
+t=$(tree ubifs builtin-ubifs.c:ubifs/image.h tests/t.c:ubifs/image.h \
+	ubifs/image.c:util/strbuf.h)
+"$graph" "$t" >"$TK_TMP/out" 2>&1 || { cat "$TK_TMP/out"; fail "ubifs/ refused"; }
 exit 0

@@ -23,7 +23,7 @@
  */
 #include <stddef.h>
 
-#include "util/ubifs-media.h"
+#include "ubifs/media.h"
 #include "ubifs-tool.h"
 
 static int leb_size, leb_cnt, log_lebs, main_first, lpt_first, lpt_last;

@@ -34,7 +34,7 @@ assert_grep 'not authenticated' out
 
 # A signature the UBIFS fuzzer mutated (its digest algorithm unknown),
 # signed with the certificate kept beside it: OpenSSL 3.0's CMS_verify()
-# leaked on it (util/ubifs-auth.c).  Refused in one line; under
+# leaked on it (ubifs/auth.c).  Refused in one line; under
 # SANITIZE=1 a leak report would be more lines.
 gzip -dc "$TRACEKIT_SRCDIR/tests/data/ubifs-fuzz-cms.img.gz" >cms.img ||
 	fail "tests/data/ubifs-fuzz-cms.img.gz"

@@ -3,7 +3,7 @@
 
 #include <zlib.h>
 
-#include "util/ubifs-crc.h"
+#include "ubifs/crc.h"
 
 void ubifs_crc_init(struct ubifs_crc *c)
 {

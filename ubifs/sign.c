@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ubifs/auth.h"
+#include "ubifs/lpt.h"
+#include "ubifs/sign.h"
+#include "ubifs/verify.h"
 #include "util/strbuf.h"
-#include "util/ubifs-auth.h"
-#include "util/ubifs-lpt.h"
-#include "util/ubifs-sign.h"
-#include "util/ubifs-verify.h"
 #include "util/usage.h"
 
 #define ALIGN8(x) (((x) + 7) & ~7)

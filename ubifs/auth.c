@@ -16,9 +16,9 @@
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 
+#include "ubifs/auth.h"
+#include "ubifs/media.h"
 #include "util/strbuf.h"
-#include "util/ubifs-auth.h"
-#include "util/ubifs-media.h"
 #include "util/usage.h"
 
 struct ubifs_auth {

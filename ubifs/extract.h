@@ -5,9 +5,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ubifs/image.h"
+#include "ubifs/verify.h"
 #include "util/strbuf.h"
-#include "util/ubifs-image.h"
-#include "util/ubifs-verify.h"
 
 struct ubifs_extract_opts {
 	/* What verify found: the index root, the master's hash of it, the

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ubifs/crc.h"
+#include "ubifs/media.h"
+#include "ubifs/ubi.h"
 #include "util/strbuf.h"
-#include "util/ubifs-crc.h"
-#include "util/ubifs-media.h"
-#include "util/ubifs-ubi.h"
 #include "util/usage.h"
 
 #define UBI_EC_HDR_MAGIC	0x55424923u	/* "UBI#" */

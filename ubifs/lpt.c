@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/ubifs-lpt.h"
+#include "ubifs/lpt.h"
 #include "util/usage.h"
 
 static int fls(unsigned int x)
@@ -72,7 +72,7 @@ struct walk {
 	int failed;
 	/* The node being read, copied out of the image: its CRC, its fields
 	 * and its hash all come from the same bytes, whatever the file does
-	 * meanwhile (util/ubifs-image.h, ubifs_node_read()). */
+	 * meanwhile (ubifs/image.h, ubifs_node_read()). */
 	uint8_t *node;
 	int node_sz;
 };

@@ -12,10 +12,10 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "ubifs/auth.h"
+#include "ubifs/compr.h"
+#include "ubifs/extract.h"
 #include "util/strbuf.h"
-#include "util/ubifs-auth.h"
-#include "util/ubifs-compr.h"
-#include "util/ubifs-extract.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
 
@@ -110,7 +110,7 @@ static void len_range(int key_type, uint32_t *min, uint32_t *max)
 /*
  * Reads leaf l into buf (room for the longest node of its type) and
  * checks it against its branch: the file may have changed since it was
- * verified (util/ubifs-image.h, ubifs_node_read()).
+ * verified (ubifs/image.h, ubifs_node_read()).
  */
 static int load(struct ex *x, const struct leaf *l, void *buf)
 {

@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ubifs/auth.h"
+#include "ubifs/journal.h"
+#include "ubifs/lpt.h"
+#include "ubifs/verify.h"
 #include "util/strbuf.h"
-#include "util/ubifs-auth.h"
-#include "util/ubifs-journal.h"
-#include "util/ubifs-lpt.h"
-#include "util/ubifs-verify.h"
 #include "util/usage.h"
 
 struct vctx {
@@ -20,7 +20,7 @@ struct vctx {
 	struct ubifs_auth *auth;	/* NULL for unauthenticated images */
 	const struct ubifs_sb_node *sb;
 	/* The master node as authenticated: a copy, as everything the
-	 * verdict rests on (util/ubifs-image.h, ubifs_node_read()). */
+	 * verdict rests on (ubifs/image.h, ubifs_node_read()). */
 	struct ubifs_mst_node mst_copy;
 	const struct ubifs_mst_node *mst;	/* &mst_copy once it is read */
 	uint8_t *is_bud;		/* per LEB: referenced by the log */
@@ -402,7 +402,7 @@ static void check_leaf(struct vctx *v, const struct ubifs_branch *br,
 	int ktype = ubifs_key_type(br->key);
 
 	/* The journal replaces or removes this leaf: the kernel never
-	 * reads it (util/ubifs-journal.h). */
+	 * reads it (ubifs/journal.h). */
 	if (ubifs_journal_supersedes(&v->jr, br->key))
 		return;
 	sn = ref_node(v, lnum, offs, le32toh(br->len),
@@ -572,7 +572,7 @@ static void check_lpt(struct vctx *v)
  * has reference nodes to buds; nodes in a bud after the referenced offset
  * were written since the last commit and are not in the index yet (the
  * kernel replays them).  They are authenticated by the journal's HMAC
- * chain, which util/ubifs-journal.c checks as the kernel's replay does.
+ * chain, which ubifs/journal.c checks as the kernel's replay does.
  */
 static void check_log(struct vctx *v)
 {

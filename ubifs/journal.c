@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/ubifs-journal.h"
+#include "ubifs/journal.h"
 #include "util/usage.h"
 
 /* GC, base and data heads: the kernel's c->jhead_cnt. */

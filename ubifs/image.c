@@ -11,10 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ubifs/auth.h"
+#include "ubifs/image.h"
+#include "ubifs/ubi.h"
 #include "util/strbuf.h"
-#include "util/ubifs-auth.h"
-#include "util/ubifs-image.h"
-#include "util/ubifs-ubi.h"
 #include "util/usage.h"
 
 #define ALIGN8(x) (((x) + 7) & ~7u)

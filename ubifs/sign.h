@@ -5,8 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ubifs/image.h"
 #include "util/strbuf.h"
-#include "util/ubifs-image.h"
 
 /*
  * Turns a plain (unauthenticated) UBIFS image into an authenticated one as

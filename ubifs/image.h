@@ -5,11 +5,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ubifs/auth.h"
+#include "ubifs/crc.h"
+#include "ubifs/media.h"
+#include "ubifs/ubi.h"
 #include "util/strbuf.h"
-#include "util/ubifs-auth.h"
-#include "util/ubifs-crc.h"
-#include "util/ubifs-media.h"
-#include "util/ubifs-ubi.h"
 
 /*
  * A UBIFS volume in memory (LEB n at n * leb_size) and the checks every

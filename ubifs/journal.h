@@ -4,8 +4,8 @@
 
 #include <stdint.h>
 
-#include "util/ubifs-auth.h"
-#include "util/ubifs-image.h"
+#include "ubifs/auth.h"
+#include "ubifs/image.h"
 
 /*
  * The journal as the kernel replays it at mount (fs/ubifs/replay.c): the

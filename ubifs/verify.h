@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "util/ubifs-image.h"
+#include "ubifs/image.h"
 
 /*
  * Offline verification of a UBIFS image the way a mount would trust it:

@@ -2,8 +2,8 @@
 #ifndef TK_UBIFS_LPT_H
 #define TK_UBIFS_LPT_H
 
-#include "util/ubifs-auth.h"
-#include "util/ubifs-image.h"
+#include "ubifs/auth.h"
+#include "ubifs/image.h"
 
 /*
  * The LEB properties tree (the kernel's lpt.c): nnodes and pnodes are

@@ -6,9 +6,9 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "ubifs/compr.h"
+#include "ubifs/media.h"
 #include "util/strbuf.h"
-#include "util/ubifs-compr.h"
-#include "util/ubifs-media.h"
 
 static long lzo(const void *in, size_t in_len, void *out, size_t out_len,
 		struct strbuf *err)
