@@ -4,7 +4,6 @@
  * offline.  The logic is in ubifs/; this file parses options, calls it
  * and prints.
  */
-#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +14,7 @@
 #include "ubifs/auth.h"
 #include "ubifs/extract.h"
 #include "ubifs/image.h"
+#include "ubifs/info.h"
 #include "ubifs/sign.h"
 #include "ubifs/verify.h"
 #include "util/parse-options.h"
@@ -78,68 +78,6 @@ static int image_volumes(const char *path, const char *volume, int several_ok,
 	return ret > 0 ? n : 0;
 }
 
-/* "IMG", or with a volume v "IMG: volume 1 "fs"". */
-static void image_label(struct strbuf *sb, const char *path,
-			const struct ubifs_ubi_volume *v)
-{
-	strbuf_addstr(sb, path);
-	if (!v)
-		return;
-	strbuf_addf(sb, ": volume %u", v->vol_id);
-	if (v->name[0])
-		strbuf_addf(sb, " \"%s\"", v->name);
-}
-
-/* The volume a message names: one of several in a UBI image. */
-static const struct ubifs_ubi_volume *volume_of(const struct ubifs_image *img)
-{
-	return img->ubi_nr_vols > 1 ? &img->ubi_vol : NULL;
-}
-
-static const char *compr_name(int c)
-{
-	static const char *const names[] = { "none", "lzo", "zlib", "zstd" };
-
-	return c >= 0 && c < 4 ? names[c] : "unknown";
-}
-
-static void print_counts(const char *label, const int *counts)
-{
-	static const int order[] = {
-		UBIFS_SB_NODE, UBIFS_SIG_NODE, UBIFS_MST_NODE, UBIFS_CS_NODE,
-		UBIFS_REF_NODE, UBIFS_IDX_NODE, UBIFS_INO_NODE,
-		UBIFS_DENT_NODE, UBIFS_XENT_NODE, UBIFS_DATA_NODE,
-		UBIFS_TRUN_NODE, UBIFS_ORPH_NODE, UBIFS_AUTH_NODE,
-	};
-	const char *sep = "";
-	size_t i;
-
-	printf("%-16s", label);
-	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
-		const char *name = ubifs_node_name(order[i]);
-
-		if (!counts[order[i]])
-			continue;
-		printf("%s%.*s %d", sep, (int)(strlen(name) - 5), name,
-		       counts[order[i]]);
-		sep = ", ";
-	}
-	printf("\n");
-}
-
-static void print_nodes(const struct ubifs_image *img)
-{
-	int lnum, i;
-
-	for (lnum = 0; lnum < img->g.leb_cnt; lnum++)
-		for (i = 0; i < img->scan[lnum].nr; i++) {
-			const struct ubifs_snode *sn = &img->scan[lnum].v[i];
-
-			printf("LEB %d:0x%x %s %u\n", lnum, sn->offs,
-			       ubifs_node_name(sn->type), sn->len);
-		}
-}
-
 static int cmd_info(int argc, const char **argv)
 {
 	const char *const usage[] = {
@@ -154,14 +92,12 @@ static int cmd_info(int argc, const char **argv)
 			   "the UBIFS volume of a UBI image, by volume ID or name"),
 		OPT_END()
 	};
-	struct strbuf label = STRBUF_INIT;
+	struct strbuf label = STRBUF_INIT, out = STRBUF_INIT;
 	struct ubifs_verify_opts vo = { .no_hash = 1 };
 	struct ubifs_ubi_vol uv;
 	struct ubifs_report rep = { 0 };
 	struct ubifs_verify_result res;
 	struct ubifs_image img;
-	const struct ubifs_sb_node *sb;
-	const struct ubifs_geom *g;
 
 	argc = parse_options(argc, argv, options, usage, 0);
 	if (argc != 1)
@@ -169,63 +105,16 @@ static int cmd_info(int argc, const char **argv)
 	image_volumes(argv[0], volume, 0, &uv);
 	ubifs_ubi_vol_release(&uv);
 	open_image(argv[0], volume, &img, &rep);
-	image_label(&label, argv[0], volume_of(&img));
+	ubifs_image_label(&label, argv[0], ubifs_image_volume(&img));
 	ubifs_verify(&img, &vo, &res, &rep);
 	if (rep.nr)
 		print_first_problem_and_die(label.buf, &rep);
-	g = &img.g;
-	sb = &img.sb;
-	printf("%-16s%s (%zu bytes%s%s)\n", "image:", argv[0], img.file_size,
-	       img.ubi_note ? ", " : "", img.ubi_note ? img.ubi_note : "");
-	if (img.ubi_note) {
-		strbuf_reset(&label);
-		ubifs_ubi_volumes_str(&label, &img.ubi_vol, 1);
-		printf("%-16s%s (of %d UBIFS volume%s)\n", "volume:", label.buf,
-		       img.ubi_nr_vols, img.ubi_nr_vols == 1 ? "" : "s");
-	}
-	printf("%-16smin I/O %d, LEB size %d, LEBs %d (max %d)\n",
-	       "geometry:", g->min_io, g->leb_size, g->leb_cnt,
-	       g->max_leb_cnt);
-	printf("%-16ssuperblock 0, master 1-2, log %d-%d, LPT %d-%d, "
-	       "orphan %d-%d, main %d-%d\n", "areas:", UBIFS_LOG_LNUM,
-	       g->lpt_first - 1, g->lpt_first, g->lpt_last, g->orph_first,
-	       g->main_first - 1, g->main_first, g->leb_cnt - 1);
-	printf("%-16sversion %d, fanout %d, compression %s, %s LPT\n",
-	       "format:", g->fmt_version, g->fanout,
-	       compr_name(le16toh(sb->default_compr)),
-	       g->flags & UBIFS_FLG_BIGLPT ? "big" : "small");
-	printf("%-16s0x%x%s%s%s%s\n", "flags:", g->flags,
-	       g->flags & UBIFS_FLG_AUTHENTICATION ? " authentication" : "",
-	       g->flags & UBIFS_FLG_ENCRYPTION ? " encryption" : "",
-	       g->flags & UBIFS_FLG_DOUBLE_HASH ? " double-hash" : "",
-	       g->flags & UBIFS_FLG_SPACE_FIXUP ? " space-fixup" : "");
-	if (res.authenticated)
-		printf("%-16s%s, %s%s\n", "authentication:",
-		       ubifs_hash_name(g->hash_algo),
-		       res.sig_present ? "signed (PKCS#7 signature node)" :
-		       "no signature",
-		       res.hmac_present ? ", HMACs" : "");
-	else
-		printf("%-16snone\n", "authentication:");
-	printf("%-16sLEB %d:0x%x, length %d, level %d\n", "root index:",
-	       res.root_lnum, res.root_offs, res.root_len, res.root_level);
-	printf("%-16s%d (highest inode number %llu)\n", "inodes:",
-	       res.leaves[UBIFS_INO_NODE],
-	       (unsigned long long)res.highest_inum);
-	printf("%-16s%d entries, %d xattr entries, %d data nodes "
-	       "(%llu bytes)\n", "files:", res.leaves[UBIFS_DENT_NODE],
-	       res.leaves[UBIFS_XENT_NODE], res.leaves[UBIFS_DATA_NODE],
-	       (unsigned long long)res.data_bytes);
-	printf("%-16s%d index nodes; LPT %d nnodes, %d pnodes\n",
-	       "tree:", res.idx_nodes, res.nnodes, res.pnodes);
-	printf("%-16s%d buds, %d uncommitted nodes\n", "journal:", res.buds,
-	       res.journal_nodes);
-	print_counts("nodes:", res.scanned);
-	if (nodes)
-		print_nodes(&img);
+	ubifs_info_str(&out, argv[0], &img, &res, nodes);
+	fputs(out.buf, stdout);
 	ubifs_image_release(&img);
 	ubifs_report_clear(&rep);
 	strbuf_release(&label);
+	strbuf_release(&out);
 	return TK_EXIT_OK;
 }
 
@@ -247,46 +136,13 @@ static void load_key(const char *path, uint8_t **key, size_t *len)
 		die("%s: %s", path, err.buf);
 }
 
-/* --max-size: bytes, or with a K, M, G or T suffix (powers of 1024). */
 static int opt_max_size(const struct option *opt, const char *arg, int unset)
 {
-	static const char units[] = "KMGT";
-	uint64_t *max = opt->value;
-	const char *u;
-	char *end;
-	unsigned long long v;
-	int shift = 0;
-
 	(void)unset;
-	errno = 0;
-	v = strtoull(arg, &end, 10);
-	u = *end && !end[1] ? strchr(units, *end) : NULL;
-	if (u) {
-		shift = 10 * (int)(u - units + 1);
-		end++;
-	}
-	if (end == arg || *arg == '-' || *end || errno || !v ||
-	    v > (UINT64_MAX >> shift))
+	if (ubifs_extract_parse_size(arg, opt->value))
 		return error("--max-size %s: not a positive size (bytes, or "
 			     "with K, M, G or T)", arg);
-	*max = (uint64_t)v << shift;
 	return 0;
-}
-
-/* What an OK means: the policy of ubifs/verify.c, in words. */
-static const char *auth_summary(const struct ubifs_verify_result *res)
-{
-	if (!res->authenticated)
-		return "integrity only (CRCs): the image is not authenticated, "
-		       "authenticity NOT checked";
-	if (res->sig_checked && res->hmac_checked)
-		return "authenticated: signature and HMACs verified";
-	if (res->sig_checked)
-		return "authenticated: signature verified";
-	if (res->hmac_checked)
-		return "authenticated: HMACs verified";
-	return "integrity only (CRCs and hashes): authenticity NOT checked, "
-	       "give --cert or --key-file";
 }
 
 /*
@@ -309,12 +165,12 @@ static int verify_volume(const char *path, const char *volume,
 	if (ubifs_image_open(&img, path, volume, &rep, &err)) {
 		if (!v)
 			die("%s: %s", path, err.buf);
-		image_label(&label, path, v);
+		ubifs_image_label(&label, path, v);
 		error("%s: verification FAILED: %s", label.buf, err.buf);
 		n = 1;
 		goto out;
 	}
-	image_label(&label, path, volume_of(&img));
+	ubifs_image_label(&label, path, ubifs_image_volume(&img));
 	vo->progress = isatty(STDERR_FILENO) && img.file_size >= (64u << 20) ?
 		       show_progress : NULL;
 	ubifs_verify(&img, vo, &res, &rep);
@@ -328,7 +184,7 @@ static int verify_volume(const char *path, const char *volume,
 	for (i = 0; i < rep.nr; i++) {
 		char *s = ubifs_problem_str(&rep.v[i]);
 
-		if (volume_of(&img))
+		if (ubifs_image_volume(&img))
 			printf("%s: %s\n", label.buf, s);
 		else
 			printf("%s\n", s);
@@ -337,7 +193,7 @@ static int verify_volume(const char *path, const char *volume,
 	if (!n)
 		printf("%s: OK: %d index nodes, %d leaves, %d LPT pnodes; %s\n",
 		       label.buf, res.idx_nodes, ubifs_verify_leaves(&res),
-		       res.pnodes, auth_summary(&res));
+		       res.pnodes, ubifs_verify_summary(&res));
 	else
 		error("%s: verification FAILED: %d problem%s%s", label.buf, n,
 		      n == 1 ? "" : "s", dir ? ", nothing extracted" : "");

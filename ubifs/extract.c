@@ -742,3 +742,26 @@ out:
 	strbuf_release(&tmp);
 	return ret;
 }
+
+/* --max-size: bytes, or with a K, M, G or T suffix (powers of 1024). */
+int ubifs_extract_parse_size(const char *arg, uint64_t *max)
+{
+	static const char units[] = "KMGT";
+	const char *u;
+	char *end;
+	unsigned long long v;
+	int shift = 0;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	u = *end && !end[1] ? strchr(units, *end) : NULL;
+	if (u) {
+		shift = 10 * (int)(u - units + 1);
+		end++;
+	}
+	if (end == arg || *arg == '-' || *end || errno || !v ||
+	    v > (UINT64_MAX >> shift))
+		return -EINVAL;
+	*max = (uint64_t)v << shift;
+	return 0;
+}

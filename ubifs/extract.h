@@ -34,5 +34,10 @@ struct ubifs_extract_opts {
 int ubifs_extract(const struct ubifs_image *img,
 		  const struct ubifs_extract_opts *o, const char *dir,
 		  int *files, struct strbuf *err);
+/*
+ * Reads a max_size from arg: bytes, or with a K, M, G or T suffix (powers
+ * of 1024), and not 0.  Returns 0, or -EINVAL with *max unchanged.
+ */
+int ubifs_extract_parse_size(const char *arg, uint64_t *max);
 
 #endif

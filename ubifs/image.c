@@ -718,3 +718,20 @@ int ubifs_node_read(const struct ubifs_image *img, struct ubifs_auth *auth,
 		return strbuf_error(err, "hash mismatch");
 	return 0;
 }
+
+const struct ubifs_ubi_volume *ubifs_image_volume(
+	const struct ubifs_image *img)
+{
+	return img->ubi_nr_vols > 1 ? &img->ubi_vol : NULL;
+}
+
+void ubifs_image_label(struct strbuf *sb, const char *path,
+		       const struct ubifs_ubi_volume *v)
+{
+	strbuf_addstr(sb, path);
+	if (!v)
+		return;
+	strbuf_addf(sb, ": volume %u", v->vol_id);
+	if (v->name[0])
+		strbuf_addf(sb, " \"%s\"", v->name);
+}

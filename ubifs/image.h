@@ -116,6 +116,12 @@ int ubifs_image_volumes(const char *path, struct ubifs_ubi_vol *uv,
 			struct strbuf *err);
 /* Frees what init or open allocated, and unmaps what open mapped. */
 void ubifs_image_release(struct ubifs_image *img);
+/* The volume a message names: one of several in a UBI image, else NULL. */
+const struct ubifs_ubi_volume *ubifs_image_volume(
+	const struct ubifs_image *img);
+/* Appends "IMG", or with a volume v "IMG: volume 1 "fs"", to sb. */
+void ubifs_image_label(struct strbuf *sb, const char *path,
+		       const struct ubifs_ubi_volume *v);
 
 const char *ubifs_node_name(int type);
 const uint8_t *ubifs_leb(const struct ubifs_image *img, int lnum);

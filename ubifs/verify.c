@@ -651,3 +651,19 @@ int ubifs_verify(struct ubifs_image *img, const struct ubifs_verify_opts *o,
 	ubifs_auth_free(v.auth);
 	return rep->nr - before;
 }
+
+/* What an OK means: the policy of this file, in words. */
+const char *ubifs_verify_summary(const struct ubifs_verify_result *res)
+{
+	if (!res->authenticated)
+		return "integrity only (CRCs): the image is not authenticated, "
+		       "authenticity NOT checked";
+	if (res->sig_checked && res->hmac_checked)
+		return "authenticated: signature and HMACs verified";
+	if (res->sig_checked)
+		return "authenticated: signature verified";
+	if (res->hmac_checked)
+		return "authenticated: HMACs verified";
+	return "integrity only (CRCs and hashes): authenticity NOT checked, "
+	       "give --cert or --key-file";
+}

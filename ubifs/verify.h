@@ -51,5 +51,7 @@ static inline int ubifs_verify_leaves(const struct ubifs_verify_result *res)
 /* Returns the number of problems added to rep (0: the image verifies). */
 int ubifs_verify(struct ubifs_image *img, const struct ubifs_verify_opts *o,
 		 struct ubifs_verify_result *res, struct ubifs_report *rep);
+/* What an OK of ubifs_verify() means, in words: what res checked. */
+const char *ubifs_verify_summary(const struct ubifs_verify_result *res);
 
 #endif
