@@ -4,6 +4,7 @@
  * the bad inputs that must give an error naming the spot, not a crash.
  */
 #include <endian.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,18 @@ static int verify_buf(const uint8_t *buf, size_t len, const char *cert,
 		ubifs_verify(&img, &o, res, rep);
 	ubifs_image_release(&img);
 	return rep->nr;
+}
+
+/* What ubifs_image_init() returns on buf. */
+static int init_ret(const uint8_t *buf, size_t len)
+{
+	struct ubifs_report rep = { 0 };
+	struct ubifs_image img;
+	int ret = ubifs_image_init(&img, buf, len, &rep);
+
+	ubifs_image_release(&img);
+	ubifs_report_clear(&rep);
+	return ret;
 }
 
 static int has_problem(const struct ubifs_report *rep, const char *needle)
@@ -168,6 +181,9 @@ int test__ubifs(void)
 	TEST_ASSERT_VAL("wrong magic",
 			verify_buf(bad, slen, f.cert, &res, &rep) == 1 &&
 			has_problem(&rep, "LEB 0:0x0 superblock node: bad magic"));
+	/* Bad input is -EINVAL: never -1, which is -EPERM, the errno of an
+	 * environment that refuses (exit 3 through tk_exit_code()). */
+	TEST_ASSERT_EQUAL("bad magic is -EINVAL", init_ret(bad, slen), -EINVAL);
 
 	/* Area sizes that overflow when added up (found by the fuzzer). */
 	memcpy(bad, sig, slen);

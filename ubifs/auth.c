@@ -63,9 +63,9 @@ static const EVP_MD *hash_md(int hash_algo)
 int ubifs_hash_len(int hash_algo)
 {
 	const EVP_MD *md = hash_md(hash_algo);
-	int len = md ? EVP_MD_get_size(md) : -1;
+	int len = md ? EVP_MD_get_size(md) : -EINVAL;
 
-	return len > UBIFS_MAX_HASH_LEN ? -1 : len;
+	return len > UBIFS_MAX_HASH_LEN ? -EINVAL : len;
 }
 
 int ubifs_hash_weak(int hash_algo)
@@ -84,7 +84,7 @@ int ubifs_hash_algo_by_name(const char *name)
 		if (hash_names[i] && !strcmp(hash_names[i], name) &&
 		    hash_md(i))
 			return i;
-	return -1;
+	return -EINVAL;
 }
 
 struct ubifs_auth *ubifs_auth_new(int hash_algo, const uint8_t *hmac_key,
@@ -135,25 +135,27 @@ int ubifs_auth_has_key(const struct ubifs_auth *a)
 
 int ubifs_auth_hash_begin(struct ubifs_auth *a)
 {
-	return EVP_DigestInit_ex(a->ctx, a->md, NULL) == 1 ? 0 : -1;
+	return EVP_DigestInit_ex(a->ctx, a->md, NULL) == 1 ? 0 : -ENOMEM;
 }
 
 int ubifs_auth_hash_update(struct ubifs_auth *a, const void *buf, size_t len)
 {
-	return EVP_DigestUpdate(a->ctx, buf, len) == 1 ? 0 : -1;
+	return EVP_DigestUpdate(a->ctx, buf, len) == 1 ? 0 : -ENOMEM;
 }
 
 int ubifs_auth_hash_end(struct ubifs_auth *a, uint8_t *out)
 {
-	return EVP_DigestFinal_ex(a->ctx, out, NULL) == 1 ? 0 : -1;
+	return EVP_DigestFinal_ex(a->ctx, out, NULL) == 1 ? 0 : -ENOMEM;
 }
 
 int ubifs_auth_hash(struct ubifs_auth *a, const void *buf, size_t len,
 		    uint8_t *out)
 {
-	if (ubifs_auth_hash_begin(a) || ubifs_auth_hash_update(a, buf, len))
-		return -1;
-	return ubifs_auth_hash_end(a, out);
+	int ret = ubifs_auth_hash_begin(a);
+
+	if (!ret)
+		ret = ubifs_auth_hash_update(a, buf, len);
+	return ret ? ret : ubifs_auth_hash_end(a, out);
 }
 
 static int hmac_parts(struct ubifs_auth *a, const void *p1, size_t l1,
@@ -165,10 +167,10 @@ static int hmac_parts(struct ubifs_auth *a, const void *p1, size_t l1,
 	int ok;
 
 	if (!a->mac)
-		return -1;
+		return -EINVAL;
 	ctx = EVP_MAC_CTX_new(a->mac);
 	if (!ctx)
-		return -1;
+		return -ENOMEM;
 	params[0] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST,
 			(char *)EVP_MD_get0_name(a->md), 0);
 	params[1] = OSSL_PARAM_construct_end();
@@ -177,7 +179,7 @@ static int hmac_parts(struct ubifs_auth *a, const void *p1, size_t l1,
 	     (!l2 || EVP_MAC_update(ctx, p2, l2) == 1) &&
 	     EVP_MAC_final(ctx, out, &outl, UBIFS_MAX_HMAC_LEN) == 1;
 	EVP_MAC_CTX_free(ctx);
-	return ok ? 0 : -1;
+	return ok ? 0 : -ENOMEM;
 }
 
 int ubifs_auth_hmac(struct ubifs_auth *a, const void *buf, size_t len,
@@ -213,13 +215,13 @@ void ubifs_hash_state_free(struct ubifs_hash_state *s)
 int ubifs_hash_state_update(struct ubifs_hash_state *s, const void *buf,
 			    size_t len)
 {
-	return EVP_DigestUpdate(s->ctx, buf, len) == 1 ? 0 : -1;
+	return EVP_DigestUpdate(s->ctx, buf, len) == 1 ? 0 : -ENOMEM;
 }
 
 int ubifs_hash_state_copy(struct ubifs_hash_state *dst,
 			  const struct ubifs_hash_state *src)
 {
-	return EVP_MD_CTX_copy_ex(dst->ctx, src->ctx) == 1 ? 0 : -1;
+	return EVP_MD_CTX_copy_ex(dst->ctx, src->ctx) == 1 ? 0 : -ENOMEM;
 }
 
 int ubifs_hash_state_hmac(struct ubifs_auth *a,
@@ -227,16 +229,16 @@ int ubifs_hash_state_hmac(struct ubifs_auth *a,
 {
 	uint8_t hash[UBIFS_MAX_HASH_LEN];
 	EVP_MD_CTX *c = EVP_MD_CTX_new();
-	int ok;
+	int ok, ret;
 
 	ok = c && EVP_MD_CTX_copy_ex(c, s->ctx) == 1 &&
 	     EVP_DigestFinal_ex(c, hash, NULL) == 1;
 	EVP_MD_CTX_free(c);
 	if (!ok)
-		return -1;
-	ok = !hmac_parts(a, hash, a->hash_len, NULL, 0, out);
+		return -ENOMEM;
+	ret = hmac_parts(a, hash, a->hash_len, NULL, 0, out);
 	OPENSSL_cleanse(hash, sizeof(hash));
-	return ok ? 0 : -1;
+	return ret;
 }
 
 int ubifs_auth_node_hmac(struct ubifs_auth *a, const void *node, size_t len,
@@ -246,7 +248,7 @@ int ubifs_auth_node_hmac(struct ubifs_auth *a, const void *node, size_t len,
 	size_t behind = ofs_hmac + a->hash_len;
 
 	if (ofs_hmac <= 8 || behind > len)
-		return -1;
+		return -EINVAL;
 	return hmac_parts(a, p + 8, ofs_hmac - 8, p + behind, len - behind,
 			  out);
 }
@@ -302,7 +304,7 @@ static int der_head(const unsigned char **p, long *left, int *tag,
 
 	/* 0x80: no valid header; 1: indefinite length, which DER has not */
 	if ((ret & 0x81) || *len > *left - (q - *p))
-		return -1;
+		return -EINVAL;
 	*tag |= cls;
 	*left -= q - *p;
 	*p = q;
@@ -315,7 +317,7 @@ static int der_skip(const unsigned char **p, long *left)
 	long len;
 
 	if (der_head(p, left, &tag, &len))
-		return -1;
+		return -EINVAL;
 	*p += len;
 	*left -= len;
 	return 0;
@@ -326,8 +328,9 @@ static int der_version(const unsigned char **p, long *left)
 	int tag;
 	long len;
 
-	if (der_head(p, left, &tag, &len) || tag != V_ASN1_INTEGER || len != 1)
-		return -1;
+	if (der_head(p, left, &tag, &len) || tag != V_ASN1_INTEGER ||
+	    len != 1)
+		return -EINVAL;
 	*left -= 1;
 	return *(*p)++;
 }
@@ -336,7 +339,7 @@ static int der_version(const unsigned char **p, long *left)
  * The version numbers OpenSSL reads past: SignedData and each SignerInfo
  * version, in DER order, as the kernel's pkcs7_note_signeddata_version()
  * and pkcs7_note_signerinfo_version() check them.  Returns the number of
- * signer versions stored, or -1.
+ * signer versions stored, or -EINVAL.
  */
 static int sig_versions(const unsigned char *der, long len, int *sd_version,
 			int *si_version, int max)
@@ -347,23 +350,23 @@ static int sig_versions(const unsigned char *der, long len, int *sd_version,
 
 	if (der_head(&p, &left, &tag, &l) || der_skip(&p, &left) ||
 	    der_head(&p, &left, &tag, &l) || der_head(&p, &left, &tag, &l))
-		return -1;
+		return -EINVAL;
 	left = l;
 	*sd_version = der_version(&p, &left);
 	if (*sd_version < 0 || der_skip(&p, &left) || der_skip(&p, &left))
-		return -1;
+		return -EINVAL;
 	while (left > 0 && (*p & 0xc0) == 0x80)	/* [0] certificates, [1] crls */
 		if (der_skip(&p, &left))
-			return -1;
+			return -EINVAL;
 	if (der_head(&p, &left, &tag, &l) || tag != V_ASN1_SET)
-		return -1;
+		return -EINVAL;
 	left = l;
 	while (left > 0 && n < max) {
 		const unsigned char *end;
 		long si_left;
 
 		if (der_head(&p, &left, &tag, &l) || tag != V_ASN1_SEQUENCE)
-			return -1;
+			return -EINVAL;
 		end = p + l;
 		si_left = l;
 		left -= l;
@@ -436,41 +439,59 @@ static int check_sig_form(CMS_ContentInfo *cms, int hash_algo,
 	int sd_version, si_version[8], nv, i;
 
 	nv = sig_versions(sig, sig_len, &sd_version, si_version, 8);
-	if (nv < 0 || (sd_version != 1 && sd_version != 3))
-		return strbuf_error(err, "unsupported SignedData version");
+	if (nv < 0 || (sd_version != 1 && sd_version != 3)) {
+		strbuf_addstr(err, "unsupported SignedData version");
+		return -EINVAL;
+	}
 
-	if (OBJ_obj2nid(CMS_get0_type(cms)) != NID_pkcs7_signed)
-		return strbuf_error(err, "signature is not a PKCS#7 SignedData");
-	if (OBJ_obj2nid(CMS_get0_eContentType(cms)) != NID_pkcs7_data)
-		return strbuf_error(err, "signed content type is not id-data");
+	if (OBJ_obj2nid(CMS_get0_type(cms)) != NID_pkcs7_signed) {
+		strbuf_addstr(err, "signature is not a PKCS#7 SignedData");
+		return -EINVAL;
+	}
+	if (OBJ_obj2nid(CMS_get0_eContentType(cms)) != NID_pkcs7_data) {
+		strbuf_addstr(err, "signed content type is not id-data");
+		return -EINVAL;
+	}
 	sis = CMS_get0_SignerInfos(cms);
-	if (!md || sk_CMS_SignerInfo_num(sis) < 1)
-		return strbuf_error(err, "signature has no signer");
-	if (nv != sk_CMS_SignerInfo_num(sis))
-		return strbuf_error(err, "signature has %d signers, at most 8 "
-				    "are read", sk_CMS_SignerInfo_num(sis));
+	if (!md || sk_CMS_SignerInfo_num(sis) < 1) {
+		strbuf_addstr(err, "signature has no signer");
+		return -EINVAL;
+	}
+	if (nv != sk_CMS_SignerInfo_num(sis)) {
+		strbuf_addf(err, "signature has %d signers, at most 8 "
+			    "are read", sk_CMS_SignerInfo_num(sis));
+		return -EINVAL;
+	}
 	for (i = 0; i < nv; i++) {
 		CMS_SignerInfo *si = sk_CMS_SignerInfo_value(sis, i);
 		X509_ALGOR *dig, *alg;
 		const ASN1_OBJECT *obj;
 
-		if (!signer_fits(si, si_version[i], sd_version))
-			return strbuf_error(err, "signer %d: version %d does not "
-					    "fit the SignedData version %d or its signer "
-					    "identifier", i, si_version[i], sd_version);
+		if (!signer_fits(si, si_version[i], sd_version)) {
+			strbuf_addf(err, "signer %d: version %d does not "
+				    "fit the SignedData version %d or its signer "
+				    "identifier", i, si_version[i], sd_version);
+			return -EINVAL;
+		}
 		CMS_SignerInfo_get0_algs(si, NULL, NULL, &dig, &alg);
-		if (!plain_params(dig) || !plain_params(alg))
-			return strbuf_error(err, "signer %d: unexpected algorithm "
-					    "parameters", i);
-		if (!sig_algo_fits(alg, md))
-			return strbuf_error(err, "signer %d: unsupported signature "
-					    "algorithm", i);
+		if (!plain_params(dig) || !plain_params(alg)) {
+			strbuf_addf(err, "signer %d: unexpected algorithm "
+				    "parameters", i);
+			return -EINVAL;
+		}
+		if (!sig_algo_fits(alg, md)) {
+			strbuf_addf(err, "signer %d: unsupported signature "
+				    "algorithm", i);
+			return -EINVAL;
+		}
 		X509_ALGOR_get0(&obj, NULL, NULL, dig);
-		if (OBJ_obj2nid(obj) != EVP_MD_get_type(md))
-			return strbuf_error(err, "signer %d digests with %s, the "
-					    "superblock's hash is %s", i,
-					    OBJ_nid2sn(OBJ_obj2nid(obj)),
-					    ubifs_hash_name(hash_algo));
+		if (OBJ_obj2nid(obj) != EVP_MD_get_type(md)) {
+			strbuf_addf(err, "signer %d digests with %s, the "
+				    "superblock's hash is %s", i,
+				    OBJ_nid2sn(OBJ_obj2nid(obj)),
+				    ubifs_hash_name(hash_algo));
+			return -EINVAL;
+		}
 	}
 	return 0;
 }
@@ -543,11 +564,11 @@ int ubifs_sig_verify(const char *cert_path, int hash_algo, const void *data,
 	STACK_OF(X509) *certs = NULL;
 	BIO *content = NULL, *buf, *mem;
 	X509 *cert;
-	int ret = -1;
+	int ret = -EINVAL;
 
 	cert = read_cert(cert_path, err);
 	if (!cert)
-		return -1;
+		return -EINVAL;
 	cms = d2i_CMS_ContentInfo(NULL, &p, sig_len);
 	if (!cms) {
 		ssl_reason(err, "signature is not PKCS#7/CMS");
@@ -557,8 +578,10 @@ int ubifs_sig_verify(const char *cert_path, int hash_algo, const void *data,
 		strbuf_addf(err, "signature is not in DER");
 		goto out;
 	}
-	if (check_sig_form(cms, hash_algo, sig, sig_len, err))
+	ret = check_sig_form(cms, hash_algo, sig, sig_len, err);
+	if (ret)
 		goto out;
+	ret = -EINVAL;
 	if (!signers_are(cms, cert)) {
 		strbuf_addf(err, "signature does not verify: a signer is "
 			    "not the certificate's key");
@@ -582,6 +605,7 @@ int ubifs_sig_verify(const char *cert_path, int hash_algo, const void *data,
 	}
 	if (!certs || !content || !sk_X509_push(certs, cert)) {
 		ssl_reason(err, "out of memory");
+		ret = -ENOMEM;
 		goto out;
 	}
 	cert = NULL;
@@ -614,13 +638,14 @@ int ubifs_sig_create(const char *key_path, const char *cert_path,
 	BIO *b, *content = NULL;
 	X509 *cert;
 	unsigned char *out = NULL;
-	int n, ret = -1;
+	int n, ret = -EINVAL;
 
 	cert = read_cert(cert_path, err);
 	if (!cert)
-		return -1;
+		return -EINVAL;
 	b = BIO_new_file(key_path, "rb");
 	if (!b) {
+		ret = errno ? -errno : -EINVAL;
 		strbuf_addf(err, "%s: %s", key_path, strerror(errno));
 		goto out;
 	}
@@ -677,8 +702,9 @@ int ubifs_read_key_file(const char *path, uint8_t **key, size_t *len,
 
 	if (n <= 0) {
 		strbuf_release(&sb);
-		return strbuf_error(err, "cannot read the HMAC key: %s",
-				    n ? strerror((int)-n) : "empty file");
+		strbuf_addf(err, "cannot read the HMAC key: %s",
+			    n ? strerror((int)-n) : "empty file");
+		return n ? (int)n : -EINVAL;
 	}
 	*len = sb.len;
 	*key = (uint8_t *)strbuf_detach(&sb, NULL);
@@ -694,6 +720,7 @@ int ubifs_read_key_desc(const char *desc, uint8_t **key, size_t *len,
 			struct strbuf *err)
 {
 	long id = find_key("user", desc), n, got;
+	int ret = -errno;
 	uint8_t *buf;
 
 	if (id < 0) {
@@ -704,19 +731,23 @@ int ubifs_read_key_desc(const char *desc, uint8_t **key, size_t *len,
 		else
 			strbuf_addf(err, "no user key '%s' in the keyrings "
 				    "of this process: %s", desc, strerror(errno));
-		return -1;
+		return ret;
 	}
 	n = syscall(SYS_keyctl, KEYCTL_READ, id, NULL, 0);
-	if (n <= 0)
-		return strbuf_error(err, "cannot read key '%s': %s", desc,
-				    n ? strerror(errno) : "empty");
+	if (n <= 0) {
+		ret = n ? -errno : -EINVAL;
+		strbuf_addf(err, "cannot read key '%s': %s", desc,
+			    n ? strerror(errno) : "empty");
+		return ret;
+	}
 	buf = xmalloc(n);
 	got = syscall(SYS_keyctl, KEYCTL_READ, id, buf, n);
 	if (got != n) {
+		ret = got < 0 ? -errno : -EINVAL;
 		ubifs_key_free(buf, n);
 		strbuf_addf(err, "cannot read key '%s': %s", desc,
-			    got < 0 ? strerror(errno) : "changed size");
-		return -1;
+			    got < 0 ? strerror(-ret) : "changed size");
+		return ret;
 	}
 	*key = buf;
 	*len = n;

@@ -19,7 +19,13 @@
 
 struct ubifs_auth;
 
-/* The kernel's enum hash_algo (include/uapi/linux/hash_info.h). */
+/*
+ * The kernel's enum hash_algo (include/uapi/linux/hash_info.h).  An
+ * algorithm OpenSSL or UBIFS cannot use is -EINVAL, as length or number.
+ * The functions below that compute return 0, or -ENOMEM where OpenSSL
+ * fails (it does for want of memory) and -EINVAL where asked for what
+ * the auth cannot do (an HMAC without a key, a node too short for one).
+ */
 int ubifs_hash_len(int hash_algo);
 const char *ubifs_hash_name(int hash_algo);
 int ubifs_hash_algo_by_name(const char *name);
@@ -74,20 +80,22 @@ int ubifs_mac_equal(const void *a, const void *b, size_t len);
 /*
  * Returns 0 when sig is a PKCS#7 SignedData of id-data content whose
  * signers all digest with hash_algo (the superblock's) and which verifies
- * over data with the certificate in cert_path; otherwise -1 and a
- * one-line reason in err.
+ * over data with the certificate in cert_path; otherwise -EINVAL (-ENOMEM
+ * where OpenSSL ran out of memory) and a one-line reason in err.
  */
 int ubifs_sig_verify(const char *cert_path, int hash_algo, const void *data,
 		     size_t len, const void *sig, size_t sig_len, struct strbuf *err);
 /* Detached SignedData without certificates or signed attributes, as
- * mkfs.ubifs makes it.  *der is malloc'ed. */
+ * mkfs.ubifs makes it.  *der is malloc'ed.  Returns 0, or a negative errno
+ * with the reason in err: the key file's open(), else -EINVAL. */
 int ubifs_sig_create(const char *key_path, const char *cert_path,
 		     int hash_algo, const void *data, size_t len,
 		     uint8_t **der, size_t *der_len, struct strbuf *err);
 
 /*
  * Reads a raw HMAC key (the payload of the kernel's logon key).  Returns
- * 0, or -1 with the reason in err (the file name left to the caller).
+ * 0, or a negative errno with the reason in err (the file name left to
+ * the caller): that of the read, or -EINVAL for an empty file.
  */
 int ubifs_read_key_file(const char *path, uint8_t **key, size_t *len,
 			struct strbuf *err);
@@ -95,7 +103,9 @@ int ubifs_read_key_file(const char *path, uint8_t **key, size_t *len,
  * Reads the HMAC key from the kernel keyring: a "user" key of that
  * description found by request_key(2).  The kernel's UBIFS takes a
  * "logon" key, whose payload user space cannot read; such a key is
- * reported in err.  Returns 0 or -1.
+ * reported in err.  Returns 0, or a negative errno with the reason in
+ * err: that of request_key(2) or keyctl(2), or -EINVAL for an empty key
+ * or one whose size changed.
  */
 int ubifs_read_key_desc(const char *desc, uint8_t **key, size_t *len,
 			struct strbuf *err);

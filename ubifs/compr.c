@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,16 +17,20 @@ static long lzo(const void *in, size_t in_len, void *out, size_t out_len,
 	lzo_uint got = out_len;
 	int rc;
 
-	if (lzo_init() != LZO_E_OK)
-		return strbuf_error(err, "lzo: cannot initialise the library");
+	if (lzo_init() != LZO_E_OK) {
+		strbuf_addstr(err, "lzo: cannot initialise the library");
+		return -ELIBBAD;
+	}
 	/* The _safe variant checks both buffers' bounds, as the kernel's
 	 * lzo1x_decompress_safe() does for UBIFS. */
 	rc = lzo1x_decompress_safe(in, in_len, out, &got, NULL);
-	if (rc != LZO_E_OK)
-		return strbuf_error(err, "lzo: error %d%s", rc,
-				    rc == LZO_E_OUTPUT_OVERRUN ? " (output overrun)" :
-				    rc == LZO_E_INPUT_NOT_CONSUMED ?
-				    " (trailing input)" : "");
+	if (rc != LZO_E_OK) {
+		strbuf_addf(err, "lzo: error %d%s", rc,
+			    rc == LZO_E_OUTPUT_OVERRUN ? " (output overrun)" :
+			    rc == LZO_E_INPUT_NOT_CONSUMED ?
+			    " (trailing input)" : "");
+		return -EINVAL;
+	}
 	return got;
 }
 
@@ -39,12 +44,14 @@ static long zlib(const void *in, size_t in_len, void *out, size_t out_len,
 		 struct strbuf *err)
 {
 	z_stream z;
-	long ret = -1;
+	long ret = -EINVAL;
 	int rc;
 
 	memset(&z, 0, sizeof(z));
-	if (inflateInit2(&z, -MAX_WBITS) != Z_OK)
-		return strbuf_error(err, "zlib: cannot initialise inflate");
+	if (inflateInit2(&z, -MAX_WBITS) != Z_OK) {
+		strbuf_addstr(err, "zlib: cannot initialise inflate");
+		return -ENOMEM;
+	}
 	z.next_in = (Bytef *)in;
 	z.avail_in = in_len;
 	z.next_out = out;
@@ -68,8 +75,10 @@ static long zstd(const void *in, size_t in_len, void *out, size_t out_len,
 {
 	size_t got = ZSTD_decompress(out, out_len, in, in_len);
 
-	if (ZSTD_isError(got))
-		return strbuf_error(err, "zstd: %s", ZSTD_getErrorName(got));
+	if (ZSTD_isError(got)) {
+		strbuf_addf(err, "zstd: %s", ZSTD_getErrorName(got));
+		return -EINVAL;
+	}
 	return got;
 }
 
@@ -78,9 +87,11 @@ long ubifs_decompress(int compr_type, const void *in, size_t in_len,
 {
 	switch (compr_type) {
 	case UBIFS_COMPR_NONE:
-		if (in_len > out_len)
-			return strbuf_error(err, "%zu bytes stored, at most %zu "
-					    "expected", in_len, out_len);
+		if (in_len > out_len) {
+			strbuf_addf(err, "%zu bytes stored, at most %zu "
+				    "expected", in_len, out_len);
+			return -EINVAL;
+		}
 		memcpy(out, in, in_len);
 		return in_len;
 	case UBIFS_COMPR_LZO:
@@ -90,5 +101,6 @@ long ubifs_decompress(int compr_type, const void *in, size_t in_len,
 	case UBIFS_COMPR_ZSTD:
 		return zstd(in, in_len, out, out_len, err);
 	}
-	return strbuf_error(err, "unknown compression type %d", compr_type);
+	strbuf_addf(err, "unknown compression type %d", compr_type);
+	return -EINVAL;
 }

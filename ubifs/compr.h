@@ -10,7 +10,8 @@
  * Decompresses the payload of one data node (compr_type UBIFS_COMPR_*)
  * into out, as fs/ubifs/compress.c ubifs_decompress() does: none, LZO
  * (lzo1x), zlib (raw deflate, no zlib header) and zstd.  Returns the
- * number of bytes produced, or -1 with a reason in err; more output than
+ * number of bytes produced, or a negative errno with a reason in err
+ * (-EINVAL for a payload that does not decompress); more output than
  * out_len is an error, not a truncation.
  */
 long ubifs_decompress(int compr_type, const void *in, size_t in_len,

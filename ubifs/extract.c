@@ -81,6 +81,18 @@ static const char *shown(struct ex *x, const char *path)
 	return x->shown.buf;
 }
 
+/*
+ * A system call on path failed: its reason in x->err, and -errno (saved
+ * before the message can change it) returned.
+ */
+static int path_error(struct ex *x, const char *path)
+{
+	int e = errno;
+
+	strbuf_addf(x->err, "%s: %s", shown(x, path), strerror(e));
+	return -e;
+}
+
 /* Key types and node types share their numbers (ubifs-media.h). */
 static const char *node_what(const struct leaf *l)
 {
@@ -126,7 +138,7 @@ static int load(struct ex *x, const struct leaf *l, void *buf)
 		    "image changed after verification)", l->lnum, l->offs,
 		    node_what(l), why.len ? why.buf : "node type");
 	strbuf_release(&why);
-	return -1;
+	return -EINVAL;
 }
 
 static int add_leaf(struct ex *x, const struct ubifs_branch *br)
@@ -134,10 +146,12 @@ static int add_leaf(struct ex *x, const struct ubifs_branch *br)
 	struct leaf *l;
 	uint32_t min, max;
 
-	if (x->nr == x->max_leaves)
-		return strbuf_error(x->err, "the index holds more than the %d leaves "
-				    "verified (the image changed after "
-				    "verification)", x->max_leaves);
+	if (x->nr == x->max_leaves) {
+		strbuf_addf(x->err, "the index holds more than the %d leaves "
+			    "verified (the image changed after "
+			    "verification)", x->max_leaves);
+		return -EINVAL;
+	}
 	if (x->nr == x->alloc) {
 		x->alloc = x->alloc ? 2 * x->alloc : 256;
 		x->v = xrealloc(x->v, x->alloc * sizeof(*x->v));
@@ -154,10 +168,12 @@ static int add_leaf(struct ex *x, const struct ubifs_branch *br)
 	       br->key + UBIFS_SK_LEN, x->hash_len);
 	x->nr++;
 	len_range(l->type, &min, &max);
-	if (l->len < min || l->len > max)
-		return strbuf_error(x->err, "LEB %d:0x%x %s: %u bytes, not %u to %u",
-				    l->lnum, l->offs, node_what(l), l->len,
-				    min, max);
+	if (l->len < min || l->len > max) {
+		strbuf_addf(x->err, "LEB %d:0x%x %s: %u bytes, not %u to %u",
+			    l->lnum, l->offs, node_what(l), l->len,
+			    min, max);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -178,9 +194,11 @@ static int collect(struct ex *x, int lnum, int offs, uint32_t len,
 	int cc = 0, lv = 0, i, err;
 	void *buf;
 
-	if (len < UBIFS_IDX_NODE_SZ || len > (uint32_t)g->leb_size)
-		return strbuf_error(x->err, "LEB %d:0x%x index node: length %u",
-				    lnum, offs, len);
+	if (len < UBIFS_IDX_NODE_SZ || len > (uint32_t)g->leb_size) {
+		strbuf_addf(x->err, "LEB %d:0x%x index node: length %u",
+			    lnum, offs, len);
+		return -EINVAL;
+	}
 	buf = xmalloc(len);
 	err = ubifs_node_read(x->img, x->auth, lnum, offs, len,
 			      x->auth ? hash : NULL, buf, &why);
@@ -190,9 +208,12 @@ static int collect(struct ex *x, int lnum, int offs, uint32_t len,
 		lv = le16toh(idx->level);
 		if (idx->ch.node_type != UBIFS_IDX_NODE ||
 		    len != UBIFS_IDX_NODE_SZ + (uint32_t)cc * g->branch_sz ||
-		    lv != level || ++x->idx_nodes > x->o->verified->idx_nodes)
-			err = strbuf_error(&why, "node type, child count, "
-					   "level or count");
+		    lv != level ||
+		    ++x->idx_nodes > x->o->verified->idx_nodes) {
+			strbuf_addstr(&why, "node type, child count, level or "
+				      "count");
+			err = -EINVAL;
+		}
 	}
 	if (err)
 		strbuf_addf(x->err, "LEB %d:0x%x index node: not what was "
@@ -252,8 +273,9 @@ static struct ubifs_ino_node *read_inode(struct ex *x, const struct leaf *l)
 	if (load(x, l, ino))
 		goto fail;
 	if (le32toh(ino->data_len) > l->len - UBIFS_INO_NODE_SZ) {
-		strbuf_error(x->err, "LEB %d:0x%x inode node: data_len %u beyond the node",
-			     l->lnum, l->offs, le32toh(ino->data_len));
+		strbuf_addf(x->err, "LEB %d:0x%x inode node: data_len %u "
+			    "beyond the node", l->lnum, l->offs,
+			    le32toh(ino->data_len));
 		goto fail;
 	}
 	return ino;
@@ -274,9 +296,11 @@ static int write_block(struct ex *x, int fd, const struct leaf *l,
 	uint32_t want, bno;
 	struct strbuf why = STRBUF_INIT;
 	long got;
+	int ret;
 
-	if (load(x, l, &node))
-		return -1;
+	ret = load(x, l, &node);
+	if (ret)
+		return ret;
 	want = le32toh(dn->size);
 	bno = ubifs_key_val(dn->key);
 	/* Blocks past the inode's size are never read by the kernel
@@ -293,25 +317,35 @@ static int write_block(struct ex *x, int fd, const struct leaf *l,
 		strbuf_addf(x->err, "LEB %d:0x%x data node (inode %u block %u): %s",
 			    l->lnum, l->offs, l->inum, bno, why.buf);
 		strbuf_release(&why);
-		return -1;
+		return got < 0 ? (int)got : -EINVAL;
 	}
-	if (pwrite(fd, block, got, (off_t)bno * UBIFS_BLOCK_SIZE) != got)
-		return strbuf_error(x->err, "write: %s", strerror(errno));
+	if (pwrite(fd, block, got, (off_t)bno * UBIFS_BLOCK_SIZE) != got) {
+		/* A short write sets no errno. */
+		ret = errno ? -errno : -EIO;
+		strbuf_addf(x->err, "write: %s", strerror(errno));
+		return ret;
+	}
 	return 0;
 }
 
 static int write_data(struct ex *x, int fd, uint32_t inum, uint64_t size)
 {
-	int lo, hi, i;
+	int lo, hi, i, ret;
 
 	range(x, inum, &lo, &hi);
 	for (i = lo; i < hi; i++)
-		if (x->v[i].type == UBIFS_DATA_KEY &&
-		    write_block(x, fd, &x->v[i], size))
-			return -1;
-	if (size > INT64_MAX || ftruncate(fd, size))
-		return strbuf_error(x->err, "inode %u: truncate to %llu: %s", inum,
-				    (unsigned long long)size, strerror(errno));
+		if (x->v[i].type == UBIFS_DATA_KEY) {
+			ret = write_block(x, fd, &x->v[i], size);
+			if (ret)
+				return ret;
+		}
+	if (size > INT64_MAX || ftruncate(fd, size)) {
+		/* A size off_t cannot hold is refused before the call. */
+		ret = errno && size <= INT64_MAX ? -errno : -EFBIG;
+		strbuf_addf(x->err, "inode %u: truncate to %llu: %s", inum,
+			    (unsigned long long)size, strerror(errno));
+		return ret;
+	}
 	return 0;
 }
 
@@ -330,28 +364,37 @@ static int read_entry(struct ex *x, const struct leaf *l, char *name,
 		uint8_t raw[UBIFS_MAX_DENT_NODE_SZ];
 	} node;
 	const struct ubifs_dent_node *de = &node.de;
-	int nlen;
+	int nlen, ret;
 
-	if (load(x, l, &node))
-		return -1;
+	ret = load(x, l, &node);
+	if (ret)
+		return ret;
 	nlen = le16toh(de->nlen);
 	if (!nlen || nlen > UBIFS_MAX_NLEN ||
-	    nlen > (int)(l->len - UBIFS_DENT_NODE_SZ))
-		return strbuf_error(x->err, "LEB %d:0x%x %s: bad name length %d", l->lnum,
-				    l->offs, node_what(l), nlen);
-	if (memchr(de->name, '\0', nlen))
-		return strbuf_error(x->err, "LEB %d:0x%x %s: name contains a NUL byte",
-				    l->lnum, l->offs, node_what(l));
+	    nlen > (int)(l->len - UBIFS_DENT_NODE_SZ)) {
+		strbuf_addf(x->err, "LEB %d:0x%x %s: bad name length %d", l->lnum,
+			    l->offs, node_what(l), nlen);
+		return -EINVAL;
+	}
+	if (memchr(de->name, '\0', nlen)) {
+		strbuf_addf(x->err, "LEB %d:0x%x %s: name contains a NUL byte",
+			    l->lnum, l->offs, node_what(l));
+		return -EINVAL;
+	}
 	if (l->type == UBIFS_DENT_KEY && (memchr(de->name, '/', nlen) ||
-	    (nlen <= 2 && !memcmp(de->name, "..", nlen))))
-		return strbuf_error(x->err, "LEB %d:0x%x %s: name \"%.*s\" is not a file "
-				    "name", l->lnum, l->offs,
-				    node_what(l), nlen,
-				    (const char *)de->name);
-	if (le64toh(de->inum) > UINT32_MAX)
-		return strbuf_error(x->err, "LEB %d:0x%x %s: inode %llu beyond 32 bits",
-				    l->lnum, l->offs, node_what(l),
-				    (unsigned long long)le64toh(de->inum));
+	    (nlen <= 2 && !memcmp(de->name, "..", nlen)))) {
+		strbuf_addf(x->err, "LEB %d:0x%x %s: name \"%.*s\" is not a file "
+			    "name", l->lnum, l->offs,
+			    node_what(l), nlen,
+			    (const char *)de->name);
+		return -EINVAL;
+	}
+	if (le64toh(de->inum) > UINT32_MAX) {
+		strbuf_addf(x->err, "LEB %d:0x%x %s: inode %llu beyond 32 bits",
+			    l->lnum, l->offs, node_what(l),
+			    (unsigned long long)le64toh(de->inum));
+		return -EINVAL;
+	}
 	memcpy(name, de->name, nlen);
 	name[nlen] = '\0';
 	*inum = le64toh(de->inum);
@@ -370,24 +413,29 @@ static int set_xattrs(struct ex *x, const char *path, uint32_t inum)
 	for (i = lo; i < hi; i++) {
 		if (x->v[i].type != UBIFS_XENT_KEY)
 			continue;
-		if (read_entry(x, &x->v[i], name, &vinum))
-			return -1;
+		err = read_entry(x, &x->v[i], name, &vinum);
+		if (err)
+			return err;
 		vl = ino_leaf(x, vinum);
-		if (!vl)
-			return strbuf_error(x->err, "LEB %d:0x%x xattr entry: no value "
-					    "inode %u", x->v[i].lnum, x->v[i].offs,
-					    vinum);
+		if (!vl) {
+			strbuf_addf(x->err, "LEB %d:0x%x xattr entry: no value "
+				    "inode %u", x->v[i].lnum, x->v[i].offs,
+				    vinum);
+			return -EINVAL;
+		}
 		val = read_inode(x, vl);
 		if (!val)
-			return -1;
+			return -EINVAL;
 		err = 0;
 		if (lsetxattr(path, name, val->data, le32toh(val->data_len), 0) &&
 		    errno != ENOTSUP && errno != EPERM)
 			err = errno;
 		free(val);
-		if (err)
-			return strbuf_error(x->err, "%s: setxattr %s: %s", shown(x, path),
-					    name, strerror(err));
+		if (err) {
+			strbuf_addf(x->err, "%s: setxattr %s: %s", shown(x, path),
+				    name, strerror(err));
+			return -err;
+		}
 	}
 	return 0;
 }
@@ -412,12 +460,20 @@ static int set_owner_mode(struct ex *x, const char *path,
 {
 	uint32_t mode = le32toh(ino->mode);
 
-	if (x->chown && lchown(path, le32toh(ino->uid), le32toh(ino->gid)))
-		return strbuf_error(x->err, "%s: chown: %s", shown(x, path),
-				    strerror(errno));
-	if (!S_ISLNK(mode) && chmod(path, mode & 07777))
-		return strbuf_error(x->err, "%s: chmod: %s", shown(x, path),
-				    strerror(errno));
+	int ret;
+
+	if (x->chown && lchown(path, le32toh(ino->uid), le32toh(ino->gid))) {
+		ret = -errno;
+		strbuf_addf(x->err, "%s: chown: %s", shown(x, path),
+			    strerror(-ret));
+		return ret;
+	}
+	if (!S_ISLNK(mode) && chmod(path, mode & 07777)) {
+		ret = -errno;
+		strbuf_addf(x->err, "%s: chmod: %s", shown(x, path),
+			    strerror(-ret));
+		return ret;
+	}
 	set_times(path, ino);
 	return 0;
 }
@@ -438,14 +494,13 @@ static void add_dir(struct ex *x, const char *path, uint32_t inum,
 static int make_dir(struct ex *x, const char *path, struct leaf *il,
 		    struct ubifs_ino_node *ino, int depth)
 {
-	if (mkdir(path, 0700)) {
-		strbuf_error(x->err, "%s: %s", shown(x, path), strerror(errno));
+	int ret;
+
+	ret = mkdir(path, 0700) ? path_error(x, path) :
+	      make_tree(x, path, il->inum, depth + 1);
+	if (ret) {
 		free(ino);
-		return -1;
-	}
-	if (make_tree(x, path, il->inum, depth + 1)) {
-		free(ino);
-		return -1;
+		return ret;
 	}
 	add_dir(x, path, il->inum, ino);
 	return 0;
@@ -459,10 +514,10 @@ static int make_file(struct ex *x, const char *path, struct leaf *il,
 	/* O_EXCL: never write through something already there. */
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
 	if (fd < 0)
-		return strbuf_error(x->err, "%s: %s", shown(x, path), strerror(errno));
+		return path_error(x, path);
 	err = write_data(x, fd, il->inum, le64toh(ino->size));
 	if (close(fd) && !err)
-		err = strbuf_error(x->err, "%s: %s", shown(x, path), strerror(errno));
+		err = path_error(x, path);
 	x->files++;
 	return err;
 }
@@ -476,12 +531,14 @@ static int make_symlink(struct ex *x, const char *path, struct leaf *il,
 
 	/* The target is stored without its NUL; one inside cannot be
 	 * recreated, and PATH_MAX bounds what symlink() takes. */
-	if (!n || n >= PATH_MAX || memchr(ino->data, '\0', n))
-		return strbuf_error(x->err, "LEB %d:0x%x inode node: bad symlink target "
-				    "(%u bytes)", il->lnum, il->offs, n);
+	if (!n || n >= PATH_MAX || memchr(ino->data, '\0', n)) {
+		strbuf_addf(x->err, "LEB %d:0x%x inode node: bad symlink target "
+			    "(%u bytes)", il->lnum, il->offs, n);
+		return -EINVAL;
+	}
 	target = xstrndup((const char *)ino->data, n);
 	if (symlink(target, path))
-		err = strbuf_error(x->err, "%s: %s", shown(x, path), strerror(errno));
+		err = path_error(x, path);
 	free(target);
 	return err;
 }
@@ -504,16 +561,17 @@ static int make_entry(struct ex *x, const char *path, struct leaf *il,
 		/* link(2) does not follow a symlink at oldpath. */
 		if (!S_ISDIR(il->mode) && !link(il->path, path))
 			return 0;
-		if (S_ISDIR(il->mode))
-			return strbuf_error(x->err, "%s: directory inode %u has a "
-					    "second entry", shown(x, path),
-					    il->inum);
-		return strbuf_error(x->err, "%s: %s", shown(x, path),
-				    strerror(errno));
+		if (S_ISDIR(il->mode)) {
+			strbuf_addf(x->err, "%s: directory inode %u has a "
+				    "second entry", shown(x, path),
+				    il->inum);
+			return -EINVAL;
+		}
+		return path_error(x, path);
 	}
 	ino = read_inode(x, il);
 	if (!ino)
-		return -1;
+		return -EINVAL;
 	mode = le32toh(ino->mode);
 	switch (mode & S_IFMT) {
 	case S_IFDIR:
@@ -555,9 +613,11 @@ static int make_tree(struct ex *x, const char *dir, uint32_t dinum, int depth)
 	uint32_t inum;
 	int lo, hi, i, err = 0;
 
-	if (depth > 4096)
-		return strbuf_error(x->err, "%s: directories nested too deep",
-				    shown(x, dir));
+	if (depth > 4096) {
+		strbuf_addf(x->err, "%s: directories nested too deep",
+			    shown(x, dir));
+		return -EINVAL;
+	}
 	range(x, dinum, &lo, &hi);
 	for (i = lo; i < hi && !err; i++) {
 		struct leaf *il;
@@ -569,9 +629,10 @@ static int make_tree(struct ex *x, const char *dir, uint32_t dinum, int depth)
 			break;
 		il = ino_leaf(x, inum);
 		if (!il) {
-			err = strbuf_error(x->err, "LEB %d:0x%x directory entry \"%s\": "
-					   "inode %u does not exist", x->v[i].lnum,
-					   x->v[i].offs, name, inum);
+			strbuf_addf(x->err, "LEB %d:0x%x directory entry "
+				    "\"%s\": inode %u does not exist",
+				    x->v[i].lnum, x->v[i].offs, name, inum);
+			err = -EINVAL;
 			break;
 		}
 		strbuf_reset(&path);
@@ -587,13 +648,15 @@ static int make_tree(struct ex *x, const char *dir, uint32_t dinum, int depth)
  * only once nothing below it needs a path through it. */
 static int finish_dirs(struct ex *x)
 {
-	int i;
+	int i, ret = 0;
 
-	for (i = 0; i < x->ndirs; i++)
-		if (set_xattrs(x, x->dirs[i].path, x->dirs[i].inum) ||
-		    set_owner_mode(x, x->dirs[i].path, x->dirs[i].ino))
-			return -1;
-	return 0;
+	for (i = 0; i < x->ndirs && !ret; i++) {
+		ret = set_xattrs(x, x->dirs[i].path, x->dirs[i].inum);
+		if (!ret)
+			ret = set_owner_mode(x, x->dirs[i].path,
+					     x->dirs[i].ino);
+	}
+	return ret;
 }
 
 static void release(struct ex *x)
@@ -626,7 +689,7 @@ static int check_size(struct ex *x, const char *dir)
 	uint64_t total = 0, limit = x->o->max_size;
 	struct statvfs vfs;
 	const char *slash;
-	int i;
+	int i, ret;
 
 	for (i = 0; i < x->nr; i++) {
 		struct ubifs_ino_node *ino;
@@ -635,7 +698,7 @@ static int check_size(struct ex *x, const char *dir)
 			continue;
 		ino = read_inode(x, &x->v[i]);
 		if (!ino)
-			return -1;
+			return -EINVAL;
 		if (S_ISREG(le32toh(ino->mode)))
 			total += le64toh(ino->size) < UINT64_MAX - total ?
 				 le64toh(ino->size) : UINT64_MAX - total;
@@ -647,9 +710,11 @@ static int check_size(struct ex *x, const char *dir)
 		if (!parent.len)
 			strbuf_addch(&parent, '.');
 		if (statvfs(parent.buf, &vfs)) {
-			strbuf_error(x->err, "%s: %s", parent.buf, strerror(errno));
+			ret = -errno;
+			strbuf_addf(x->err, "%s: %s", parent.buf,
+				    strerror(-ret));
 			strbuf_release(&parent);
-			return -1;
+			return ret;
 		}
 		strbuf_release(&parent);
 		limit = (uint64_t)vfs.f_bavail * vfs.f_frsize;
@@ -662,26 +727,29 @@ static int check_size(struct ex *x, const char *dir)
 		strbuf_addf(x->err, "the image's files declare %llu bytes, more "
 			    "than %s", (unsigned long long)total, why.buf);
 	strbuf_release(&why);
-	return total > limit ? -1 : 0;
+	return total > limit ? -EFBIG : 0;
 }
 
 static int build(struct ex *x, const char *tmp, const char *dir)
 {
 	struct ubifs_ino_node *ino;
 	struct leaf *root;
+	int ret;
 
-	if (make_tree(x, tmp, 1, 0))
-		return -1;
+	ret = make_tree(x, tmp, 1, 0);
+	if (ret)
+		return ret;
 	/* The root directory last: it is the last entry of the list. */
 	root = ino_leaf(x, 1);
 	ino = read_inode(x, root);
 	if (!ino)
-		return -1;
+		return -EINVAL;
 	add_dir(x, tmp, 1, ino);
-	if (finish_dirs(x))
-		return -1;
+	ret = finish_dirs(x);
+	if (ret)
+		return ret;
 	if (rename(tmp, dir))
-		return strbuf_error(x->err, "%s: %s", shown(x, dir), strerror(errno));
+		return path_error(x, dir);
 	return 0;
 }
 
@@ -697,11 +765,13 @@ int ubifs_extract(const struct ubifs_image *img,
 	struct strbuf tmp = STRBUF_INIT;
 	struct stat st;
 	struct leaf *root;
-	int ret = -1;
+	int ret = -EINVAL;
 
 	*files = 0;
-	if (!lstat(dir, &st))
-		return strbuf_error(err, "%s already exists", dir);
+	if (!lstat(dir, &st)) {
+		strbuf_addf(err, "%s already exists", dir);
+		return -EEXIST;
+	}
 	if (img->g.flags & UBIFS_FLG_AUTHENTICATION) {
 		x.auth = ubifs_auth_new(img->g.hash_algo, NULL, 0);
 		x.hash_len = img->g.hash_len;
@@ -712,19 +782,23 @@ int ubifs_extract(const struct ubifs_image *img,
 		}
 	}
 	x.max_leaves = ubifs_verify_leaves(res);
-	if (collect(&x, res->root_lnum, res->root_offs, res->root_len,
-		    res->root_hash, res->root_level))
+	ret = collect(&x, res->root_lnum, res->root_offs, res->root_len,
+		      res->root_hash, res->root_level);
+	if (ret)
 		goto out;
 	root = ino_leaf(&x, 1);
 	if (!root) {
 		strbuf_addstr(err, "no root inode");
+		ret = -EINVAL;
 		goto out;
 	}
-	if (check_size(&x, dir))
+	ret = check_size(&x, dir);
+	if (ret)
 		goto out;
 	strbuf_addf(&tmp, "%s.tmpXXXXXX", dir);
 	if (!mkdtemp(tmp.buf)) {
-		strbuf_addf(err, "%s: %s", dir, strerror(errno));
+		ret = -errno;
+		strbuf_addf(err, "%s: %s", dir, strerror(-ret));
 		goto out;
 	}
 	root->path = xstrdup(tmp.buf);

@@ -28,8 +28,11 @@ struct ubifs_extract_opts {
  * against the hash its index branch records, from the root hash down (or
  * its CRC, unauthenticated), so that only bytes that verify are written,
  * whatever becomes of the file after verification.  An inode is written
- * once; further entries of it are hard links.  Returns 0, or -1 with a
- * reason in err and nothing left at dir.
+ * once; further entries of it are hard links.  Returns 0, or a negative
+ * errno with a reason in err and nothing left at dir: -EINVAL for an
+ * index or node not as verified, -EFBIG for files declaring more than
+ * the limit, -EEXIST for a dir already there, else that of the system
+ * call that failed.
  */
 int ubifs_extract(const struct ubifs_image *img,
 		  const struct ubifs_extract_opts *o, const char *dir,

@@ -168,21 +168,21 @@ int ubifs_image_init(struct ubifs_image *img, const void *buf, size_t len,
 	if (len < UBIFS_SB_NODE_SZ) {
 		ubifs_report_add(rep, 0, 0, "superblock node",
 				 "image too short (%zu bytes)", len);
-		return -1;
+		return -EINVAL;
 	}
 	memcpy(&img->sb, buf, UBIFS_SB_NODE_SZ);
 	if (le32toh(sb->ch.magic) != UBIFS_NODE_MAGIC) {
 		ubifs_report_add(rep, 0, 0, "superblock node",
 				 "bad magic 0x%08x: not a UBIFS image",
 				 le32toh(sb->ch.magic));
-		return -1;
+		return -EINVAL;
 	}
 	if (sb->ch.node_type != UBIFS_SB_NODE ||
 	    le32toh(sb->ch.len) != UBIFS_SB_NODE_SZ) {
 		ubifs_report_add(rep, 0, 0, "superblock node",
 				 "bad node type %d or length %u",
 				 sb->ch.node_type, le32toh(sb->ch.len));
-		return -1;
+		return -EINVAL;
 	}
 	if (ubifs_node_crc(img, sb, UBIFS_SB_NODE_SZ) != le32toh(sb->ch.crc))
 		ubifs_report_add(rep, 0, 0, "superblock node", "CRC mismatch");
@@ -205,7 +205,7 @@ int ubifs_image_init(struct ubifs_image *img, const void *buf, size_t len,
 			ubifs_report_add(rep, 0, 0, "superblock node",
 					 "unsupported hash_algo %d",
 					 g->hash_algo);
-			return -1;
+			return -EINVAL;
 		}
 	}
 	g->branch_sz = UBIFS_BRANCH_SZ + UBIFS_SK_LEN + g->hash_len;
@@ -214,7 +214,7 @@ int ubifs_image_init(struct ubifs_image *img, const void *buf, size_t len,
 	    (uint32_t)g->lpt_lebs > (1u << 24) ||
 	    (uint32_t)g->orph_lebs > (1u << 24)) {
 		ubifs_report_add(rep, 0, 0, "superblock node", "bad area sizes");
-		return -1;
+		return -EINVAL;
 	}
 	g->lpt_first = UBIFS_LOG_LNUM + g->log_lebs;
 	g->lpt_last = g->lpt_first + g->lpt_lebs - 1;
@@ -230,7 +230,7 @@ int ubifs_image_init(struct ubifs_image *img, const void *buf, size_t len,
 		why = check_geometry(g);
 	if (why) {
 		ubifs_report_add(rep, 0, 0, "superblock node", "%s", why);
-		return -1;
+		return -EINVAL;
 	}
 	if (len < (size_t)g->leb_cnt * g->leb_size) {
 		ubifs_report_add(rep, len / g->leb_size, len % g->leb_size,
@@ -241,7 +241,7 @@ int ubifs_image_init(struct ubifs_image *img, const void *buf, size_t len,
 		 * the superblock's count). */
 		if ((size_t)g->leb_cnt * g->leb_size > 2 * len +
 		    16 * (size_t)g->leb_size)
-			return -1;
+			return -EINVAL;
 	}
 	return 0;
 }
@@ -251,13 +251,17 @@ static int map_file(const char *path, void **addr, size_t *len, int *fd,
 		    struct strbuf *err)
 {
 	struct stat st;
-	int ret = -1;
+	int ret = -EINVAL;
 
 	*fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (*fd < 0)
-		return strbuf_error(err, "%s", strerror(errno));
+	if (*fd < 0) {
+		ret = -errno;
+		strbuf_addf(err, "%s", strerror(-ret));
+		return ret;
+	}
 	if (fstat(*fd, &st)) {
-		strbuf_addstr(err, strerror(errno));
+		ret = -errno;
+		strbuf_addstr(err, strerror(-ret));
 		goto out;
 	}
 	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode)) {
@@ -271,7 +275,8 @@ static int map_file(const char *path, void **addr, size_t *len, int *fd,
 	}
 	*addr = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, *fd, 0);
 	if (*addr == MAP_FAILED) {
-		strbuf_addf(err, "cannot map: %s", strerror(errno));
+		ret = -errno;
+		strbuf_addf(err, "cannot map: %s", strerror(-ret));
 		goto out;
 	}
 	madvise(*addr, *len, MADV_SEQUENTIAL);
@@ -320,8 +325,9 @@ int ubifs_image_open(struct ubifs_image *img, const char *path,
 
 	memset(img, 0, sizeof(*img));
 	img->fd = -1;
-	if (map_file(path, &map, &len, &fd, err))
-		return -1;
+	ret = map_file(path, &map, &len, &fd, err);
+	if (ret)
+		return ret;
 	if (ubifs_ubi_detect(map, len)) {
 		ret = open_ubi(img, map, len, volume, rep, err);
 		munmap(map, len);
@@ -329,8 +335,9 @@ int ubifs_image_open(struct ubifs_image *img, const char *path,
 	} else if (volume) {
 		munmap(map, len);
 		close(fd);
-		return strbuf_error(err, "volume %s: not a UBI image, it has no "
-				    "volumes", volume);
+		strbuf_addf(err, "volume %s: not a UBI image, it has no "
+			    "volumes", volume);
+		return -EINVAL;
 	} else {
 		ret = ubifs_image_init(img, map, len, rep);
 		img->mapped = 1;
@@ -345,7 +352,7 @@ int ubifs_image_open(struct ubifs_image *img, const char *path,
 		free(s);
 	}
 	ubifs_image_release(img);
-	return -1;
+	return ret;
 }
 
 int ubifs_image_volumes(const char *path, struct ubifs_ubi_vol *uv,
@@ -358,13 +365,16 @@ int ubifs_image_volumes(const char *path, struct ubifs_ubi_vol *uv,
 
 	memset(uv, 0, sizeof(*uv));
 	uv->first_skipped = -1;
-	if (map_file(path, &map, &len, &fd, err))
-		return -1;
+	ret = map_file(path, &map, &len, &fd, err);
+	if (ret)
+		return ret;
 	close(fd);
 	if (ubifs_ubi_detect(map, len)) {
-		ret = ubifs_ubi_list(map, len, uv, &why) ? -1 : 1;
+		ret = ubifs_ubi_list(map, len, uv, &why);
 		if (ret < 0)
 			strbuf_addf(err, "UBI image: %s", why.buf);
+		else
+			ret = 1;
 	}
 	munmap(map, len);
 	strbuf_release(&why);
@@ -696,26 +706,39 @@ int ubifs_node_read(const struct ubifs_image *img, struct ubifs_auth *auth,
 
 	if (lnum < 0 || lnum >= img->g.leb_cnt || offs < 0 ||
 	    len < UBIFS_CH_SZ ||
-	    (int64_t)offs + len > ubifs_leb_avail(img, lnum))
-		return strbuf_error(err, "no node of %u bytes fits there", len);
+	    (int64_t)offs + len > ubifs_leb_avail(img, lnum)) {
+		strbuf_addf(err, "no node of %u bytes fits there", len);
+		return -EINVAL;
+	}
 	if (img->fd >= 0) {
 		got = pread(img->fd, buf, len, pos);
-		if (got < 0)
-			return strbuf_error(err, "read: %s", strerror(errno));
-		if (got != (ssize_t)len)
-			return strbuf_error(err, "the file is shorter than when it "
-					    "was scanned");
+		if (got < 0) {
+			got = -errno;
+			strbuf_addf(err, "read: %s", strerror((int)-got));
+			return (int)got;
+		}
+		if (got != (ssize_t)len) {
+			strbuf_addf(err, "the file is shorter than when it "
+				    "was scanned");
+			return -EINVAL;
+		}
 	} else {
 		memcpy(buf, img->data + pos, len);
 	}
-	if (le32toh(ch->magic) != UBIFS_NODE_MAGIC || le32toh(ch->len) != len)
-		return strbuf_error(err, "no longer the node that was scanned "
-				    "(magic or length)");
-	if (ubifs_node_crc(img, buf, len) != le32toh(ch->crc))
-		return strbuf_error(err, "CRC mismatch");
+	if (le32toh(ch->magic) != UBIFS_NODE_MAGIC || le32toh(ch->len) != len) {
+		strbuf_addf(err, "no longer the node that was scanned "
+			    "(magic or length)");
+		return -EINVAL;
+	}
+	if (ubifs_node_crc(img, buf, len) != le32toh(ch->crc)) {
+		strbuf_addstr(err, "CRC mismatch");
+		return -EINVAL;
+	}
 	if (hash && (ubifs_auth_hash(auth, buf, len, calc) ||
-		     !ubifs_mac_equal(calc, hash, img->g.hash_len)))
-		return strbuf_error(err, "hash mismatch");
+		     !ubifs_mac_equal(calc, hash, img->g.hash_len))) {
+		strbuf_addstr(err, "hash mismatch");
+		return -EINVAL;
+	}
 	return 0;
 }
 

@@ -90,8 +90,8 @@ struct ubifs_image {
 
 /*
  * Reads the superblock of the volume in buf (which the caller keeps alive)
- * and fills img->g.  Returns 0, or -1 after adding the reason to rep when
- * the geometry cannot be trusted enough to go on.
+ * and fills img->g.  Returns 0, or -EINVAL after adding the reason to rep
+ * when the geometry cannot be trusted enough to go on.
  */
 int ubifs_image_init(struct ubifs_image *img, const void *buf, size_t len,
 		     struct ubifs_report *rep);
@@ -99,9 +99,9 @@ int ubifs_image_init(struct ubifs_image *img, const void *buf, size_t len,
  * Opens the file at path as a UBIFS volume: a raw image (mkfs.ubifs
  * output), mapped read-only, or the UBIFS volume of a UBI image (ubinize
  * output, a flash dump) that volume names (ubifs_ubi_extract(); NULL for
- * the only one), reassembled in memory.  Returns 0, or -1 with a
- * one-line reason in err (the file name left to the caller) and img
- * released.
+ * the only one), reassembled in memory.  Returns 0, or a negative errno
+ * with a one-line reason in err (the file name left to the caller) and
+ * img released: that of the system call that failed, else -EINVAL.
  */
 int ubifs_image_open(struct ubifs_image *img, const char *path,
 		     const char *volume, struct ubifs_report *rep,
@@ -109,8 +109,8 @@ int ubifs_image_open(struct ubifs_image *img, const char *path,
 /*
  * What a UBI image at path holds, for the caller to choose a volume or
  * go through them all: returns 1 with uv filled by ubifs_ubi_list() (for
- * ubifs_ubi_vol_release()), 0 for a raw UBIFS image, or -1 with a reason
- * in err.
+ * ubifs_ubi_vol_release()), 0 for a raw UBIFS image, or a negative errno
+ * with a reason in err, as ubifs_image_open().
  */
 int ubifs_image_volumes(const char *path, struct ubifs_ubi_vol *uv,
 			struct strbuf *err);
@@ -157,7 +157,8 @@ const struct ubifs_snode *ubifs_find_node(const struct ubifs_image *img,
  * a file mapping reads the file as it is now, and the file may have been
  * rewritten (or cut short) since its bytes were hashed.  A mapped image
  * is read with pread(), so that a file cut short is an error, not a
- * SIGBUS.  Returns 0, or -1 with the reason in err.
+ * SIGBUS.  Returns 0, or a negative errno with the reason in err: that
+ * of pread(), else -EINVAL.
  */
 int ubifs_node_read(const struct ubifs_image *img, struct ubifs_auth *auth,
 		    int lnum, int offs, uint32_t len, const uint8_t *hash,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <endian.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,7 +88,8 @@ static struct bud *find_bud(struct jctx *j, int lnum)
 /*
  * validate_ref() and add_replay_bud(): a new bud is hashed into the log's
  * hash, and the bud's own chain starts from a copy of that state.
- * Returns 0, or -1 on an error the kernel refuses to mount on.
+ * Returns 0, or -EINVAL on an error the kernel refuses to mount on
+ * (-ENOMEM where the hash could not be computed).
  */
 static int log_ref(struct jctx *j, int lnum, const struct ubifs_snode *sn)
 {
@@ -99,13 +101,13 @@ static int log_ref(struct jctx *j, int lnum, const struct ubifs_snode *sn)
 
 	if (sn->len != UBIFS_REF_NODE_SZ) {
 		jerr(j, lnum, sn->offs, sn->type, "bad length %u", sn->len);
-		return -1;
+		return -EINVAL;
 	}
 	if (jhead >= JHEAD_CNT || bl >= g->leb_cnt || bl < g->main_first ||
 	    offs > (uint32_t)g->leb_size || (offs & (g->min_io - 1))) {
 		jerr(j, lnum, sn->offs, sn->type, "bad reference to LEB %d:%u",
 		     bl, offs);
-		return -1;
+		return -EINVAL;
 	}
 	b = find_bud(j, bl);
 	if (b) {
@@ -114,7 +116,7 @@ static int log_ref(struct jctx *j, int lnum, const struct ubifs_snode *sn)
 			return 0;
 		jerr(j, lnum, sn->offs, sn->type,
 		     "bud LEB %d was already referred to", bl);
-		return -1;
+		return -EINVAL;
 	}
 	if (j->log_hash &&
 	    ubifs_hash_state_update(j->log_hash, ref, UBIFS_REF_NODE_SZ))
@@ -140,12 +142,12 @@ static int log_ref(struct jctx *j, int lnum, const struct ubifs_snode *sn)
 	return 0;
 oom:
 	jerr(j, lnum, sn->offs, sn->type, "cannot hash");
-	return -1;
+	return -ENOMEM;
 }
 
 /*
- * replay_log_leb(): returns 1 at the end of the log, 0 to go on, -1 on an
- * error.  The first log LEB starts with the commit start node of the
+ * replay_log_leb(): returns 1 at the end of the log, 0 to go on, a
+ * negative errno on an error.  The first log LEB starts with the commit start node of the
  * master's commit; it seeds the log's hash.  A LEB whose first node is
  * older than that commit is left over from before it: the end.
  */
@@ -154,11 +156,11 @@ static int replay_log_leb(struct jctx *j, int lnum)
 	const struct ubifs_leb_scan *s = &j->img->scan[lnum];
 	const struct ubifs_snode *sn;
 	const uint8_t *p;
-	int i;
+	int i, ret;
 
 	if (leb_corrupt(s, 0)) {
 		j->errors++;
-		return -1;
+		return -EINVAL;
 	}
 	if (!s->nr)
 		return 1;
@@ -170,19 +172,19 @@ static int replay_log_leb(struct jctx *j, int lnum)
 		if (sn->type != UBIFS_CS_NODE || sn->len != UBIFS_CS_NODE_SZ) {
 			jerr(j, lnum, sn->offs, sn->type, "the first log node "
 			     "is not a commit start node");
-			return -1;
+			return -EINVAL;
 		}
 		if (le64toh(cs->cmt_no) != le64toh(j->mst->cmt_no)) {
 			jerr(j, lnum, sn->offs, sn->type, "commit number %llu "
 			     "is not the master node's",
 			     (unsigned long long)le64toh(cs->cmt_no));
-			return -1;
+			return -EINVAL;
 		}
 		j->cs_sqnum = node_sqnum(p);
 		if (j->log_hash &&
 		    ubifs_hash_state_update(j->log_hash, p, UBIFS_CS_NODE_SZ)) {
 			jerr(j, lnum, sn->offs, sn->type, "cannot hash");
-			return -1;
+			return -ENOMEM;
 		}
 	}
 	if (node_sqnum(p) < j->cs_sqnum)
@@ -190,7 +192,7 @@ static int replay_log_leb(struct jctx *j, int lnum)
 	if (sn->offs != 0) {
 		jerr(j, lnum, sn->offs, sn->type, "the first log node is not "
 		     "at offset 0");
-		return -1;
+		return -EINVAL;
 	}
 	for (i = 0; i < s->nr; i++) {
 		sn = &s->v[i];
@@ -199,15 +201,16 @@ static int replay_log_leb(struct jctx *j, int lnum)
 			jerr(j, lnum, sn->offs, sn->type, "sequence number "
 			     "%llu older than the commit start",
 			     (unsigned long long)node_sqnum(p));
-			return -1;
+			return -EINVAL;
 		}
 		if (sn->type == UBIFS_REF_NODE) {
-			if (log_ref(j, lnum, sn))
-				return -1;
+			ret = log_ref(j, lnum, sn);
+			if (ret)
+				return ret;
 		} else if (sn->type != UBIFS_CS_NODE || sn->offs != 0) {
 			jerr(j, lnum, sn->offs, sn->type,
 			     "unexpected node in the log");
-			return -1;
+			return -EINVAL;
 		}
 	}
 	return 0;
@@ -566,7 +569,7 @@ int ubifs_journal_check(const struct ubifs_image *img,
 		r = replay_log_leb(&j, lnum);
 		if (r == 1 && lnum == head) {
 			jerr(&j, lnum, 0, -1, "no nodes at the log head");
-			r = -1;
+			r = -EINVAL;
 		}
 		if (r)
 			break;

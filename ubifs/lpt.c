@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <endian.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,12 +95,12 @@ static int lpt_node(struct walk *w, int lnum, int offs, int sz, int type,
 	    offs + sz > g->leb_size) {
 		ubifs_report_add(w->rep, lnum, offs, lpt_what[type],
 				 "outside the LPT area");
-		return -1;
+		return -EINVAL;
 	}
 	if (offs + sz > ubifs_leb_avail(w->img, lnum)) {
 		ubifs_report_add(w->rep, lnum, offs, lpt_what[type],
 				 "beyond the end of the image");
-		return -1;
+		return -EINVAL;
 	}
 	if (sz > w->node_sz) {
 		w->node = xrealloc(w->node, sz);
@@ -113,12 +114,12 @@ static int lpt_node(struct walk *w, int lnum, int offs, int sz, int type,
 			       sz - UBIFS_LPT_CRC_BYTES)) {
 		ubifs_report_add(w->rep, lnum, offs, lpt_what[type],
 				 "CRC mismatch");
-		return -1;
+		return -EINVAL;
 	}
 	if ((int)get_bits(br, UBIFS_LPT_TYPE_BITS) != type) {
 		ubifs_report_add(w->rep, lnum, offs, lpt_what[type],
 				 "wrong LPT node type");
-		return -1;
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -134,15 +135,15 @@ static int read_pnode(struct walk *w, int lnum, int offs, int num)
 	if (++lpt->pnodes > lg->pnode_cnt) {
 		ubifs_report_add(w->rep, lnum, offs, "LPT pnode",
 				 "more pnodes than the main area has");
-		return -1;
+		return -EINVAL;
 	}
 	if (lpt_node(w, lnum, offs, lg->pnode_sz, UBIFS_LPT_PNODE, &br))
-		return -1;
+		return -EINVAL;
 	lpt->pnode_at[lpt->pnodes - 1] = (struct ubifs_lpt_node){ lnum, offs };
 	if (lg->big && (int)get_bits(&br, lg->pcnt_bits) != num) {
 		ubifs_report_add(w->rep, lnum, offs, "LPT pnode",
 				 "wrong pnode number");
-		return -1;
+		return -EINVAL;
 	}
 	for (i = 0; i < UBIFS_LPT_FANOUT; i++) {
 		int n = num * UBIFS_LPT_FANOUT + i;
@@ -154,7 +155,7 @@ static int read_pnode(struct walk *w, int lnum, int offs, int num)
 			ubifs_report_add(w->rep, lnum, offs, "LPT pnode",
 					 "bad LEB properties for LEB %d",
 					 n + w->img->g.main_first);
-			return -1;
+			return -EINVAL;
 		}
 		if (n < lpt->main_lebs) {
 			lpt->lp[n].free = free;
@@ -178,10 +179,10 @@ static int read_nnode(struct walk *w, int lnum, int offs, int level, int num)
 	if (++lpt->nnodes > lg->pnode_cnt + 1 + lg->hght) {
 		ubifs_report_add(w->rep, lnum, offs, "LPT nnode",
 				 "more nnodes than the tree can have");
-		return -1;
+		return -EINVAL;
 	}
 	if (lpt_node(w, lnum, offs, lg->nnode_sz, UBIFS_LPT_NNODE, &br))
-		return -1;
+		return -EINVAL;
 	if (lg->big)
 		get_bits(&br, lg->pcnt_bits);
 	for (i = 0; i < UBIFS_LPT_FANOUT; i++) {
@@ -229,8 +230,8 @@ int ubifs_lpt_read(const struct ubifs_image *img,
 		ubifs_auth_hash_begin(auth);
 	err = read_nnode(&w, le32toh(mst->lpt_lnum), le32toh(mst->lpt_offs),
 			 lpt->lg.hght, 0);
-	if (auth && ubifs_auth_hash_end(auth, lpt->hash))
-		err = -1;
+	if (auth && ubifs_auth_hash_end(auth, lpt->hash) && !err)
+		err = -ENOMEM;
 	check_table(&w, le32toh(mst->ltab_lnum), le32toh(mst->ltab_offs),
 		    lpt->lg.ltab_sz, UBIFS_LPT_LTAB);
 	if (lpt->lg.big)
@@ -238,7 +239,7 @@ int ubifs_lpt_read(const struct ubifs_image *img,
 			    le32toh(mst->lsave_offs), lpt->lg.lsave_sz,
 			    UBIFS_LPT_LSAVE);
 	free(w.node);
-	return err || w.failed ? -1 : 0;
+	return err ? err : w.failed ? -EINVAL : 0;
 }
 
 void ubifs_lpt_release(struct ubifs_lpt *lpt)

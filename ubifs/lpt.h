@@ -41,7 +41,8 @@ void ubifs_lpt_calc_geom(const struct ubifs_geom *g,
  * Walks the tree from the root nnode, checking every node's CRC and type,
  * reads the ltab (and lsave in the big model), fills lp and, when auth is
  * given, the hash of all pnodes in tree order (ubifs_lpt_calc_hash()).
- * Returns 0, or -1 when the tree could not be read completely.
+ * Returns 0, or -EINVAL when the tree could not be read completely (the
+ * reasons added to rep), -ENOMEM when its hash could not be computed.
  */
 int ubifs_lpt_read(const struct ubifs_image *img,
 		   const struct ubifs_mst_node *mst, struct ubifs_auth *auth,

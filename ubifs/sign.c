@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <endian.h>
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -139,9 +140,11 @@ static int next_leb(struct signer *s)
 	if (s->cur < s->nlebs) {
 		s->lnum = s->lebs[s->cur++];
 	} else {
-		if (s->leb_cnt >= g->max_leb_cnt)
-			return strbuf_error(s->err, "the signed index needs more than "
-					    "max_leb_cnt (%d) LEBs", g->max_leb_cnt);
+		if (s->leb_cnt >= g->max_leb_cnt) {
+			strbuf_addf(s->err, "the signed index needs more than "
+				    "max_leb_cnt (%d) LEBs", g->max_leb_cnt);
+			return -EINVAL;
+		}
 		s->lnum = s->leb_cnt++;
 		s->out = xrealloc(s->out, (size_t)s->leb_cnt * g->leb_size);
 		s->lp = xrealloc(s->lp, (s->leb_cnt - g->main_first) *
@@ -229,7 +232,7 @@ static int write_idx(struct signer *s, struct idx_ref *ref,
 	}
 	if (s->offs + len > g->leb_size && next_leb(s)) {
 		free(node);
-		return -1;
+		return -EINVAL;
 	}
 	finish_node(s, node, UBIFS_IDX_NODE, len, s->sqnum++);
 	ubifs_auth_hash(s->auth, node, len, ref->hash);
@@ -298,10 +301,12 @@ static int pick_index_lebs(struct signer *s, int gc_lnum)
 
 			if (pass == 0 && p->index) {
 				for (j = 0; j < sc->nr; j++)
-					if (sc->v[j].type != UBIFS_IDX_NODE)
-						return strbuf_error(s->err, "LEB %d mixes index "
-								    "and other nodes",
-								    i + g->main_first);
+					if (sc->v[j].type != UBIFS_IDX_NODE) {
+						strbuf_addf(s->err, "LEB %d mixes index "
+							    "and other nodes",
+							    i + g->main_first);
+						return -EINVAL;
+					}
 				s->lebs[s->nlebs++] = i + g->main_first;
 				s->lp[i] = (struct ubifs_lprops){ g->leb_size, 0, 0 };
 			} else if (pass == 1 && !p->index &&
@@ -374,18 +379,21 @@ static int write_sb(struct signer *s, const uint8_t *hash_mst)
 		      offsetof(struct ubifs_sb_node, hmac));
 	if (s->o->key) {
 		struct ubifs_sig_node *sig;
-		int len;
+		int len, ret;
 
-		if (ubifs_sig_create(s->o->key, s->o->cert, s->o->hash_algo, sb,
-				     UBIFS_SB_NODE_SZ, &der, &der_len, s->err)) {
+		ret = ubifs_sig_create(s->o->key, s->o->cert, s->o->hash_algo,
+				       sb, UBIFS_SB_NODE_SZ, &der, &der_len,
+				       s->err);
+		if (ret) {
 			free(sb);
-			return -1;
+			return ret;
 		}
 		len = UBIFS_SIG_NODE_SZ + der_len;
 		if ((int)UBIFS_SB_NODE_SZ + len > g->leb_size) {
 			free(der);
 			free(sb);
-			return strbuf_error(s->err, "the signature does not fit into LEB 0");
+			strbuf_addstr(s->err, "the signature does not fit into LEB 0");
+			return -EINVAL;
 		}
 		sig = (void *)(leb + UBIFS_SB_NODE_SZ);
 		memset(sig, 0, len);
@@ -453,24 +461,30 @@ int ubifs_sign(struct ubifs_image *img, const struct ubifs_sign_opts *o,
 	struct idx_ref root;
 	uint8_t hash_mst[UBIFS_MAX_HASH_LEN];
 	int i, main_old = g->leb_cnt - g->main_first;
-	int ret = -1;
+	int ret = -EINVAL;
 
-	if (g->flags & UBIFS_FLG_AUTHENTICATION)
-		return strbuf_error(err, "the image is already authenticated");
+	if (g->flags & UBIFS_FLG_AUTHENTICATION) {
+		strbuf_addstr(err, "the image is already authenticated");
+		return -EINVAL;
+	}
 	if (ubifs_verify(img, &vo, &res, &rep)) {
 		char *p = ubifs_problem_str(&rep.v[0]);
 
 		strbuf_addf(err, "the input does not verify: %s", p);
 		free(p);
 		ubifs_report_clear(&rep);
-		return -1;
+		return -EINVAL;
 	}
-	if (res.buds)
-		return strbuf_error(err, "the journal is not empty (%d buds): mount and "
-				    "unmount the image first", res.buds);
+	if (res.buds) {
+		strbuf_addf(err, "the journal is not empty (%d buds): mount and "
+			    "unmount the image first", res.buds);
+		return -EINVAL;
+	}
 	s.auth = ubifs_auth_new(o->hash_algo, o->hmac_key, o->hmac_key_len);
-	if (!s.auth)
-		return strbuf_error(err, "hash algorithm %d is not available", o->hash_algo);
+	if (!s.auth) {
+		strbuf_addf(err, "hash algorithm %d is not available", o->hash_algo);
+		return -EINVAL;
+	}
 	s.hash_len = ubifs_auth_hash_len(s.auth);
 	s.branch_sz = UBIFS_BRANCH_SZ + UBIFS_SK_LEN + s.hash_len;
 	if ((long)UBIFS_IDX_NODE_SZ + (long)g->fanout * s.branch_sz >
@@ -505,7 +519,8 @@ int ubifs_sign(struct ubifs_image *img, const struct ubifs_sign_opts *o,
 
 	update_master(&s, &mst, &root, &l, &pos, lpt_hash);
 	write_masters(&s, &mst, hash_mst);
-	if (write_sb(&s, hash_mst))
+	ret = write_sb(&s, hash_mst);
+	if (ret)
 		goto out;
 	*out = s.out;
 	*out_len = (size_t)s.leb_cnt * g->leb_size;

@@ -25,7 +25,11 @@ struct ubifs_sign_opts {
 	size_t hmac_key_len;
 };
 
-/* 0 with the new image in *out (malloc'ed), or -1 with a reason in err. */
+/*
+ * 0 with the new image in *out (malloc'ed), or a negative errno with a
+ * reason in err: -EINVAL for an image that cannot be signed, else that of
+ * reading the key (ubifs_sig_create()).
+ */
 int ubifs_sign(struct ubifs_image *img, const struct ubifs_sign_opts *o,
 	       uint8_t **out, size_t *out_len, struct strbuf *err);
 

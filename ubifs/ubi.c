@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <endian.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,8 +131,10 @@ static int geometry(struct scan *s)
 	const struct ubi_ec_hdr *ec = (const void *)s->img;
 	size_t i;
 
-	if (!hdr_ok(&s->crc, ec, UBI_EC_HDR_MAGIC))
-		return strbuf_error(s->err, "PEB 0: bad erase counter header CRC");
+	if (!hdr_ok(&s->crc, ec, UBI_EC_HDR_MAGIC)) {
+		strbuf_addstr(s->err, "PEB 0: bad erase counter header CRC");
+		return -EINVAL;
+	}
 	s->vid_off = be32toh(ec->vid_hdr_offset);
 	s->data_off = be32toh(ec->data_offset);
 	s->peb = s->len;
@@ -142,9 +145,11 @@ static int geometry(struct scan *s)
 		}
 	if (s->vid_off < UBI_HDR_SIZE ||
 	    s->vid_off + UBI_HDR_SIZE > s->data_off ||
-	    s->data_off + UBIFS_MIN_LEB_SZ > s->peb)
-		return strbuf_error(s->err, "bad header offsets (VID 0x%x, data 0x%x, PEB "
-				    "size %zu)", s->vid_off, s->data_off, s->peb);
+	    s->data_off + UBIFS_MIN_LEB_SZ > s->peb) {
+		strbuf_addf(s->err, "bad header offsets (VID 0x%x, data 0x%x, PEB "
+			    "size %zu)", s->vid_off, s->data_off, s->peb);
+		return -EINVAL;
+	}
 	s->npebs = s->len / s->peb;
 	return 0;
 }
@@ -168,11 +173,13 @@ static int scan_peb(struct scan *s, size_t pnum)
 	if (!hdr_ok(&s->crc, ec, UBI_EC_HDR_MAGIC))
 		goto corrupt;
 	if (be32toh(ec->vid_hdr_offset) != s->vid_off ||
-	    be32toh(ec->data_offset) != s->data_off)
-		return strbuf_error(s->err, "PEB %zu: header offsets 0x%x/0x%x differ from "
-				    "PEB 0's 0x%x/0x%x", pnum,
-				    be32toh(ec->vid_hdr_offset),
-				    be32toh(ec->data_offset), s->vid_off, s->data_off);
+	    be32toh(ec->data_offset) != s->data_off) {
+		strbuf_addf(s->err, "PEB %zu: header offsets 0x%x/0x%x differ from "
+			    "PEB 0's 0x%x/0x%x", pnum,
+			    be32toh(ec->vid_hdr_offset),
+			    be32toh(ec->data_offset), s->vid_off, s->data_off);
+		return -EINVAL;
+	}
 	if (all_ff((const uint8_t *)vid, UBI_HDR_SIZE))
 		return 0;
 	if (!hdr_ok(&s->crc, vid, UBI_VID_HDR_MAGIC))
@@ -185,9 +192,11 @@ static int scan_peb(struct scan *s, size_t pnum)
 	/* Unmapped LEBs read as erased, and volume_lebs() bounds a volume
 	 * by the image's PEBs; a LEB number far beyond them is a corrupt
 	 * header. */
-	if (lnum > 2 * s->npebs + 16)
-		return strbuf_error(s->err, "PEB %zu: LEB %u of volume %u is beyond what "
-				    "%zu PEBs can hold", pnum, lnum, id, s->npebs);
+	if (lnum > 2 * s->npebs + 16) {
+		strbuf_addf(s->err, "PEB %zu: LEB %u of volume %u is beyond what "
+			    "%zu PEBs can hold", pnum, lnum, id, s->npebs);
+		return -EINVAL;
+	}
 	s->v[s->nr++] = (struct copy){ id, lnum, be64toh(vid->sqnum), pnum,
 				       vid };
 	return 0;
@@ -220,11 +229,13 @@ static int newer_wins(struct scan *s, const struct copy *old,
 	const struct ubi_vid_hdr *vid = new->vid;
 	uint32_t size = be32toh(vid->data_size);
 
-	if (old->sqnum == new->sqnum)
-		return strbuf_error(s->err, "PEBs %zu and %zu hold LEB %u of volume %u with "
-				    "the same sqnum %llu", old->pnum, new->pnum,
-				    new->lnum, new->vol_id,
-				    (unsigned long long)new->sqnum);
+	if (old->sqnum == new->sqnum) {
+		strbuf_addf(s->err, "PEBs %zu and %zu hold LEB %u of volume %u with "
+			    "the same sqnum %llu", old->pnum, new->pnum,
+			    new->lnum, new->vol_id,
+			    (unsigned long long)new->sqnum);
+		return -EINVAL;
+	}
 	if (!vid->copy_flag)
 		return 1;
 	if (size > s->peb - s->data_off)
@@ -250,7 +261,7 @@ static int resolve(struct scan *s)
 		}
 		r = newer_wins(s, &s->v[n - 1], &s->v[i]);
 		if (r < 0)
-			return -1;
+			return r;
 		if (r)
 			s->v[n - 1] = s->v[i];
 	}
@@ -279,8 +290,8 @@ static const struct copy *find_leb(const struct scan *s, uint32_t vol_id,
  * One copy of the volume table, checked as drivers/mtd/ubi/vtbl.c
  * vtbl_check() does, but for the number of good PEBs: an image file is
  * not the device, and ubinize writes only the PEBs that hold data, so a
- * volume may well reserve more PEBs than the file has.  Returns 0, or -1
- * with the reason in why.
+ * volume may well reserve more PEBs than the file has.  Returns 0, or
+ * -EINVAL with the reason in why.
  */
 static int vtbl_check(struct scan *s, const struct ubi_vtbl_record *t,
 		      int slots, struct strbuf *why)
@@ -297,12 +308,16 @@ static int vtbl_check(struct scan *s, const struct ubi_vtbl_record *t,
 		uint16_t name_len = be16toh(r->name_len);
 
 		if (be32toh(r->crc) != ubifs_crc32(&s->crc, UBIFS_CRC32_INIT, r,
-						   UBI_VTBL_RECORD_SIZE_CRC))
-			return strbuf_error(why, "record %d: bad CRC", i);
+						   UBI_VTBL_RECORD_SIZE_CRC)) {
+			strbuf_addf(why, "record %d: bad CRC", i);
+			return -EINVAL;
+		}
 		if (!r->reserved_pebs) {
-			if (memcmp(r, &empty, sizeof(empty)))
-				return strbuf_error(why, "record %d: empty but not "
-						    "zeroed", i);
+			if (memcmp(r, &empty, sizeof(empty))) {
+				strbuf_addf(why, "record %d: empty but not "
+					    "zeroed", i);
+				return -EINVAL;
+			}
 			continue;
 		}
 		if (!align || align > leb ||
@@ -311,16 +326,20 @@ static int vtbl_check(struct scan *s, const struct ubi_vtbl_record *t,
 		    (r->vol_type != UBI_VID_DYNAMIC &&
 		     r->vol_type != UBI_VID_STATIC) || r->upd_marker > 1 ||
 		    name_len > UBIFS_UBI_VOL_NAME_MAX || !r->name[0] ||
-		    strnlen(r->name, name_len + 1) != name_len)
-			return strbuf_error(why, "record %d: inconsistent", i);
+		    strnlen(r->name, name_len + 1) != name_len) {
+			strbuf_addf(why, "record %d: inconsistent", i);
+			return -EINVAL;
+		}
 	}
 	for (i = 0; i < slots; i++)
 		for (j = i + 1; j < slots; j++)
 			if (t[i].name_len && t[i].name_len == t[j].name_len &&
 			    !strncmp(t[i].name, t[j].name,
-				     be16toh(t[i].name_len)))
-				return strbuf_error(why, "volumes %d and %d have "
-						    "the same name", i, j);
+				     be16toh(t[i].name_len))) {
+				strbuf_addf(why, "volumes %d and %d have "
+					    "the same name", i, j);
+				return -EINVAL;
+			}
 	return 0;
 }
 
@@ -466,16 +485,20 @@ static int check_sb(struct scan *s, const uint8_t *leb0, size_t leb,
 	if (sb->ch.node_type != UBIFS_SB_NODE)
 		return 0;
 	*lebs = le32toh(sb->leb_cnt);
-	if (sb_leb != leb)
-		return strbuf_error(s->err, "superblock LEB size %u, but the UBI volume's "
-				    "LEBs hold %zu bytes (PEB size %zu, data offset "
-				    "%u)", sb_leb, leb, s->peb, s->data_off);
+	if (sb_leb != leb) {
+		strbuf_addf(s->err, "superblock LEB size %u, but the UBI volume's "
+			    "LEBs hold %zu bytes (PEB size %zu, data offset "
+			    "%u)", sb_leb, leb, s->peb, s->data_off);
+		return -EINVAL;
+	}
 	if (!io || (io & (io - 1)) || s->peb % io ||
-	    s->data_off != ((uint64_t)end + io - 1) / io * io)
-		return strbuf_error(s->err, "superblock min. I/O unit %u does not fit the "
-				    "UBI headers (VID header at 0x%x, data at 0x%x, "
-				    "PEB size %zu)", io, s->vid_off, s->data_off,
-				    s->peb);
+	    s->data_off != ((uint64_t)end + io - 1) / io * io) {
+		strbuf_addf(s->err, "superblock min. I/O unit %u does not fit the "
+			    "UBI headers (VID header at 0x%x, data at 0x%x, "
+			    "PEB size %zu)", io, s->vid_off, s->data_off,
+			    s->peb);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -496,15 +519,19 @@ static int volume_lebs(struct scan *s, const struct copy *first,
 	*nlebs = (size_t)last->lnum + 1;
 	if (sb_lebs > *nlebs)
 		*nlebs = sb_lebs;
-	if (*nlebs > s->npebs)
-		return strbuf_error(s->err, "volume %u: %zu LEBs (superblock %u, LEB %u "
-				    "mapped), more than the image's %zu PEBs", id,
-				    *nlebs, sb_lebs, last->lnum, s->npebs);
-	if (s->vtbl && *nlebs > be32toh(s->vtbl[id].reserved_pebs))
-		return strbuf_error(s->err, "volume %u: %zu LEBs (superblock %u, LEB %u "
-				    "mapped), but the volume table reserves %u",
-				    id, *nlebs, sb_lebs, last->lnum,
-				    be32toh(s->vtbl[id].reserved_pebs));
+	if (*nlebs > s->npebs) {
+		strbuf_addf(s->err, "volume %u: %zu LEBs (superblock %u, LEB %u "
+			    "mapped), more than the image's %zu PEBs", id,
+			    *nlebs, sb_lebs, last->lnum, s->npebs);
+		return -EINVAL;
+	}
+	if (s->vtbl && *nlebs > be32toh(s->vtbl[id].reserved_pebs)) {
+		strbuf_addf(s->err, "volume %u: %zu LEBs (superblock %u, LEB %u "
+			    "mapped), but the volume table reserves %u",
+			    id, *nlebs, sb_lebs, last->lnum,
+			    be32toh(s->vtbl[id].reserved_pebs));
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -518,22 +545,26 @@ static int assemble(struct scan *s, uint32_t vol_id)
 	for (end = first; end < s->v + s->nr && end->vol_id == vol_id; end++)
 		;
 	pad = be32toh(first->vid->data_pad);
-	if (pad >= s->peb - s->data_off - UBIFS_MIN_LEB_SZ)
-		return strbuf_error(s->err, "PEB %zu: data_pad %u leaves no room",
-				    first->pnum, pad);
+	if (pad >= s->peb - s->data_off - UBIFS_MIN_LEB_SZ) {
+		strbuf_addf(s->err, "PEB %zu: data_pad %u leaves no room",
+			    first->pnum, pad);
+		return -EINVAL;
+	}
 	leb = s->peb - s->data_off - pad;
 	if (check_sb(s, leb_data(s, first), leb, &sb_lebs) ||
 	    volume_lebs(s, first, end - 1, sb_lebs, &nlebs))
-		return -1;
+		return -EINVAL;
 	s->out->len = nlebs * leb;
 	s->out->data = xmalloc(s->out->len);
 	memset(s->out->data, 0xff, s->out->len);
 	for (c = first; c < end; c++) {
 		/* attach.c: every PEB of a volume has its data_pad. */
-		if (be32toh(c->vid->data_pad) != pad)
-			return strbuf_error(s->err, "PEB %zu: data_pad %u, PEB %zu has %u",
-					    c->pnum, be32toh(c->vid->data_pad),
-					    first->pnum, pad);
+		if (be32toh(c->vid->data_pad) != pad) {
+			strbuf_addf(s->err, "PEB %zu: data_pad %u, PEB %zu has %u",
+				    c->pnum, be32toh(c->vid->data_pad),
+				    first->pnum, pad);
+			return -EINVAL;
+		}
 		memcpy((uint8_t *)s->out->data + c->lnum * leb, leb_data(s, c),
 		       leb);
 	}
@@ -583,7 +614,7 @@ int ubifs_ubi_list(const void *buf, size_t len, struct ubifs_ubi_vol *vol,
 		   struct strbuf *err)
 {
 	struct scan *s = scan_image(buf, len, vol, err);
-	int ret = s ? 0 : -1;
+	int ret = s ? 0 : -EINVAL;
 
 	scan_free(s);
 	return ret;
@@ -594,10 +625,10 @@ int ubifs_ubi_extract(const void *buf, size_t len, const char *select,
 {
 	struct scan *s = scan_image(buf, len, vol, err);
 	const struct ubifs_ubi_volume *v;
-	int ret = -1;
+	int ret = -EINVAL;
 
 	if (!s)
-		return -1;
+		return -EINVAL;
 	v = choose(s, select);
 	if (!v)
 		goto out;

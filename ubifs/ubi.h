@@ -39,8 +39,8 @@ struct ubifs_ubi_vol {
  * by vol_id, named after the volume table when one of its two copies is
  * good (else vol->vtbl_note says why there is none).  Of two PEBs
  * holding one LEB the one UBI would read counts, whatever the order of
- * the PEBs in buf.  Returns 0, or -1 with a reason in err (no UBIFS
- * volume among them).
+ * the PEBs in buf.  Returns 0, or -EINVAL with a reason in err (a header
+ * that cannot be trusted, no UBIFS volume among them).
  */
 int ubifs_ubi_list(const void *buf, size_t len, struct ubifs_ubi_vol *vol,
 		   struct strbuf *err);
@@ -50,7 +50,8 @@ int ubifs_ubi_list(const void *buf, size_t len, struct ubifs_ubi_vol *vol,
  * the only one.  The volume holds the superblock's LEB count at least,
  * unmapped LEBs read as 0xFF, as UBI returns them, and a count beyond the
  * PEBs in buf is refused.  The superblock's LEB size and min. I/O unit
- * must fit the UBI headers.  Returns 0, or -1 with a reason in err.
+ * must fit the UBI headers.  Returns 0, or -EINVAL with a reason in err
+ * (as for list, or no such volume, or one that does not fit).
  */
 int ubifs_ubi_extract(const void *buf, size_t len, const char *select,
 		      struct ubifs_ubi_vol *vol, struct strbuf *err);

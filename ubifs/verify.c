@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <endian.h>
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -259,7 +260,7 @@ static int check_masters(struct vctx *v)
 	const uint8_t *p2 = m2 ? node_ptr(v, UBIFS_MST_LNUM + 1, m2->offs) : NULL;
 	int lnum = p1 ? UBIFS_MST_LNUM : UBIFS_MST_LNUM + 1;
 	struct strbuf why = STRBUF_INIT;
-	int offs;
+	int offs, ret;
 
 	/*
 	 * scan_for_master(): the copy in LEB 1 is authenticated, the one in
@@ -270,14 +271,15 @@ static int check_masters(struct vctx *v)
 	 * holds no usable copy is LEB 2's authenticated itself.
 	 */
 	if (!p1 && !p2)
-		return -1;
+		return -EINVAL;
 	offs = p1 ? m1->offs : m2->offs;
-	if (ubifs_node_read(v->img, NULL, lnum, offs, UBIFS_MST_NODE_SZ,
-			    NULL, &v->mst_copy, &why)) {
+	ret = ubifs_node_read(v->img, NULL, lnum, offs, UBIFS_MST_NODE_SZ,
+			      NULL, &v->mst_copy, &why);
+	if (ret) {
 		ubifs_report_add(v->rep, lnum, offs, "master node",
 				 "changed while being verified: %s", why.buf);
 		strbuf_release(&why);
-		return -1;
+		return ret;
 	}
 	if (v->auth)
 		auth_master(v, lnum, offs, &v->mst_copy);
