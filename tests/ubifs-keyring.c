@@ -44,7 +44,8 @@ int test__ubifs_keyring(void)
 					    &why) < 0 &&
 			strstr(why.buf, "no user key"));
 	/* What the kernel's UBIFS uses: a logon key, unreadable here. */
-	if (add_key("logon", "ubifs:tracekit-test", secret, sizeof(secret)) >= 0)
+	if (add_key("logon", "ubifs:tracekit-test", secret,
+		    sizeof(secret)) >= 0)
 		TEST_ASSERT_VAL("logon key refused",
 				ubifs_read_key_desc("ubifs:tracekit-test", &key,
 						    &len, &why) < 0 &&

@@ -70,8 +70,8 @@ static int kind_of(int type)
 static void add_node(struct regions *kinds, const uint8_t *buf, int leb_size,
 		     int lnum, int offs, int len)
 {
-	const struct ubifs_ch *ch = (const void *)(buf + (size_t)lnum * leb_size +
-						   offs);
+	const struct ubifs_ch *ch =
+		(const void *)(buf + (size_t)lnum * leb_size + offs);
 	int k = kind_of(ch->node_type);
 
 	if (k < 0)
@@ -223,7 +223,8 @@ static void repair_crc(uint8_t *node, int k, int node_len)
 
 	ubifs_crc_init(&crc);
 	if (k == K_PNODE) {
-		uint16_t c = ubifs_crc16(&crc, 0xffff, node + UBIFS_LPT_CRC_BYTES,
+		uint16_t c = ubifs_crc16(&crc, 0xffff,
+					 node + UBIFS_LPT_CRC_BYTES,
 					 node_len - UBIFS_LPT_CRC_BYTES);
 
 		node[0] = c;
@@ -368,7 +369,8 @@ int test__ubifs_tamper(void)
 		.key = f.key, .cert = f.cert,
 		.hmac_key = key, .hmac_key_len = sizeof(key) - 1,
 	};
-	TEST_ASSERT_VAL("plain image", !ubifs_image_init(&plain, pimg, plen, &rep));
+	TEST_ASSERT_VAL("plain image",
+			!ubifs_image_init(&plain, pimg, plen, &rep));
 	TEST_ASSERT_VAL("sign", !ubifs_sign(&plain, &so, &ours, &olen, &err));
 	ubifs_image_release(&plain);
 	o.hmac_key = key;

@@ -95,7 +95,8 @@ static void fix_crc(uint8_t *node)
  */
 static int sig_flips_refused(const uint8_t *img, const char *cert)
 {
-	const struct ubifs_sig_node *sn = (const void *)(img + UBIFS_SB_NODE_SZ);
+	const struct ubifs_sig_node *sn =
+		(const void *)(img + UBIFS_SB_NODE_SZ);
 	uint32_t n = le32toh(sn->len), i;
 	uint8_t *sig = malloc(n);
 	struct strbuf why = STRBUF_INIT;
@@ -163,7 +164,8 @@ int test__ubifs(void)
 	TEST_ASSERT_EQUAL("plain image verifies",
 			  verify_buf(plain, plen, NULL, &res, &rep), 0);
 	TEST_ASSERT_VAL("plain is not authenticated", !res.authenticated);
-	TEST_ASSERT_EQUAL("same inodes in plain", res.leaves[UBIFS_INO_NODE], 9);
+	TEST_ASSERT_EQUAL("same inodes in plain", res.leaves[UBIFS_INO_NODE],
+			  9);
 
 	bad = malloc(slen);
 	TEST_ASSERT_VAL("malloc", bad);
@@ -205,7 +207,8 @@ int test__ubifs(void)
 
 	/* The root's first branch points back at the root, CRC fixed up:
 	 * only the loop detection can stop the walk. */
-	TEST_ASSERT_EQUAL("plain again", verify_buf(plain, plen, NULL, &res, &rep), 0);
+	TEST_ASSERT_EQUAL("plain again",
+			  verify_buf(plain, plen, NULL, &res, &rep), 0);
 	memcpy(bad, plain, plen);
 	root = bad + (size_t)res.root_lnum * leb + res.root_offs;
 	br = (void *)(root + UBIFS_IDX_NODE_SZ);

@@ -540,16 +540,19 @@ static int signers_are(CMS_ContentInfo *cms, X509 *cert)
 		X509_NAME *issuer = NULL;
 		ASN1_INTEGER *serial = NULL;
 		const ASN1_OCTET_STRING *skid;
+		CMS_SignerInfo *si = sk_CMS_SignerInfo_value(sis, i);
 
-		if (CMS_SignerInfo_get0_signer_id(sk_CMS_SignerInfo_value(sis, i),
-						  &keyid, &issuer, &serial) != 1)
+		if (CMS_SignerInfo_get0_signer_id(si, &keyid, &issuer,
+						  &serial) != 1)
 			return 0;
 		if (keyid) {
 			skid = X509_get0_subject_key_id(cert);
 			if (!skid || ASN1_OCTET_STRING_cmp(keyid, skid))
 				return 0;
-		} else if (ASN1_INTEGER_cmp(serial, X509_get0_serialNumber(cert)) ||
-			   !same_der_name(issuer, X509_get_issuer_name(cert))) {
+		} else if (ASN1_INTEGER_cmp(serial,
+					    X509_get0_serialNumber(cert)) ||
+			   !same_der_name(issuer,
+					  X509_get_issuer_name(cert))) {
 			return 0;
 		}
 	}
@@ -557,7 +560,8 @@ static int signers_are(CMS_ContentInfo *cms, X509 *cert)
 }
 
 int ubifs_sig_verify(const char *cert_path, int hash_algo, const void *data,
-		     size_t len, const void *sig, size_t sig_len, struct strbuf *err)
+		     size_t len, const void *sig, size_t sig_len,
+		     struct strbuf *err)
 {
 	const unsigned char *p = sig;
 	CMS_ContentInfo *cms;
@@ -730,7 +734,8 @@ int ubifs_read_key_desc(const char *desc, uint8_t **key, size_t *len,
 				    "or use --key-file", desc);
 		else
 			strbuf_addf(err, "no user key '%s' in the keyrings "
-				    "of this process: %s", desc, strerror(errno));
+				    "of this process: %s", desc,
+				    strerror(errno));
 		return ret;
 	}
 	n = syscall(SYS_keyctl, KEYCTL_READ, id, NULL, 0);

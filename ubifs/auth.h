@@ -84,7 +84,8 @@ int ubifs_mac_equal(const void *a, const void *b, size_t len);
  * where OpenSSL ran out of memory) and a one-line reason in err.
  */
 int ubifs_sig_verify(const char *cert_path, int hash_algo, const void *data,
-		     size_t len, const void *sig, size_t sig_len, struct strbuf *err);
+		     size_t len, const void *sig, size_t sig_len,
+		     struct strbuf *err);
 /* Detached SignedData without certificates or signed attributes, as
  * mkfs.ubifs makes it.  *der is malloc'ed.  Returns 0, or a negative errno
  * with the reason in err: the key file's open(), else -EINVAL. */

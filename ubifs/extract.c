@@ -220,9 +220,9 @@ static int collect(struct ex *x, int lnum, int offs, uint32_t len,
 			    "verified: %s (the image changed after "
 			    "verification)", lnum, offs, why.buf);
 	for (i = 0; i < cc && !err; i++) {
-		const struct ubifs_branch *br =
-			(const void *)(idx->branches + (size_t)i * g->branch_sz);
+		const struct ubifs_branch *br;
 
+		br = (const void *)(idx->branches + (size_t)i * g->branch_sz);
 		if (lv)
 			err = collect(x, le32toh(br->lnum), le32toh(br->offs),
 				      le32toh(br->len), br->key + UBIFS_SK_LEN,
@@ -372,8 +372,8 @@ static int read_entry(struct ex *x, const struct leaf *l, char *name,
 	nlen = le16toh(de->nlen);
 	if (!nlen || nlen > UBIFS_MAX_NLEN ||
 	    nlen > (int)(l->len - UBIFS_DENT_NODE_SZ)) {
-		strbuf_addf(x->err, "LEB %d:0x%x %s: bad name length %d", l->lnum,
-			    l->offs, node_what(l), nlen);
+		strbuf_addf(x->err, "LEB %d:0x%x %s: bad name length %d",
+			    l->lnum, l->offs, node_what(l), nlen);
 		return -EINVAL;
 	}
 	if (memchr(de->name, '\0', nlen)) {
@@ -427,13 +427,13 @@ static int set_xattrs(struct ex *x, const char *path, uint32_t inum)
 		if (!val)
 			return -EINVAL;
 		err = 0;
-		if (lsetxattr(path, name, val->data, le32toh(val->data_len), 0) &&
-		    errno != ENOTSUP && errno != EPERM)
+		if (lsetxattr(path, name, val->data, le32toh(val->data_len),
+			      0) && errno != ENOTSUP && errno != EPERM)
 			err = errno;
 		free(val);
 		if (err) {
-			strbuf_addf(x->err, "%s: setxattr %s: %s", shown(x, path),
-				    name, strerror(err));
+			strbuf_addf(x->err, "%s: setxattr %s: %s",
+				    shown(x, path), name, strerror(err));
 			return -err;
 		}
 	}

@@ -146,7 +146,8 @@ static const char *check_geometry(const struct ubifs_geom *g)
 	if (g->main_first >= g->leb_cnt)
 		return "no main area";
 	if (g->fanout < UBIFS_MIN_FANOUT ||
-	    (long)UBIFS_IDX_NODE_SZ + (long)g->fanout * g->branch_sz > g->leb_size / 2)
+	    (long)UBIFS_IDX_NODE_SZ + (long)g->fanout * g->branch_sz >
+	    g->leb_size / 2)
 		return "bad fanout";
 	if (g->lsave_cnt < 0 || g->lsave_cnt > (1 << 24))
 		return "bad lsave_cnt";
@@ -213,7 +214,8 @@ int ubifs_image_init(struct ubifs_image *img, const void *buf, size_t len,
 	if ((uint32_t)g->log_lebs > (1u << 24) ||
 	    (uint32_t)g->lpt_lebs > (1u << 24) ||
 	    (uint32_t)g->orph_lebs > (1u << 24)) {
-		ubifs_report_add(rep, 0, 0, "superblock node", "bad area sizes");
+		ubifs_report_add(rep, 0, 0, "superblock node",
+				 "bad area sizes");
 		return -EINVAL;
 	}
 	g->lpt_first = UBIFS_LOG_LNUM + g->log_lebs;
@@ -445,7 +447,8 @@ static void scan_add(struct ubifs_leb_scan *s, const uint8_t *p,
 	if (has_key(sn->type) && len >= UBIFS_CH_SZ + UBIFS_SK_LEN)
 		memcpy(sn->key, p + UBIFS_CH_SZ, UBIFS_SK_LEN);
 	if (sn->type == UBIFS_DATA_NODE && len >= UBIFS_DATA_NODE_SZ)
-		sn->data_size = le32toh(((const struct ubifs_data_node *)p)->size);
+		sn->data_size =
+			le32toh(((const struct ubifs_data_node *)p)->size);
 	if (auth && ubifs_auth_hash(auth, p, len, s->hash + (size_t)s->nr * hl))
 		memset(s->hash + (size_t)s->nr * hl, 0, hl);
 	s->nr++;
@@ -508,7 +511,8 @@ static void scan_leb(struct ubifs_image *img, int lnum,
 			break;
 		}
 		len = le32toh(ch->len);
-		if (len < UBIFS_CH_SZ || len > (uint32_t)(img->g.leb_size - offs)) {
+		if (len < UBIFS_CH_SZ ||
+		    len > (uint32_t)(img->g.leb_size - offs)) {
 			ubifs_report_add(rep, lnum, offs,
 					 ubifs_node_name(ch->node_type),
 					 "node length %u beyond LEB end", len);
@@ -541,8 +545,10 @@ static void scan_leb(struct ubifs_image *img, int lnum,
 			if (len != UBIFS_PAD_NODE_SZ ||
 			    pad_len > (uint32_t)(avail - offs - len) ||
 			    ((offs + len + pad_len) & 7)) {
-				ubifs_report_add(rep, lnum, offs, "padding node",
-						 "bad padding length %u", pad_len);
+				ubifs_report_add(rep, lnum, offs,
+						 "padding node",
+						 "bad padding length %u",
+						 pad_len);
 				s->bad = 1;
 				break;
 			}
@@ -596,7 +602,8 @@ static void drop_pages(const struct ubifs_image *img, int from, int to)
 	uintptr_t page = sysconf(_SC_PAGESIZE);
 	uintptr_t a = (uintptr_t)ubifs_leb(img, from);
 	size_t end = (size_t)to * img->g.leb_size;
-	uintptr_t b = (uintptr_t)img->data + (end < img->size ? end : img->size);
+	uintptr_t b = (uintptr_t)img->data +
+		      (end < img->size ? end : img->size);
 
 	a = (a + page - 1) & ~(page - 1);
 	b &= ~(page - 1);

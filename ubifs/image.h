@@ -84,7 +84,7 @@ struct ubifs_image {
 	int ubi_nr_vols;		/* UBIFS volumes in the UBI image */
 	void *owned;
 	int mapped;			/* data is a read-only file mapping */
-	int fd;				/* of that file, for ubifs_node_read() */
+	int fd;				/* of that file: ubifs_node_read() */
 	size_t file_size;		/* of the file, UBI headers and all */
 };
 

@@ -147,9 +147,10 @@ oom:
 
 /*
  * replay_log_leb(): returns 1 at the end of the log, 0 to go on, a
- * negative errno on an error.  The first log LEB starts with the commit start node of the
- * master's commit; it seeds the log's hash.  A LEB whose first node is
- * older than that commit is left over from before it: the end.
+ * negative errno on an error.  The first log LEB starts with the commit
+ * start node of the master's commit; it seeds the log's hash.  A LEB
+ * whose first node is older than that commit is left over from before
+ * it: the end.
  */
 static int replay_log_leb(struct jctx *j, int lnum)
 {

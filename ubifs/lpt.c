@@ -24,7 +24,8 @@ void ubifs_lpt_calc_geom(const struct ubifs_geom *g,
 	n = main_lebs + g->max_leb_cnt - g->leb_cnt;
 	max_pnode_cnt = (n + UBIFS_LPT_FANOUT - 1) / UBIFS_LPT_FANOUT;
 	lg->hght = 1;
-	for (n = UBIFS_LPT_FANOUT; n < max_pnode_cnt; n <<= UBIFS_LPT_FANOUT_SHIFT)
+	for (n = UBIFS_LPT_FANOUT; n < max_pnode_cnt;
+	     n <<= UBIFS_LPT_FANOUT_SHIFT)
 		lg->hght++;
 	lg->pnode_cnt = (main_lebs + UBIFS_LPT_FANOUT - 1) / UBIFS_LPT_FANOUT;
 	lg->space_bits = fls(g->leb_size) - 3;
@@ -61,7 +62,8 @@ static uint32_t get_bits(struct bitreader *br, int nr)
 	int i;
 
 	for (i = 0; i < nr; i++, br->pos++)
-		v |= (uint32_t)((br->p[br->pos >> 3] >> (br->pos & 7)) & 1) << i;
+		v |= (uint32_t)((br->p[br->pos >> 3] >> (br->pos & 7)) & 1)
+		     << i;
 	return v;
 }
 
@@ -269,8 +271,10 @@ static void finish_node(const struct ubifs_image *img, uint8_t *p, int sz)
 {
 	struct bitwriter bw = { p, 0 };
 
-	put_bits(&bw, ubifs_crc16(&img->crc, 0xffff, p + UBIFS_LPT_CRC_BYTES,
-				  sz - UBIFS_LPT_CRC_BYTES), UBIFS_LPT_CRC_BITS);
+	put_bits(&bw, ubifs_crc16(&img->crc, 0xffff,
+				  p + UBIFS_LPT_CRC_BYTES,
+				  sz - UBIFS_LPT_CRC_BYTES),
+		 UBIFS_LPT_CRC_BITS);
 }
 
 static int calc_nnode_num(int row, int col)
@@ -278,7 +282,8 @@ static int calc_nnode_num(int row, int col)
 	int num = 1;
 
 	while (row--) {
-		num = num << UBIFS_LPT_FANOUT_SHIFT | (col & (UBIFS_LPT_FANOUT - 1));
+		num = num << UBIFS_LPT_FANOUT_SHIFT |
+		      (col & (UBIFS_LPT_FANOUT - 1));
 		col >>= UBIFS_LPT_FANOUT_SHIFT;
 	}
 	return num;
@@ -380,7 +385,8 @@ void ubifs_lpt_write(const struct ubifs_image *img, uint8_t *vol,
 			bw = (struct bitwriter){ p, UBIFS_LPT_CRC_BITS };
 			put_bits(&bw, UBIFS_LPT_NNODE, UBIFS_LPT_TYPE_BITS);
 			if (lg.big)
-				put_bits(&bw, calc_nnode_num(row, i), lg.pcnt_bits);
+				put_bits(&bw, calc_nnode_num(row, i),
+					 lg.pcnt_bits);
 			for (j = 0; j < UBIFS_LPT_FANOUT; j++) {
 				int bl = g->lpt_last + 1, bo = 0;
 
@@ -394,7 +400,8 @@ void ubifs_lpt_write(const struct ubifs_image *img, uint8_t *vol,
 					boffs += bsz;
 					bcnt--;
 				}
-				put_bits(&bw, bl - g->lpt_first, lg.lpt_lnum_bits);
+				put_bits(&bw, bl - g->lpt_first,
+					 lg.lpt_lnum_bits);
 				put_bits(&bw, bo, lg.lpt_offs_bits);
 			}
 			finish_node(img, p, lg.nnode_sz);

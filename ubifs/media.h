@@ -64,7 +64,8 @@ enum {
 	UBIFS_FLG_AUTHENTICATION = 0x20,
 };
 #define UBIFS_FLG_MASK		(UBIFS_FLG_BIGLPT | UBIFS_FLG_SPACE_FIXUP | \
-				 UBIFS_FLG_DOUBLE_HASH | UBIFS_FLG_ENCRYPTION | \
+				 UBIFS_FLG_DOUBLE_HASH | \
+				 UBIFS_FLG_ENCRYPTION | \
 				 UBIFS_FLG_AUTHENTICATION)
 /* ubifs_read_superblock() refuses formats below 3; 5 is the newest
  * (authentication, 4.20).  A newer one may mean anything. */

@@ -186,9 +186,9 @@ static void collect(struct signer *s, struct level *levels, int lnum,
 	if (lv == 0)
 		return;
 	for (i = 0; i < cc; i++) {
-		const struct ubifs_branch *br =
-			(const void *)(idx->branches + (size_t)i * g->branch_sz);
+		const struct ubifs_branch *br;
 
+		br = (const void *)(idx->branches + (size_t)i * g->branch_sz);
 		collect(s, levels, le32toh(br->lnum), le32toh(br->offs));
 	}
 }
@@ -209,11 +209,13 @@ static int write_idx(struct signer *s, struct idx_ref *ref,
 	idx->child_cnt = old->child_cnt;
 	idx->level = old->level;
 	for (i = 0; i < cc; i++) {
-		const struct ubifs_branch *ob =
-			(const void *)(old->branches + (size_t)i * g->branch_sz);
-		struct ubifs_branch *nb =
-			(void *)(idx->branches + (size_t)i * s->branch_sz);
-		uint8_t *h = nb->key + UBIFS_SK_LEN;
+		const struct ubifs_branch *ob;
+		struct ubifs_branch *nb;
+		uint8_t *h;
+
+		ob = (const void *)(old->branches + (size_t)i * g->branch_sz);
+		nb = (void *)(idx->branches + (size_t)i * s->branch_sz);
+		h = nb->key + UBIFS_SK_LEN;
 
 		memcpy(nb->key, ob->key, UBIFS_SK_LEN);
 		if (lv == 0) {
@@ -278,7 +280,8 @@ static uint64_t next_sqnum(const struct ubifs_image *img)
 	for (lnum = 0; lnum < img->g.leb_cnt; lnum++)
 		for (i = 0; i < img->scan[lnum].nr; i++) {
 			const struct ubifs_ch *ch = (const void *)
-				(ubifs_leb(img, lnum) + img->scan[lnum].v[i].offs);
+				(ubifs_leb(img, lnum) +
+				 img->scan[lnum].v[i].offs);
 
 			if (le64toh(ch->sqnum) > max)
 				max = le64toh(ch->sqnum);
@@ -308,7 +311,9 @@ static int pick_index_lebs(struct signer *s, int gc_lnum)
 						return -EINVAL;
 					}
 				s->lebs[s->nlebs++] = i + g->main_first;
-				s->lp[i] = (struct ubifs_lprops){ g->leb_size, 0, 0 };
+				s->lp[i] = (struct ubifs_lprops){
+					g->leb_size, 0, 0
+				};
 			} else if (pass == 1 && !p->index &&
 				   p->free == g->leb_size &&
 				   i + g->main_first != gc_lnum && !sc->nr) {
@@ -352,7 +357,8 @@ static void write_masters(struct signer *s, struct ubifs_mst_node *mst,
 		pad(s, leb, UBIFS_MST_NODE_SZ, align_io(g, UBIFS_MST_NODE_SZ));
 		if (!copy)
 			ubifs_auth_hash(s->auth, (uint8_t *)mst + UBIFS_CH_SZ,
-					UBIFS_MST_NODE_SZ - UBIFS_CH_SZ, hash_mst);
+					UBIFS_MST_NODE_SZ - UBIFS_CH_SZ,
+					hash_mst);
 	}
 }
 
@@ -392,7 +398,8 @@ static int write_sb(struct signer *s, const uint8_t *hash_mst)
 		if ((int)UBIFS_SB_NODE_SZ + len > g->leb_size) {
 			free(der);
 			free(sb);
-			strbuf_addstr(s->err, "the signature does not fit into LEB 0");
+			strbuf_addstr(s->err,
+				      "the signature does not fit into LEB 0");
 			return -EINVAL;
 		}
 		sig = (void *)(leb + UBIFS_SB_NODE_SZ);
@@ -412,7 +419,8 @@ static int write_sb(struct signer *s, const uint8_t *hash_mst)
 /* The master node after the re-layout: index, space totals, LPT, hashes. */
 static void update_master(const struct signer *s, struct ubifs_mst_node *m,
 			  const struct idx_ref *root, const struct lst *l,
-			  const struct ubifs_lpt_pos *pos, const uint8_t *lpt_hash)
+			  const struct ubifs_lpt_pos *pos,
+			  const uint8_t *lpt_hash)
 {
 	const struct ubifs_geom *g = &s->img->g;
 
@@ -482,14 +490,16 @@ int ubifs_sign(struct ubifs_image *img, const struct ubifs_sign_opts *o,
 	}
 	s.auth = ubifs_auth_new(o->hash_algo, o->hmac_key, o->hmac_key_len);
 	if (!s.auth) {
-		strbuf_addf(err, "hash algorithm %d is not available", o->hash_algo);
+		strbuf_addf(err, "hash algorithm %d is not available",
+			    o->hash_algo);
 		return -EINVAL;
 	}
 	s.hash_len = ubifs_auth_hash_len(s.auth);
 	s.branch_sz = UBIFS_BRANCH_SZ + UBIFS_SK_LEN + s.hash_len;
 	if ((long)UBIFS_IDX_NODE_SZ + (long)g->fanout * s.branch_sz >
 	    g->leb_size / 2) {
-		strbuf_addf(err, "fanout %d is too large for hashed branches", g->fanout);
+		strbuf_addf(err, "fanout %d is too large for hashed branches",
+			    g->fanout);
 		goto out;
 	}
 	memcpy(&mst, ubifs_leb(img, res.mst_lnum) + res.mst_offs, sizeof(mst));

@@ -25,7 +25,7 @@ struct vctx {
 	struct ubifs_mst_node mst_copy;
 	const struct ubifs_mst_node *mst;	/* &mst_copy once it is read */
 	uint8_t *is_bud;		/* per LEB: referenced by the log */
-	uint8_t *in_index;		/* per LEB: the index names a node in it */
+	uint8_t *in_index;		/* per LEB: the index holds a node */
 	struct ubifs_journal_result jr;	/* the journal, as replayed */
 	uint64_t *seen;			/* open-addressed set of lnum:offs */
 	size_t seen_mask;
@@ -83,7 +83,8 @@ static void check_signature(struct vctx *v)
 	}
 	if (sig_len > sn->len - UBIFS_SIG_NODE_SZ) {
 		ubifs_report_add(v->rep, 0, sn->offs, "signature node",
-				 "signature length %u beyond the node", sig_len);
+				 "signature length %u beyond the node",
+				 sig_len);
 		return;
 	}
 	if (ubifs_sig_verify(v->o->cert, v->img->g.hash_algo, v->sb,
@@ -174,7 +175,8 @@ static void check_sb_leb(struct vctx *v)
 		const struct ubifs_snode *sn = &s->v[i];
 		const uint8_t *p = node_ptr(v, 0, sn->offs);
 
-		if (sn->offs == UBIFS_SB_NODE_SZ && sn->type == UBIFS_SIG_NODE) {
+		if (sn->offs == UBIFS_SB_NODE_SZ &&
+		    sn->type == UBIFS_SIG_NODE) {
 			v->res->sig_present = 1;
 			continue;
 		}
@@ -257,7 +259,8 @@ static int check_masters(struct vctx *v)
 	const struct ubifs_snode *m1 = last_master(v, UBIFS_MST_LNUM);
 	const struct ubifs_snode *m2 = last_master(v, UBIFS_MST_LNUM + 1);
 	const uint8_t *p1 = m1 ? node_ptr(v, UBIFS_MST_LNUM, m1->offs) : NULL;
-	const uint8_t *p2 = m2 ? node_ptr(v, UBIFS_MST_LNUM + 1, m2->offs) : NULL;
+	const uint8_t *p2 =
+		m2 ? node_ptr(v, UBIFS_MST_LNUM + 1, m2->offs) : NULL;
 	int lnum = p1 ? UBIFS_MST_LNUM : UBIFS_MST_LNUM + 1;
 	struct strbuf why = STRBUF_INIT;
 	int offs, ret;
@@ -309,7 +312,8 @@ static int seen_add(struct vctx *v, int lnum, int offs)
 		for (j = 0; j < n; j++) {
 			if (!old[j])
 				continue;
-			i = (old[j] * 0x9E3779B97F4A7C15ull >> 17) & v->seen_mask;
+			i = (old[j] * 0x9E3779B97F4A7C15ull >> 17) &
+			    v->seen_mask;
 			while (v->seen[i])
 				i = (i + 1) & v->seen_mask;
 			v->seen[i] = old[j];
@@ -505,10 +509,10 @@ static void walk_index(struct vctx *v, int lnum, int offs, uint32_t len,
 		v->res->root_level = lv;
 	v->res->idx_nodes++;
 	for (i = 0; i < cc; i++) {
-		const struct ubifs_branch *br =
-			(const void *)(idx->branches + (size_t)i * g->branch_sz);
+		const struct ubifs_branch *br;
 		struct parent me = { lnum, offs, i };
 
+		br = (const void *)(idx->branches + (size_t)i * g->branch_sz);
 		if (prev_key && !keys_ascend(prev_key, br->key)) {
 			ubifs_report_add(v->rep, lnum, offs, "index node",
 					 "branch %d key %s", i,

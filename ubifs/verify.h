@@ -34,7 +34,7 @@ struct ubifs_verify_result {
 	int idx_nodes;
 	int leaves[UBIFS_NODE_TYPES_CNT];	/* reachable, by type */
 	int scanned[UBIFS_NODE_TYPES_CNT];	/* all nodes, by type */
-	uint64_t data_bytes;			/* uncompressed, from data nodes */
+	uint64_t data_bytes;			/* of data, uncompressed */
 	int pnodes, nnodes;
 	int buds;
 	int journal_nodes;		/* in buds, not yet in the index */

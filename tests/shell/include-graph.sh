@@ -41,7 +41,8 @@ refused "$(tree arch arch/x86/r.c:util/print.h)" 'arch/x86/r includes util/print
 refused "$(tree floor util/strbuf.c:util/print.h)" 'util/strbuf includes util/print, a layer above it'
 refused "$(tree tests tests/t.c:builtin.h)" 'tests/t includes builtin, a layer above it'
 refused "$(tree builtins builtin-a.c:builtin-b.h)" 'builtin-a includes builtin-b, another builtin'
-refused "$(tree ubifs-up util/a.c:ubifs/image.h)" 'util/a includes ubifs/image, a layer above it'
+refused "$(tree ubifs-up util/a.c:ubifs/image.h)" \
+	'util/a includes ubifs/image, a layer above it'
 refused "$(tree ubifs-other builtin-a.c:ubifs/image.h)" \
 	'builtin-a includes ubifs/image, which only builtin-ubifs and tests/ use'
 t=$(tree missing util/a.c:util/gone.h)
@@ -56,5 +57,6 @@ assert_grep '^util/rec:$' "$TK_TMP/out"
 # ubifs/ uses util/, and builtin-ubifs and tests/ use ubifs/.
 t=$(tree ubifs builtin-ubifs.c:ubifs/image.h tests/t.c:ubifs/image.h \
 	ubifs/image.c:util/strbuf.h)
-"$graph" "$t" >"$TK_TMP/out" 2>&1 || { cat "$TK_TMP/out"; fail "ubifs/ refused"; }
+"$graph" "$t" >"$TK_TMP/out" 2>&1 ||
+	{ cat "$TK_TMP/out"; fail "ubifs/ refused"; }
 exit 0

@@ -89,7 +89,8 @@ static void scan(void)
 			if (len < (int)UBIFS_CH_SZ || len > leb_size - offs)
 				break;
 			if (ch->node_type == UBIFS_PAD_NODE) {
-				const struct ubifs_pad_node *pad = (const void *)ch;
+				const struct ubifs_pad_node *pad =
+					(const void *)ch;
 
 				offs += len + le32toh(pad->pad_len);
 				continue;
