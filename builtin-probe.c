@@ -19,7 +19,7 @@
 #include "util/tracefs.h"
 #include "util/usage.h"
 
-struct probe_opts {
+struct probe_cmd_opts {
 	const char *exec;
 	const char *module;
 	const char *vmlinux;
@@ -49,7 +49,7 @@ static const char *const probe_usage[] = {
 
 static int funcs_cb(const struct option *opt, const char *arg, int unset)
 {
-	struct probe_opts *po = opt->value;
+	struct probe_cmd_opts *po = opt->value;
 
 	po->funcs = !unset;
 	po->funcs_glob = arg;
@@ -58,7 +58,7 @@ static int funcs_cb(const struct option *opt, const char *arg, int unset)
 
 static int call_graph_cb(const struct option *opt, const char *arg, int unset)
 {
-	struct probe_opts *po = opt->value;
+	struct probe_cmd_opts *po = opt->value;
 	char *end;
 	unsigned long n;
 
@@ -79,7 +79,8 @@ static int call_graph_cb(const struct option *opt, const char *arg, int unset)
 }
 
 /* --call-graph: the capture arguments after the user's. */
-static void add_call_graph(const struct probe_opts *po, struct probe_events *evs)
+static void add_call_graph(const struct probe_cmd_opts *po,
+			   struct probe_events *evs)
 {
 	struct strbuf err = STRBUF_INIT;
 
@@ -165,8 +166,8 @@ static int sdt_list(const char *exec, const char *filter)
  * Defines (or with define_only prints) one event per marker site that
  * spec selects, with the user's argument requests applied to each.
  */
-static int sdt_add(const struct probe_opts *po, const char *spec, const char *const *args,
-		   int nargs, int define_only)
+static int sdt_add(const struct probe_cmd_opts *po, const char *spec,
+		   const char *const *args, int nargs, int define_only)
 {
 	struct strbuf err = STRBUF_INIT, warn = STRBUF_INIT;
 	struct sdt_request rq;
@@ -221,8 +222,8 @@ static int sdt_add(const struct probe_opts *po, const char *spec, const char *co
  * SDT specs ("sdt_P:N", "%P:N") and DWARF specs take different paths; one
  * command line holds one kind.  Returns -1 when specs are not SDT.
  */
-static int sdt_specs(const struct probe_opts *po, const struct opt_string_list *specs,
-		     int define_only)
+static int sdt_specs(const struct probe_cmd_opts *po,
+		     const struct opt_string_list *specs, int define_only)
 {
 	int i, nsdt = 0, ret = TK_EXIT_OK;
 
@@ -249,7 +250,7 @@ static int sdt_specs(const struct probe_opts *po, const struct opt_string_list *
 	return ret;
 }
 
-static int open_target(struct probe_target *t, const struct probe_opts *po)
+static int open_target(struct probe_target *t, const struct probe_cmd_opts *po)
 {
 	struct strbuf err = STRBUF_INIT;
 	int ret = probe_target_open(t, po->exec, po->module, po->vmlinux, &err);
@@ -267,7 +268,7 @@ static int open_target(struct probe_target *t, const struct probe_opts *po)
  * translate costs only its own line, on stderr, named by the spec.
  */
 static int define_each(const struct probe_target *t, const struct opt_string_list *specs,
-		       const struct probe_dwarf_opts *dopts, int verbose)
+		       const struct probe_opts *dopts, int verbose)
 {
 	struct strbuf err = STRBUF_INIT, warn = STRBUF_INIT;
 	int i, failed = 0;
@@ -291,10 +292,11 @@ static int define_each(const struct probe_target *t, const struct opt_string_lis
 	return failed ? TK_EXIT_FAIL : TK_EXIT_OK;
 }
 
-static int do_add(struct probe_opts *po, const struct opt_string_list *specs, int define_only)
+static int do_add(struct probe_cmd_opts *po,
+		  const struct opt_string_list *specs, int define_only)
 {
 	struct probe_target t;
-	struct probe_dwarf_opts dopts;
+	struct probe_opts dopts;
 	struct probe_events evs = { 0 };
 	struct strbuf err = STRBUF_INIT, warn = STRBUF_INIT;
 	const struct tk_features *f;
@@ -305,7 +307,7 @@ static int do_add(struct probe_opts *po, const struct opt_string_list *specs, in
 		return ret;
 	if (open_target(&t, po))
 		return TK_EXIT_FAIL;
-	probe_target_dwarf_opts(&t, po->force_regs, &dopts);
+	probe_target_opts(&t, po->force_regs, &dopts);
 	if (define_only && po->keep_going) {
 		ret = define_each(&t, specs, &dopts, po->verbose);
 		goto out;
@@ -378,7 +380,7 @@ static int do_del(const struct opt_string_list *globs)
 	return ret < 0 ? tk_exit_code(ret) : ret ? TK_EXIT_OK : TK_EXIT_FAIL;
 }
 
-static int do_listing(struct probe_opts *po)
+static int do_listing(struct probe_cmd_opts *po)
 {
 	struct probe_target t;
 	struct probe_spec spec;
@@ -418,7 +420,7 @@ static int do_listing(struct probe_opts *po)
 
 int cmd_probe(int argc, const char **argv)
 {
-	struct probe_opts po = { 0 };
+	struct probe_cmd_opts po = { 0 };
 	const struct option options[] = {
 		OPT_GROUP("SPEC: [[GROUP:]EVENT=]FUNC[@SRC][:RLINE|+OFFS|%return] [ARG...]\n"
 			  "ARG:  [NAME=]VAR[->FIELD|.FIELD|[IDX]]...[:TYPE] | @GLOBAL[...][:TYPE]\n"

@@ -155,7 +155,7 @@ static int fetcharg_text(void)
 /* Translates SPEC against this binary; the definition's args into out. */
 static int self_resolve(struct probe_debuginfo *dbg, const char *text, struct strbuf *out)
 {
-	struct probe_dwarf_opts opts = { .kind = PROBE_UPROBE };
+	struct probe_opts opts = { .kind = PROBE_UPROBE };
 	struct fetch_ctx ctx = { .kind = PROBE_UPROBE };
 	struct strbuf err = STRBUF_INIT;
 	struct probe_spec spec;

@@ -13,8 +13,8 @@
 #include "util/array.h"
 #include "util/fetcharg.h"
 #include "util/probe-btf.h"
-#include "util/probe-dwarf.h"
 #include "util/probe-ksyms.h"
+#include "util/probe-point.h"
 #include "util/probe-spec.h"
 #include "util/usage.h"
 
@@ -282,8 +282,9 @@ static int enum_signed(const struct btf *btf, const struct btf_type *t)
 }
 
 /* Kernel type for a scalar; NULL with err set when there is none. */
-static char *scalar_type(const struct btf *btf, __u32 id, const struct probe_dwarf_opts *opts,
-			 const char *var, struct strbuf *err)
+static char *scalar_type(const struct btf *btf, __u32 id,
+			 const struct probe_opts *opts, const char *var,
+			 struct strbuf *err)
 {
 	const struct btf_type *t = btf__type_by_id(btf, id), *pointee;
 	__u32 pid;
@@ -411,19 +412,11 @@ static int bitfield(const struct btf *btf, const struct member *m, __u32 *byte_o
 	return 0;
 }
 
-static int need_memory(struct fetch_arg *fa, const char *what, struct strbuf *err)
-{
-	if (fa->nr_derefs)
-		return 0;
-	strbuf_addf(err, "'%s' is held in a register here, so it has no address to offset", what);
-	return -EINVAL;
-}
-
 struct btf_ctx {
 	const struct btf *btf;
 	const struct btf_type *proto;
 	const char *func;
-	const struct probe_dwarf_opts *opts;
+	const struct probe_opts *opts;
 	int whole;		/* the var op's whole, for the helpers below it */
 	struct strbuf *warn;	/* NULL: no warnings */
 };
@@ -453,7 +446,7 @@ static int apply_index(struct btf_ctx *bc, const struct probe_field *f, struct f
 			strbuf_addf(err, "'%s': index out of range (%u elements)", path->buf, n);
 			return -EINVAL;
 		}
-		if (need_memory(fa, path->buf, err))
+		if (probe_need_memory(fa, path->buf, err))
 			return -EINVAL;
 		fa->deref[fa->nr_derefs - 1] += f->index * esize;
 	} else if (fetch_arg_push_deref(fa, f->index * esize)) {
@@ -489,7 +482,7 @@ static int apply_member(struct btf_ctx *bc, const struct probe_field *f, struct 
 			strbuf_addf(err, "'%s': '.' needs a struct or union", path->buf);
 			return -EINVAL;
 		}
-		if (need_memory(fa, path->buf, err))
+		if (probe_need_memory(fa, path->buf, err))
 			return -EINVAL;
 		su = t;
 		sid = *id;
@@ -538,7 +531,7 @@ static int final_array(struct btf_ctx *bc, struct fetch_arg *fa, const struct bt
 		strbuf_addf(err, "'%s': array of void", path);
 		return -EINVAL;
 	}
-	if (need_memory(fa, path, err))
+	if (probe_need_memory(fa, path, err))
 		return -EINVAL;
 	if (is_text_char(bc->btf, elem)) {
 		fa->type = xstrdup("string");
@@ -605,7 +598,7 @@ static int final_type(struct btf_ctx *bc, const struct probe_arg *arg, struct fe
 		if (btf_is_ptr(t)) {
 			if (fetch_arg_push_deref(fa, 0))
 				return -E2BIG;
-		} else if (need_memory(fa, path, err)) {
+		} else if (probe_need_memory(fa, path, err)) {
 			return -EINVAL;
 		}
 	}
@@ -957,7 +950,7 @@ static int proto_point(struct btf_ctx *bc, const struct probe_spec *spec,
 }
 
 int probe_btf_resolve(struct probe_btf *b, const struct probe_spec *spec,
-		      const struct probe_dwarf_opts *opts, struct probe_point **pps,
+		      const struct probe_opts *opts, struct probe_point **pps,
 		      int *nr, struct strbuf *warn, struct strbuf *err)
 {
 	struct btf_ctx bc = { .func = spec->func, .opts = opts };

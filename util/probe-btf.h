@@ -18,7 +18,7 @@
  */
 
 struct probe_btf;
-struct probe_dwarf_opts;
+struct probe_opts;
 struct probe_point;
 struct probe_spec;
 
@@ -34,7 +34,7 @@ void probe_btf_close(struct probe_btf *b);
  * leaves out or cuts.
  */
 int probe_btf_resolve(struct probe_btf *b, const struct probe_spec *spec,
-		      const struct probe_dwarf_opts *opts, struct probe_point **pps,
+		      const struct probe_opts *opts, struct probe_point **pps,
 		      int *nr, struct strbuf *warn, struct strbuf *err);
 
 /* -V: the parameters of spec's function, with their types. */

@@ -15,9 +15,6 @@
 #include "util/probe-dwarf.h"
 #include "util/usage.h"
 
-/* MAX_ARRAY_LEN in kernel/trace/trace_probe.h. */
-#define MAX_ARRAY_LEN 64
-
 struct probe_debuginfo {
 	char *path;
 	Dwfl *dwfl;
@@ -1134,7 +1131,7 @@ static int enum_signed(Dwarf_Die *t)
 }
 
 /* Kernel type for a scalar; NULL with err set when there is none. */
-static char *scalar_type(Dwarf_Die *t, const struct probe_dwarf_opts *opts,
+static char *scalar_type(Dwarf_Die *t, const struct probe_opts *opts,
 			 const char *var, struct strbuf *err)
 {
 	Dwarf_Attribute attr;
@@ -1183,7 +1180,7 @@ static char *scalar_type(Dwarf_Die *t, const struct probe_dwarf_opts *opts,
 
 struct var_ctx {
 	struct probe_debuginfo *dbg;
-	const struct probe_dwarf_opts *opts;
+	const struct probe_opts *opts;
 	Dwarf_Die *func;	/* holds the code: frame base */
 	Dwarf_Die *target;	/* the function named: parameters, return type */
 	int inlined;
@@ -1504,14 +1501,6 @@ static int bitfield(Dwarf_Die *m, Dwarf_Word member_off, Dwarf_Word *byte_off,
 	return 0;
 }
 
-static int need_memory(struct fetch_arg *fa, const char *what, struct strbuf *err)
-{
-	if (fa->nr_derefs)
-		return 0;
-	strbuf_addf(err, "'%s' is held in a register here, so it has no address to offset", what);
-	return -EINVAL;
-}
-
 /*
  * Applies the field chain to fa (whose value has type *type), leaving in
  * *type the type of the result and in *bf the bitfield type if the last
@@ -1556,7 +1545,7 @@ static int apply_fields(const struct probe_arg *arg, struct fetch_arg *fa,
 						    path->buf, n);
 					return -EINVAL;
 				}
-				if (need_memory(fa, path->buf, err))
+				if (probe_need_memory(fa, path->buf, err))
 					return -EINVAL;
 				fa->deref[fa->nr_derefs - 1] += f->index * esize;
 			} else if (fetch_arg_push_deref(fa, f->index * esize)) {
@@ -1586,7 +1575,7 @@ static int apply_fields(const struct probe_arg *arg, struct fetch_arg *fa,
 				strbuf_addf(err, "'%s': '.' needs a struct or union", path->buf);
 				return -EINVAL;
 			}
-			if (need_memory(fa, path->buf, err))
+			if (probe_need_memory(fa, path->buf, err))
 				return -EINVAL;
 		}
 		if (find_member(type, f->name, &m, &off)) {
@@ -1617,23 +1606,6 @@ static int apply_fields(const struct probe_arg *arg, struct fetch_arg *fa,
 too_deep:
 	strbuf_addf(err, "'%s': more than %d dereferences", path->buf, FETCH_MAX_DEREF);
 	return -E2BIG;
-}
-
-int probe_whole_aggregate(long size, const char *type_name, const char *path,
-			  struct fetch_arg *fa, struct strbuf *warn, struct strbuf *err)
-{
-	int bits = size > 8 ? 64 : (int)size * 8;
-
-	if (bits != 8 && bits != 16 && bits != 32 && bits != 64) {
-		strbuf_addf(err, "'%s' has %ld bytes: the kernel fetches 1, 2, 4 or 8", path, size);
-		return -EINVAL;
-	}
-	fa->type = xmalloc(16);
-	snprintf(fa->type, 16, "x%d", bits);
-	if (warn && size > 8)
-		strbuf_addf(warn, "$params: '%s' is a %s passed by value: only its first 8 bytes are fetched (x64), as perf does\n",
-			    path, type_name);
-	return 0;
 }
 
 static int whole_aggregate(struct var_ctx *vc, struct fetch_arg *fa, Dwarf_Die *type,
@@ -1676,7 +1648,7 @@ static int final_type(struct var_ctx *vc, const struct probe_arg *arg, struct fe
 		if (tag == DW_TAG_pointer_type) {
 			if (fetch_arg_push_deref(fa, 0))
 				return -E2BIG;
-		} else if (need_memory(fa, path, err)) {
+		} else if (probe_need_memory(fa, path, err)) {
 			return -EINVAL;
 		}
 		fa->type = xstrdup(arg->type);
@@ -1694,7 +1666,7 @@ static int final_type(struct var_ctx *vc, const struct probe_arg *arg, struct fe
 			strbuf_addf(err, "'%s': array of void", path);
 			return -EINVAL;
 		}
-		if (need_memory(fa, path, err))
+		if (probe_need_memory(fa, path, err))
 			return -EINVAL;
 		if (is_char_type(&elem, &uns) && !uns) {
 			fa->type = xstrdup(str);
@@ -1704,9 +1676,9 @@ static int final_type(struct var_ctx *vc, const struct probe_arg *arg, struct fe
 			strbuf_addf(err, "'%s': array of unknown size: index it", path);
 			return -EINVAL;
 		}
-		if (n > MAX_ARRAY_LEN) {
+		if (n > FETCH_MAX_ARRAY_LEN) {
 			strbuf_addf(err, "'%s' has %lld elements: the kernel fetches at most %d; index it",
-				    path, n, MAX_ARRAY_LEN);
+				    path, n, FETCH_MAX_ARRAY_LEN);
 			return -E2BIG;
 		}
 		et = is_char_type(&elem, &uns) ? xstrdup("x8") : scalar_type(&elem, vc->opts, path, err);
@@ -1887,16 +1859,6 @@ static void global_symbol(struct var_ctx *vc, struct fetch_arg *fa)
 	}
 }
 
-static char *default_arg_name(const struct probe_arg *arg)
-{
-	int i;
-
-	for (i = arg->nr_fields - 1; i >= 0; i--)
-		if (arg->fields[i].kind != PROBE_FIELD_INDEX)
-			return xstrdup(arg->fields[i].name);
-	return xstrdup(arg->var);
-}
-
 static int resolve_var(void *ctx, const struct probe_arg *arg, int whole,
 		       struct fetch_arg *fa, struct strbuf *err)
 {
@@ -1949,44 +1911,6 @@ static int resolve_retval(void *ctx, struct fetch_arg *fa, struct strbuf *err)
 	return fa->type ? 0 : -EINVAL;
 }
 
-static void push_fetch(struct probe_point *pp, int *alloc, struct fetch_arg *fa)
-{
-	if (pp->nr_args == *alloc) {
-		*alloc = *alloc ? 2 * *alloc : 8;
-		pp->args = xrealloc(pp->args, *alloc * sizeof(*pp->args));
-	}
-	pp->args[pp->nr_args++] = *fa;
-}
-
-static int name_taken(const struct probe_point *pp, const char *name)
-{
-	int i;
-
-	for (i = 0; i < pp->nr_args; i++)
-		if (!strcmp(pp->args[i].name, name))
-			return 1;
-	return 0;
-}
-
-/* Default names collide (obj->id, @g.id): make them unique, kernel-sized. */
-static void unique_name(const struct probe_point *pp, struct fetch_arg *fa)
-{
-	char buf[32];
-	int i;
-
-	if (strlen(fa->name) > 31)
-		fa->name[31] = '\0';
-	if (!name_taken(pp, fa->name))
-		return;
-	for (i = 1; i < 1000; i++) {
-		snprintf(buf, sizeof(buf), "%.27s_%d", fa->name, i);
-		if (!name_taken(pp, buf))
-			break;
-	}
-	free(fa->name);
-	fa->name = xstrdup(buf);
-}
-
 static int dwarf_params(void *ctx, const char ***names, int *nr)
 {
 	struct var_ctx *vc = ctx;
@@ -2013,99 +1937,9 @@ static const struct probe_arg_ops dwarf_arg_ops = {
 	.params = dwarf_params,
 };
 
-static int resolve_params(const struct probe_arg_ops *ops, void *ctx,
-			  struct probe_point *pp, int *alloc, struct strbuf *warn)
-{
-	const char **names;
-	int i, nr, ret = ops->params(ctx, &names, &nr);
-
-	for (i = 0; i < nr && !ret; i++) {
-		struct probe_arg a = { .kind = PROBE_ARG_VAR, .var = (char *)names[i] };
-		struct fetch_arg fa = { 0 };
-		struct strbuf why = STRBUF_INIT;
-
-		/* Like perf: parameters that cannot be fetched here are left out. */
-		if (ops->var(ctx, &a, 1, &fa, &why)) {
-			if (warn)
-				strbuf_addf(warn, "$params: '%s' left out: %s\n", names[i], why.buf);
-			fetch_arg_release(&fa);
-		} else {
-			fa.name = xstrdup(names[i]);
-			unique_name(pp, &fa);
-			push_fetch(pp, alloc, &fa);
-		}
-		strbuf_release(&why);
-	}
-	free(names);
-	return ret;
-}
-
-int probe_point_args(struct probe_point *pp, const struct probe_spec *spec,
-		     const struct probe_arg_ops *ops, void *ctx, struct strbuf *warn,
-		     struct strbuf *err)
-{
-	int i, alloc = 0, ret = 0;
-
-	for (i = 0; i < spec->nr_args && !ret; i++) {
-		const struct probe_arg *a = &spec->args[i];
-		struct fetch_arg fa = { 0 };
-
-		switch (a->kind) {
-		case PROBE_ARG_PARAMS:
-			ret = resolve_params(ops, ctx, pp, &alloc, warn);
-			continue;
-		case PROBE_ARG_RETVAL:
-			if (!spec->retprobe) {
-				strbuf_addstr(err, "$retval needs FUNC%return");
-				ret = -EINVAL;
-				continue;
-			}
-			fa.base = FETCH_RETVAL;
-			if (a->type)
-				fa.type = xstrdup(a->type);
-			else
-				ret = ops->retval(ctx, &fa, err);
-			fa.name = xstrdup(a->name ? a->name : "ret");
-			break;
-		case PROBE_ARG_RAW:
-			fa.base = FETCH_RAW;
-			fa.raw = xstrdup(a->var);
-			fa.type = a->type ? xstrdup(a->type) : NULL;
-			fa.name = a->name ? xstrdup(a->name) : NULL;
-			if (!fa.name) {
-				fa.name = xmalloc(16);
-				snprintf(fa.name, 16, "arg%d", i + 1);
-			}
-			break;
-		case PROBE_ARG_VAR:
-			if (spec->retprobe) {
-				strbuf_addf(err, "'%s': a return probe sees only $retval", a->var);
-				ret = -EINVAL;
-				continue;
-			}
-			ret = ops->var(ctx, a, 0, &fa, err);
-			fa.name = a->name ? xstrdup(a->name) : default_arg_name(a);
-			break;
-		}
-		if (ret) {
-			fetch_arg_release(&fa);
-			continue;
-		}
-		if (a->name && name_taken(pp, fa.name)) {
-			strbuf_addf(err, "argument name '%s' used twice", fa.name);
-			fetch_arg_release(&fa);
-			ret = -EINVAL;
-			continue;
-		}
-		unique_name(pp, &fa);
-		push_fetch(pp, &alloc, &fa);
-	}
-	return ret;
-}
-
 /* pp's address pc: its symbol, and for uprobes its file offset. */
 static int place_point(struct probe_debuginfo *dbg, const struct probe_spec *spec,
-		       const struct probe_dwarf_opts *opts, Dwarf_Addr pc,
+		       const struct probe_opts *opts, Dwarf_Addr pc,
 		       struct probe_point *pp, struct strbuf *err)
 {
 	GElf_Off off;
@@ -2137,9 +1971,11 @@ static int place_point(struct probe_debuginfo *dbg, const struct probe_spec *spe
  * -g: libc's memchr) is probed at its symbol, as perf does; with no
  * types or locations, only raw fetchargs can be its arguments.
  */
-static int resolve_symbol_only(struct probe_debuginfo *dbg, const struct probe_spec *spec,
-			       const struct probe_dwarf_opts *opts, struct probe_point **pps,
-			       int *nr, struct strbuf *warn, struct strbuf *err)
+static int resolve_symbol_only(struct probe_debuginfo *dbg,
+			       const struct probe_spec *spec,
+			       const struct probe_opts *opts,
+			       struct probe_point **pps, int *nr,
+			       struct strbuf *warn, struct strbuf *err)
 {
 	struct var_ctx vc = { .dbg = dbg, .opts = opts };
 	Dwarf_Addr pc;
@@ -2179,7 +2015,7 @@ static int resolve_symbol_only(struct probe_debuginfo *dbg, const struct probe_s
 }
 
 static int resolve_site(struct probe_debuginfo *dbg, const struct probe_spec *spec,
-			const struct probe_dwarf_opts *opts, struct probe_site *site,
+			const struct probe_opts *opts, struct probe_site *site,
 			int want_vars, struct probe_point *pp, struct strbuf *warn,
 			struct strbuf *err)
 {
@@ -2212,7 +2048,7 @@ fail:
 }
 
 int probe_dwarf_resolve(struct probe_debuginfo *dbg, const struct probe_spec *spec,
-			const struct probe_dwarf_opts *opts, struct probe_point **pps,
+			const struct probe_opts *opts, struct probe_point **pps,
 			int *nr, struct strbuf *warn, struct strbuf *err)
 {
 	struct strbuf note = STRBUF_INIT;
@@ -2251,21 +2087,6 @@ int probe_dwarf_resolve(struct probe_debuginfo *dbg, const struct probe_spec *sp
 	return ret;
 }
 
-void probe_points_release(struct probe_point *pps, int nr)
-{
-	release_array(pps, nr, probe_point_release);
-}
-
-void probe_point_release(struct probe_point *pp)
-{
-	release_array(pp->args, pp->nr_args, fetch_arg_release);
-	free(pp->func);
-	free(pp->note);
-	free(pp->sym);
-	free(pp->module);
-	memset(pp, 0, sizeof(*pp));
-}
-
 /* ---- listings ---- */
 
 static void list_scope_vars(struct var_ctx *vc, Dwarf_Die *scope, struct strbuf *out)
@@ -2297,7 +2118,7 @@ static void list_scope_vars(struct var_ctx *vc, Dwarf_Die *scope, struct strbuf 
 static int list_site_vars(struct probe_debuginfo *dbg, const struct probe_spec *spec,
 			  struct probe_site *site, struct strbuf *out, struct strbuf *err)
 {
-	struct probe_dwarf_opts opts = { .kind = PROBE_UPROBE };
+	struct probe_opts opts = { .kind = PROBE_UPROBE };
 	struct var_ctx vc = { .dbg = dbg, .opts = &opts, .func = &site->func };
 	Dwarf_Die cu, *scopes = NULL;
 	GElf_Off off = 0;

@@ -8,6 +8,7 @@
 #include "util/array.h"
 #include "util/fetcharg.h"
 #include "util/probe-btf.h"
+#include "util/probe-dwarf.h"
 #include "util/probe-event.h"
 #include "util/probe-note.h"
 #include "util/probe-spec.h"
@@ -161,7 +162,7 @@ static int kernel_takes(const struct probe_target *t, const struct probe_point *
 }
 
 static int translate(const struct probe_target *t, const char *text,
-		     const struct probe_dwarf_opts *dopts, struct probe_events *evs,
+		     const struct probe_opts *dopts, struct probe_events *evs,
 		     struct strbuf *warn, struct strbuf *err)
 {
 	struct probe_spec spec;
@@ -209,7 +210,7 @@ static int translate(const struct probe_target *t, const char *text,
 }
 
 int probe_events_translate(const struct probe_target *t, const char *const *specs,
-			   int nr, const struct probe_dwarf_opts *dopts,
+			   int nr, const struct probe_opts *dopts,
 			   struct probe_events *evs, struct strbuf *warn,
 			   struct strbuf *err)
 {
@@ -321,7 +322,7 @@ static void write_notes(const struct probe_events *evs, struct strbuf *warn)
 }
 
 int probe_events_write(const struct probe_target *t, const char *const *specs,
-		       int nr, struct probe_dwarf_opts *dopts,
+		       int nr, struct probe_opts *dopts,
 		       struct probe_events *evs, struct strbuf *warn,
 		       struct strbuf *err)
 {

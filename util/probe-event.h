@@ -2,7 +2,7 @@
 #ifndef TK_PROBE_EVENT_H
 #define TK_PROBE_EVENT_H
 
-#include "util/probe-dwarf.h"
+#include "util/probe-point.h"
 #include "util/probe-file.h"
 #include "util/probe-sdt.h"
 #include "util/probe-target.h"
@@ -39,7 +39,7 @@ void probe_events_release(struct probe_events *evs);
  * -EINVAL with err saying why; warn gets a line per warning.
  */
 int probe_events_translate(const struct probe_target *t, const char *const *specs,
-			   int nr, const struct probe_dwarf_opts *dopts,
+			   int nr, const struct probe_opts *dopts,
 			   struct probe_events *evs, struct strbuf *warn,
 			   struct strbuf *err);
 
@@ -56,7 +56,7 @@ int probe_events_add(enum probe_kind kind, const struct probe_events *evs,
  * err = "cannot add probes: why", or a translation's error.
  */
 int probe_events_write(const struct probe_target *t, const char *const *specs,
-		       int nr, struct probe_dwarf_opts *dopts,
+		       int nr, struct probe_opts *dopts,
 		       struct probe_events *evs, struct strbuf *warn,
 		       struct strbuf *err);
 

@@ -303,8 +303,8 @@ void probe_target_close(struct probe_target *t)
 	free(t->group);
 }
 
-void probe_target_dwarf_opts(const struct probe_target *t, int force_regs,
-			     struct probe_dwarf_opts *o)
+void probe_target_opts(const struct probe_target *t, int force_regs,
+			     struct probe_opts *o)
 {
 	const struct tk_features *f = tk_features();
 

@@ -6,6 +6,7 @@
 #include "util/probe-dwarf.h"
 #include "util/probe-file.h"
 #include "util/probe-ksyms.h"
+#include "util/probe-point.h"
 #include "util/strbuf.h"
 
 /*
@@ -51,7 +52,7 @@ void probe_target_close(struct probe_target *t);
  * The translation options for t that the running kernel accepts
  * (tk_features); force_regs spells kprobe arguments as registers.
  */
-void probe_target_dwarf_opts(const struct probe_target *t, int force_regs,
-			     struct probe_dwarf_opts *o);
+void probe_target_opts(const struct probe_target *t, int force_regs,
+			     struct probe_opts *o);
 
 #endif

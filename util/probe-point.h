@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef TK_PROBE_POINT_H
+#define TK_PROBE_POINT_H
+
+#include <stdint.h>
+
+#include "util/fetcharg.h"
+#include "util/probe-file.h"
+#include "util/probe-spec.h"
+#include "util/strbuf.h"
+
+/*
+ * The probe layer under the sources of debug information (DWARF, BTF):
+ * what a resolved probe is, what the kernel accepts, and the arguments of
+ * a probe point made from what a source says about its variables and
+ * types.  A source resolves the places and the types; how arguments are
+ * named, made unique and left out, and how the kernel's limits are met,
+ * is decided here once for all of them.
+ */
+
+/* What the running kernel accepts, decided by the caller (tk_features). */
+struct probe_opts {
+	enum probe_kind kind;
+	unsigned argn:1;	/* kprobes: $argN at function entry */
+	unsigned ustring:1;	/* uprobes: ustring type */
+	unsigned symbol:1;	/* kprobes: symbol type for code pointers */
+	unsigned imm:1;		/* \IMM for constants */
+};
+
+/* One resolved probe. */
+struct probe_point {
+	char *func;		/* the function as the spec named it */
+	/* for -v: lines on how func was found (an alias), or NULL */
+	char *note;
+	char *sym;		/* ELF symbol holding addr (f.isra.0) */
+	char *module;		/* kprobes: MOD of MOD:SYM, or NULL */
+	uint64_t sym_off;	/* addr - symbol */
+	uint64_t addr;		/* link-time address of the probe */
+	uint64_t file_off;	/* uprobes: file offset of addr */
+	int64_t load_delta;	/* uprobes: segment p_vaddr - p_offset */
+	int retprobe;
+	int skipped_prologue;
+	struct fetch_arg *args;
+	int nr_args;
+};
+
+void probe_point_release(struct probe_point *pp);
+void probe_points_release(struct probe_point *pps, int nr);
+
+/*
+ * What a source of types (DWARF, BTF) says about the arguments of one
+ * probe point; ctx is the source's own.  Each returns 0 or -errno with
+ * err set.
+ */
+struct probe_arg_ops {
+	/*
+	 * A variable and its member chain: fa's base, derefs and type.
+	 * whole: a parameter of $params, where a struct passed by value is
+	 * fetched as such, as perf does, instead of refused.
+	 */
+	int (*var)(void *ctx, const struct probe_arg *arg, int whole,
+		   struct fetch_arg *fa, struct strbuf *err);
+	/* The type of $retval (fa->base is FETCH_RETVAL). */
+	int (*retval)(void *ctx, struct fetch_arg *fa, struct strbuf *err);
+	/* $params: the parameter names in order, in an array to be freed. */
+	int (*params)(void *ctx, const char ***names, int *nr);
+};
+
+/*
+ * The fetch args of spec at pp, from ops: named (NAME=, the last member,
+ * or argN) and made unique as the kernel needs; $params leaves out what
+ * ops cannot fetch, as perf does, and says so in warn (unless NULL).
+ */
+int probe_point_args(struct probe_point *pp, const struct probe_spec *spec,
+		     const struct probe_arg_ops *ops, void *ctx,
+		     struct strbuf *warn, struct strbuf *err);
+
+/*
+ * $params: a struct or union of size bytes passed by value in registers,
+ * fetched as perf fetches it: its first bytes, in hex, cut down to 64
+ * bits ("pt exceeds max-bitwidth"), with a line in warn (unless NULL)
+ * when that is not all of it.  0, or -EINVAL with err for a size the
+ * kernel cannot fetch.
+ */
+int probe_whole_aggregate(long size, const char *type_name, const char *path,
+			  struct fetch_arg *fa, struct strbuf *warn,
+			  struct strbuf *err);
+
+/*
+ * 0 when fa's value lies in memory (its last deref can be offset, for a
+ * member or an element), else -EINVAL with err naming what.
+ */
+int probe_need_memory(struct fetch_arg *fa, const char *what,
+		      struct strbuf *err);
+
+#endif
