@@ -520,108 +520,60 @@ static int apply_fields(struct btf_ctx *bc, const struct probe_arg *arg, struct 
 	return ret;
 }
 
-static int final_array(struct btf_ctx *bc, struct fetch_arg *fa, const struct btf_type *t,
-		       const char *path, struct strbuf *err)
-{
-	__u32 n = btf_array(t)->nelems, eid;
-	const struct btf_type *elem = real_type(bc->btf, btf_array(t)->type, &eid);
-	char *et;
+/* The type and its element, for btf_scalar(). */
+struct btf_type_ids {
+	struct btf_ctx *bc;
+	__u32 id, eid;
+};
 
-	if (!elem) {
-		strbuf_addf(err, "'%s': array of void", path);
-		return -EINVAL;
-	}
-	if (probe_need_memory(fa, path, err))
-		return -EINVAL;
-	if (is_text_char(bc->btf, elem)) {
-		fa->type = xstrdup("string");
-		return 0;
-	}
-	if (!n) {
-		strbuf_addf(err, "'%s': array of unknown size: index it", path);
-		return -EINVAL;
-	}
-	if (n > FETCH_MAX_ARRAY_LEN) {
-		strbuf_addf(err, "'%s' has %u elements: the kernel fetches at most %d; index it",
-			    path, n, FETCH_MAX_ARRAY_LEN);
-		return -E2BIG;
-	}
-	et = is_char(elem) ? xstrdup("x8") : scalar_type(bc->btf, eid, bc->opts, path, err);
-	if (!et)
-		return -EINVAL;
-	fa->type = xmalloc(strlen(et) + 24);
-	sprintf(fa->type, "%s[%u]", et, n);
-	free(et);
-	return 0;
+static char *btf_scalar(void *ctx, int elem, const char *path,
+			struct strbuf *err)
+{
+	struct btf_type_ids *ti = ctx;
+
+	return scalar_type(ti->bc->btf, elem ? ti->eid : ti->id, ti->bc->opts,
+			   path, err);
 }
 
-/* $params: a struct in argument registers, as probe-dwarf fetches it. */
-static int whole_aggregate(struct btf_ctx *bc, struct fetch_arg *fa, __u32 id,
-			   const char *path, struct strbuf *err)
-{
-	struct strbuf tn = STRBUF_INIT;
-	int ret;
-
-	type_name(bc->btf, id, &tn);
-	ret = probe_whole_aggregate(btf__resolve_size(bc->btf, id), tn.buf, path, fa,
-				    bc->warn, err);
-	strbuf_release(&tn);
-	return ret;
-}
-
-/* Final type: user cast, string, array, bitfield or scalar, as probe-dwarf types them. */
-static int final_type(struct btf_ctx *bc, const struct probe_arg *arg, struct fetch_arg *fa,
-		      __u32 id, char *bf, const char *path, struct strbuf *err)
+/* Final type: user cast, string, array, bitfield or scalar, as DWARF's. */
+static int final_type(struct btf_ctx *bc, const struct probe_arg *arg,
+		      struct fetch_arg *fa, __u32 id, char *bf,
+		      const char *path, struct strbuf *err)
 {
 	const struct btf_type *t = id ? btf__type_by_id(bc->btf, id) : NULL;
-	__u32 eid;
+	const struct btf_type *elem = NULL;
+	struct btf_type_ids ti = { .bc = bc, .id = id };
+	/* $params: a struct in argument registers, as DWARF fetches it. */
+	struct probe_type pt = { .name = STRBUF_INIT, .members = STRBUF_INIT,
+				 .whole = bc->whole && !fa->nr_derefs,
+				 .ustring_as_is = 1, .scalar = btf_scalar,
+				 .ctx = &ti };
+	int ret;
 
-	if (bf) {
-		if (arg->type) {
-			strbuf_addf(err, "'%s' is a bitfield: no cast allowed", path);
-			free(bf);
-			return -EINVAL;
-		}
-		fetch_arg_bitfield(fa, bf, t && btf_is_int(t) ?
-				   !!(btf_int_encoding(t) & BTF_INT_SIGNED) :
-				   t && (btf_is_enum(t) || btf_is_enum64(t)) && enum_signed(bc->btf, t),
-				   path, bc->warn);
-		return 0;
+	if (t && btf_is_ptr(t)) {
+		pt.kind = PROBE_TYPE_POINTER;
+		elem = real_type(bc->btf, t->type, &ti.eid);
+	} else if (t && btf_is_array(t)) {
+		pt.kind = PROBE_TYPE_ARRAY;
+		elem = real_type(bc->btf, btf_array(t)->type, &ti.eid);
+		pt.count = btf_array(t)->nelems;
+	} else if (is_su(t)) {
+		pt.kind = PROBE_TYPE_AGGREGATE;
+		type_name(bc->btf, id, &pt.name);
+		member_list(bc->btf, t, &pt.members);
+		pt.size = btf__resolve_size(bc->btf, id);
 	}
-	if (arg->type && !strcmp(arg->type, "string")) {
-		if (!t || (!btf_is_ptr(t) && !btf_is_array(t)) ||
-		    !is_char(real_type(bc->btf, btf_is_ptr(t) ? t->type : btf_array(t)->type,
-				       &eid))) {
-			strbuf_addf(err, "'%s': only char pointers and char arrays can be strings", path);
-			return -EINVAL;
-		}
-		if (btf_is_ptr(t)) {
-			if (fetch_arg_push_deref(fa, 0))
-				return -E2BIG;
-		} else if (probe_need_memory(fa, path, err)) {
-			return -EINVAL;
-		}
-	}
-	if (arg->type) {
-		fa->type = xstrdup(arg->type);
-		return 0;
-	}
-	if (t && btf_is_array(t))
-		return final_array(bc, fa, t, path, err);
-	if (is_su(t) && bc->whole && !fa->nr_derefs)
-		return whole_aggregate(bc, fa, id, path, err);
-	if (is_su(t)) {
-		struct strbuf tn = STRBUF_INIT;
-
-		type_name(bc->btf, id, &tn);
-		strbuf_addf(err, "'%s' is a %s: choose a member (", path, tn.buf);
-		member_list(bc->btf, t, err);
-		strbuf_addch(err, ')');
-		strbuf_release(&tn);
-		return -EINVAL;
-	}
-	fa->type = scalar_type(bc->btf, id, bc->opts, path, err);
-	return fa->type ? 0 : -EINVAL;
+	if (bf)
+		pt.is_signed = t && btf_is_int(t) ?
+			       !!(btf_int_encoding(t) & BTF_INT_SIGNED) :
+			       t && (btf_is_enum(t) || btf_is_enum64(t)) &&
+			       enum_signed(bc->btf, t);
+	pt.has_elem = elem != NULL;
+	pt.elem_char = is_char(elem);
+	pt.elem_text = is_text_char(bc->btf, elem);
+	ret = probe_final_type(&pt, arg, bc->opts, fa, bf, path, bc->warn, err);
+	probe_type_release(&pt);
+	return ret;
 }
 
 /* ---- arguments ---- */

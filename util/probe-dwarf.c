@@ -1608,101 +1608,57 @@ too_deep:
 	return -E2BIG;
 }
 
-static int whole_aggregate(struct var_ctx *vc, struct fetch_arg *fa, Dwarf_Die *type,
-			   const char *path, struct strbuf *err)
-{
-	struct strbuf tn = STRBUF_INIT;
-	int ret;
+/* The type and its element, for dwarf_scalar(). */
+struct dwarf_type {
+	const struct probe_opts *opts;
+	Dwarf_Die *type;
+	Dwarf_Die elem;
+};
 
-	type_name(type, &tn);
-	ret = probe_whole_aggregate(dwarf_bytesize(type), tn.buf, path, fa, vc->warn, err);
-	strbuf_release(&tn);
-	return ret;
+static char *dwarf_scalar(void *ctx, int elem, const char *path,
+			  struct strbuf *err)
+{
+	struct dwarf_type *dt = ctx;
+
+	return scalar_type(elem ? &dt->elem : dt->type, dt->opts, path, err);
 }
 
 /* Final type: user cast, string, array, bitfield or scalar. */
-static int final_type(struct var_ctx *vc, const struct probe_arg *arg, struct fetch_arg *fa,
-		      Dwarf_Die *type, char *bf, const char *path, struct strbuf *err)
+static int final_type(struct var_ctx *vc, const struct probe_arg *arg,
+		      struct fetch_arg *fa, Dwarf_Die *type, char *bf,
+		      const char *path, struct strbuf *err)
 {
-	const char *str = vc->opts->kind == PROBE_UPROBE && vc->opts->ustring ?
-			  "ustring" : "string";
-	int tag = dwarf_tag(type), uns;
-	Dwarf_Die elem;
+	struct dwarf_type dt = { .opts = vc->opts, .type = type };
+	struct probe_type t = { .name = STRBUF_INIT, .members = STRBUF_INIT,
+				.whole = vc->whole, .scalar = dwarf_scalar,
+				.ctx = &dt };
+	int tag = dwarf_tag(type), uns, ret;
 
-	if (bf) {
-		if (arg->type) {
-			strbuf_addf(err, "'%s' is a bitfield: no cast allowed", path);
-			free(bf);
-			return -EINVAL;
-		}
-		fetch_arg_bitfield(fa, bf, dwarf_tag(type) == DW_TAG_enumeration_type ?
-				   enum_signed(type) : encoding_signed(type), path, vc->warn);
-		return 0;
+	if (tag == DW_TAG_pointer_type)
+		t.kind = PROBE_TYPE_POINTER;
+	else if (tag == DW_TAG_array_type)
+		t.kind = PROBE_TYPE_ARRAY;
+	else if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type)
+		t.kind = PROBE_TYPE_AGGREGATE;
+	if (bf)
+		t.is_signed = tag == DW_TAG_enumeration_type ?
+			      enum_signed(type) : encoding_signed(type);
+	if ((t.kind == PROBE_TYPE_POINTER || t.kind == PROBE_TYPE_ARRAY) &&
+	    !real_type(type, &dt.elem)) {
+		t.has_elem = 1;
+		t.elem_char = is_char_type(&dt.elem, &uns);
+		t.elem_text = t.elem_char && !uns;
 	}
-	if (arg->type && (!strcmp(arg->type, "string") || !strcmp(arg->type, "ustring"))) {
-		if ((tag != DW_TAG_pointer_type && tag != DW_TAG_array_type) ||
-		    real_type(type, &elem) || !is_char_type(&elem, &uns)) {
-			strbuf_addf(err, "'%s': only char pointers and char arrays can be strings", path);
-			return -EINVAL;
-		}
-		if (tag == DW_TAG_pointer_type) {
-			if (fetch_arg_push_deref(fa, 0))
-				return -E2BIG;
-		} else if (probe_need_memory(fa, path, err)) {
-			return -EINVAL;
-		}
-		fa->type = xstrdup(arg->type);
-		return 0;
+	if (t.kind == PROBE_TYPE_ARRAY)
+		t.count = array_count(type);
+	if (t.kind == PROBE_TYPE_AGGREGATE) {
+		type_name(type, &t.name);
+		member_list(type, &t.members);
+		t.size = dwarf_bytesize(type);
 	}
-	if (arg->type) {
-		fa->type = xstrdup(arg->type);
-		return 0;
-	}
-	if (tag == DW_TAG_array_type) {
-		long long n = array_count(type);
-		char *et;
-
-		if (real_type(type, &elem)) {
-			strbuf_addf(err, "'%s': array of void", path);
-			return -EINVAL;
-		}
-		if (probe_need_memory(fa, path, err))
-			return -EINVAL;
-		if (is_char_type(&elem, &uns) && !uns) {
-			fa->type = xstrdup(str);
-			return 0;
-		}
-		if (n <= 0) {
-			strbuf_addf(err, "'%s': array of unknown size: index it", path);
-			return -EINVAL;
-		}
-		if (n > FETCH_MAX_ARRAY_LEN) {
-			strbuf_addf(err, "'%s' has %lld elements: the kernel fetches at most %d; index it",
-				    path, n, FETCH_MAX_ARRAY_LEN);
-			return -E2BIG;
-		}
-		et = is_char_type(&elem, &uns) ? xstrdup("x8") : scalar_type(&elem, vc->opts, path, err);
-		if (!et)
-			return -EINVAL;
-		fa->type = xmalloc(strlen(et) + 24);
-		sprintf(fa->type, "%s[%lld]", et, n);
-		free(et);
-		return 0;
-	}
-	if ((tag == DW_TAG_structure_type || tag == DW_TAG_union_type) && vc->whole)
-		return whole_aggregate(vc, fa, type, path, err);
-	if (tag == DW_TAG_structure_type || tag == DW_TAG_union_type) {
-		struct strbuf tn = STRBUF_INIT;
-
-		type_name(type, &tn);
-		strbuf_addf(err, "'%s' is a %s: choose a member (", path, tn.buf);
-		member_list(type, err);
-		strbuf_addch(err, ')');
-		strbuf_release(&tn);
-		return -EINVAL;
-	}
-	fa->type = scalar_type(type, vc->opts, path, err);
-	return fa->type ? 0 : -EINVAL;
+	ret = probe_final_type(&t, arg, vc->opts, fa, bf, path, vc->warn, err);
+	probe_type_release(&t);
+	return ret;
 }
 
 /* ---- variables ---- */

@@ -23,9 +23,16 @@ int probe_need_memory(struct fetch_arg *fa, const char *what,
 	return -EINVAL;
 }
 
-int probe_whole_aggregate(long size, const char *type_name, const char *path,
-			  struct fetch_arg *fa, struct strbuf *warn,
-			  struct strbuf *err)
+/*
+ * $params: a struct or union of size bytes passed by value in registers,
+ * fetched as perf fetches it: its first bytes, in hex, cut down to 64
+ * bits ("pt exceeds max-bitwidth"), with a line in warn (unless NULL)
+ * when that is not all of it.  0, or -EINVAL with err for a size the
+ * kernel cannot fetch.
+ */
+static int whole_aggregate(long size, const char *type_name, const char *path,
+			   struct fetch_arg *fa, struct strbuf *warn,
+			   struct strbuf *err)
 {
 	int bits = size > 8 ? 64 : (int)size * 8;
 
@@ -40,6 +47,103 @@ int probe_whole_aggregate(long size, const char *type_name, const char *path,
 		strbuf_addf(warn, "$params: '%s' is a %s passed by value: only its first 8 bytes are fetched (x64), as perf does\n",
 			    path, type_name);
 	return 0;
+}
+
+static int string_cast(const struct probe_type *t, const char *cast)
+{
+	return !strcmp(cast, "string") ||
+	       (!strcmp(cast, "ustring") && !t->ustring_as_is);
+}
+
+static int final_array(const struct probe_type *t, const char *str,
+		       struct fetch_arg *fa, const char *path,
+		       struct strbuf *err)
+{
+	char *et;
+
+	if (!t->has_elem) {
+		strbuf_addf(err, "'%s': array of void", path);
+		return -EINVAL;
+	}
+	if (probe_need_memory(fa, path, err))
+		return -EINVAL;
+	if (t->elem_text) {
+		fa->type = xstrdup(str);
+		return 0;
+	}
+	if (t->count <= 0) {
+		strbuf_addf(err, "'%s': array of unknown size: index it", path);
+		return -EINVAL;
+	}
+	if (t->count > FETCH_MAX_ARRAY_LEN) {
+		strbuf_addf(err, "'%s' has %lld elements: the kernel fetches at most %d; index it",
+			    path, t->count, FETCH_MAX_ARRAY_LEN);
+		return -E2BIG;
+	}
+	et = t->elem_char ? xstrdup("x8") : t->scalar(t->ctx, 1, path, err);
+	if (!et)
+		return -EINVAL;
+	fa->type = xmalloc(strlen(et) + 24);
+	sprintf(fa->type, "%s[%lld]", et, t->count);
+	free(et);
+	return 0;
+}
+
+int probe_final_type(const struct probe_type *t, const struct probe_arg *arg,
+		     const struct probe_opts *opts, struct fetch_arg *fa,
+		     char *bf, const char *path, struct strbuf *warn,
+		     struct strbuf *err)
+{
+	const char *str = opts->kind == PROBE_UPROBE && opts->ustring ?
+			  "ustring" : "string";
+
+	if (bf) {
+		if (arg->type) {
+			strbuf_addf(err, "'%s' is a bitfield: no cast allowed",
+				    path);
+			free(bf);
+			return -EINVAL;
+		}
+		fetch_arg_bitfield(fa, bf, t->is_signed, path, warn);
+		return 0;
+	}
+	if (arg->type && string_cast(t, arg->type)) {
+		if ((t->kind != PROBE_TYPE_POINTER &&
+		     t->kind != PROBE_TYPE_ARRAY) ||
+		    !t->has_elem || !t->elem_char) {
+			strbuf_addf(err, "'%s': only char pointers and char arrays can be strings",
+				    path);
+			return -EINVAL;
+		}
+		if (t->kind == PROBE_TYPE_POINTER) {
+			if (fetch_arg_push_deref(fa, 0))
+				return -E2BIG;
+		} else if (probe_need_memory(fa, path, err)) {
+			return -EINVAL;
+		}
+	}
+	if (arg->type) {
+		fa->type = xstrdup(arg->type);
+		return 0;
+	}
+	if (t->kind == PROBE_TYPE_ARRAY)
+		return final_array(t, str, fa, path, err);
+	if (t->kind == PROBE_TYPE_AGGREGATE && t->whole)
+		return whole_aggregate(t->size, t->name.buf, path, fa, warn,
+				       err);
+	if (t->kind == PROBE_TYPE_AGGREGATE) {
+		strbuf_addf(err, "'%s' is a %s: choose a member (%s)", path,
+			    t->name.buf, t->members.buf);
+		return -EINVAL;
+	}
+	fa->type = t->scalar(t->ctx, 0, path, err);
+	return fa->type ? 0 : -EINVAL;
+}
+
+void probe_type_release(struct probe_type *t)
+{
+	strbuf_release(&t->name);
+	strbuf_release(&t->members);
 }
 
 static char *default_arg_name(const struct probe_arg *arg)

@@ -75,16 +75,62 @@ int probe_point_args(struct probe_point *pp, const struct probe_spec *spec,
 		     const struct probe_arg_ops *ops, void *ctx,
 		     struct strbuf *warn, struct strbuf *err);
 
+/* The kinds of type probe_final_type() tells apart. */
+enum probe_type_kind {
+	PROBE_TYPE_OTHER,	/* a scalar, or what has no value (void) */
+	PROBE_TYPE_POINTER,
+	PROBE_TYPE_ARRAY,
+	PROBE_TYPE_AGGREGATE,	/* a struct or a union */
+};
+
 /*
- * $params: a struct or union of size bytes passed by value in registers,
- * fetched as perf fetches it: its first bytes, in hex, cut down to 64
- * bits ("pt exceeds max-bitwidth"), with a line in warn (unless NULL)
- * when that is not all of it.  0, or -EINVAL with err for a size the
- * kernel cannot fetch.
+ * What a source of types (DWARF, BTF) says of the type of a fetched
+ * value: the facts that decide its kernel type, each computed by the
+ * source with its own type API, and the source's scalar_type.
  */
-int probe_whole_aggregate(long size, const char *type_name, const char *path,
-			  struct fetch_arg *fa, struct strbuf *warn,
-			  struct strbuf *err);
+struct probe_type {
+	enum probe_type_kind kind;
+	int is_signed;		/* a bitfield's, or its enum's */
+	/* pointers, arrays: the element is not void, is a one-byte char */
+	int has_elem, elem_char;
+	int elem_text;		/* ... whose arrays hold text: strings */
+	long long count;	/* array: its elements, <= 0 unknown */
+	/* aggregates: for $params and the messages (STRBUF_INIT else) */
+	struct strbuf name;	/* as C spells it: "struct pkt" */
+	struct strbuf members;	/* named members, ", " between */
+	long size;		/* in bytes */
+	/*
+	 * $params: an aggregate is fetched whole (the source says where:
+	 * BTF only where it lies in registers).
+	 */
+	int whole;
+	/*
+	 * A ustring cast is taken as given: unlike a string cast, neither
+	 * checked nor dereferenced (what probe-btf.c has always done).
+	 */
+	int ustring_as_is;
+	/*
+	 * The kernel type of the value, or with elem of the array's
+	 * element; NULL with err set where there is none.
+	 */
+	char *(*scalar)(void *ctx, int elem, const char *path,
+			struct strbuf *err);
+	void *ctx;
+};
+
+/*
+ * The kernel type of a value of type t named path, into fa: the user's
+ * cast (a string one checked), a bitfield bf (owned, NULL: none), a char
+ * array as a string, an array of scalars, an aggregate of $params (as
+ * perf fetches it, a line in warn, unless NULL, when cut), a scalar.
+ * 0, or -errno with err set.
+ */
+int probe_final_type(const struct probe_type *t, const struct probe_arg *arg,
+		     const struct probe_opts *opts, struct fetch_arg *fa,
+		     char *bf, const char *path, struct strbuf *warn,
+		     struct strbuf *err);
+
+void probe_type_release(struct probe_type *t);
 
 /*
  * 0 when fa's value lies in memory (its last deref can be offset, for a
