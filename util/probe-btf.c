@@ -45,7 +45,8 @@ struct probe_btf {
 };
 
 /* libbpf prints its warnings to stderr by default; util/ never prints. */
-static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+static int libbpf_quiet(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
 {
 	return 0;
 }
@@ -116,8 +117,8 @@ unsigned long probe_btf_struct_size(const char *name)
 }
 
 /* What the kernel would refuse to probe, refused first; -errno with err. */
-static int probeable(struct probe_btf *b, const char *func, struct probe_ksym *ks,
-		     struct strbuf *err)
+static int probeable(struct probe_btf *b, const char *func,
+		     struct probe_ksym *ks, struct strbuf *err)
 {
 	int ret = probe_ksyms_find(b->ksyms, func, ks, err);
 
@@ -125,11 +126,13 @@ static int probeable(struct probe_btf *b, const char *func, struct probe_ksym *k
 		return ret;
 	if (!ks->nr && ks->clone) {
 		strbuf_addf(err, "%s: only its compiler clone %s is in /proc/kallsyms, and BTF "
-			    "does not describe the clone's arguments", func, ks->clone);
+			    "does not describe the clone's arguments", func,
+			    ks->clone);
 		return -EOPNOTSUPP;
 	}
 	if (probe_ksyms_clone_suffix(func)) {
-		strbuf_addf(err, "%s: a compiler clone: BTF does not describe its arguments", func);
+		strbuf_addf(err, "%s: a compiler clone: BTF does not describe its arguments",
+			    func);
 		return -EOPNOTSUPP;
 	}
 	if (ks->nr > 1) {
@@ -141,8 +144,8 @@ static int probeable(struct probe_btf *b, const char *func, struct probe_ksym *k
 }
 
 /* The BTF of the module holding a function (split on vmlinux), or vmlinux's. */
-static struct btf *btf_for(struct probe_btf *b, const char *func, const char *module,
-			   struct strbuf *err)
+static struct btf *btf_for(struct probe_btf *b, const char *func,
+			   const char *module, struct strbuf *err)
 {
 	if (!module)
 		return b->vmlinux;
@@ -163,7 +166,8 @@ static struct btf *btf_for(struct probe_btf *b, const char *func, const char *mo
 
 /* ---- types ---- */
 
-static const struct btf_type *real_type(const struct btf *btf, __u32 id, __u32 *out)
+static const struct btf_type *real_type(const struct btf *btf, __u32 id,
+					__u32 *out)
 {
 	int r = btf__resolve_type(btf, id);
 
@@ -229,7 +233,8 @@ static int is_su(const struct btf_type *t)
 /* A one-byte integer other than _Bool: what DWARF calls a char type. */
 static int is_char(const struct btf_type *t)
 {
-	return t && btf_is_int(t) && t->size == 1 && !(btf_int_encoding(t) & BTF_INT_BOOL);
+	return t && btf_is_int(t) && t->size == 1 &&
+		!(btf_int_encoding(t) & BTF_INT_BOOL);
 }
 
 /*
@@ -239,8 +244,9 @@ static int is_char(const struct btf_type *t)
  */
 static int is_text_char(const struct btf *btf, const struct btf_type *t)
 {
-	return is_char(t) && ((btf_int_encoding(t) & BTF_INT_SIGNED) ||
-			      !strcmp(btf__name_by_offset(btf, t->name_off), "char"));
+	return is_char(t) &&
+		((btf_int_encoding(t) & BTF_INT_SIGNED) ||
+		 !strcmp(btf__name_by_offset(btf, t->name_off), "char"));
 }
 
 /*
@@ -307,12 +313,15 @@ static char *scalar_type(const struct btf *btf, __u32 id,
 		struct strbuf tn = STRBUF_INIT;
 
 		type_name(btf, id, &tn);
-		strbuf_addf(err, "'%s' is of type %s, which has no scalar value", var, tn.buf);
+		strbuf_addf(err,
+			    "'%s' is of type %s, which has no scalar value",
+			    var, tn.buf);
 		strbuf_release(&tn);
 		return NULL;
 	}
 	if (t->size != 1 && t->size != 2 && t->size != 4 && t->size != 8) {
-		strbuf_addf(err, "'%s' has %u bytes: the kernel fetches 1, 2, 4 or 8", var, t->size);
+		strbuf_addf(err, "'%s' has %u bytes: the kernel fetches 1, 2, 4 or 8",
+			    var, t->size);
 		return NULL;
 	}
 	snprintf(buf, sizeof(buf), "%c%u", c, t->size * 8);
@@ -323,13 +332,14 @@ static char *scalar_type(const struct btf *btf, __u32 id,
 
 struct member {
 	__u32 type;
-	__u32 bit_off;		/* from the start of the outermost struct */
+	/* from the start of the outermost struct */
+	__u32 bit_off;
 	__u32 bit_size;		/* 0 unless a bitfield */
 };
 
 /* Finds member name in struct/union su, following anonymous members. */
-static int find_member(const struct btf *btf, const struct btf_type *su, const char *name,
-		       struct member *out)
+static int find_member(const struct btf *btf, const struct btf_type *su,
+		       const char *name, struct member *out)
 {
 	const struct btf_member *m = btf_members(su);
 	int i;
@@ -346,7 +356,8 @@ static int find_member(const struct btf *btf, const struct btf_type *su, const c
 			return 0;
 		}
 		mt = real_type(btf, m->type, &rid);
-		if ((!mn || !*mn) && is_su(mt) && !find_member(btf, mt, name, out)) {
+		if ((!mn || !*mn) && is_su(mt) &&
+		    !find_member(btf, mt, name, out)) {
 			out->bit_off += off;
 			return 0;
 		}
@@ -354,7 +365,8 @@ static int find_member(const struct btf *btf, const struct btf_type *su, const c
 	return -ENOENT;
 }
 
-static void member_list(const struct btf *btf, const struct btf_type *su, struct strbuf *sb)
+static void member_list(const struct btf *btf, const struct btf_type *su,
+			struct strbuf *sb)
 {
 	const struct btf_member *m = btf_members(su);
 	int i, first = 1;
@@ -375,7 +387,8 @@ static int member_error(const struct btf *btf, __u32 id, const char *path,
 	struct strbuf tn = STRBUF_INIT;
 
 	type_name(btf, id, &tn);
-	strbuf_addf(err, "'%s': %s has no member '%s' (members: ", path, tn.buf, name);
+	strbuf_addf(err, "'%s': %s has no member '%s' (members: ", path, tn.buf,
+		    name);
 	member_list(btf, btf__type_by_id(btf, id), err);
 	strbuf_addch(err, ')');
 	strbuf_release(&tn);
@@ -387,16 +400,16 @@ static int member_error(const struct btf *btf, __u32 id, const char *path,
  * BTF counts bits from the start of the struct, as DWARF 4's
  * DW_AT_data_bit_offset does, on a little-endian machine.
  */
-static int bitfield(const struct btf *btf, const struct member *m, __u32 *byte_off,
-		    char **type, struct strbuf *err)
+static int bitfield(const struct btf *btf, const struct member *m,
+		    __u32 *byte_off, char **type, struct strbuf *err)
 {
 	__u32 rid;
 	const struct btf_type *t = real_type(btf, m->type, &rid);
 	unsigned int cbits, lsb;
 	char buf[32];
 
-	if (!t || (!btf_is_int(t) && !btf_is_enum(t) && !btf_is_enum64(t)) || !t->size ||
-	    t->size > 8) {
+	if (!t || (!btf_is_int(t) && !btf_is_enum(t) && !btf_is_enum64(t)) ||
+	    !t->size || t->size > 8) {
 		strbuf_addstr(err, "bitfield of an unknown container");
 		return -EINVAL;
 	}
@@ -417,12 +430,14 @@ struct btf_ctx {
 	const struct btf_type *proto;
 	const char *func;
 	const struct probe_opts *opts;
-	int whole;		/* the var op's whole, for the helpers below it */
+	/* the var op's whole, for the helpers below it */
+	int whole;
 	struct strbuf *warn;	/* NULL: no warnings */
 };
 
-static int apply_index(struct btf_ctx *bc, const struct probe_field *f, struct fetch_arg *fa,
-		       __u32 *id, struct strbuf *path, struct strbuf *err)
+static int apply_index(struct btf_ctx *bc, const struct probe_field *f,
+		       struct fetch_arg *fa, __u32 *id, struct strbuf *path,
+		       struct strbuf *err)
 {
 	const struct btf_type *t = btf__type_by_id(bc->btf, *id);
 	__u32 elem;
@@ -430,8 +445,11 @@ static int apply_index(struct btf_ctx *bc, const struct probe_field *f, struct f
 
 	strbuf_addf(path, "[%ld]", f->index);
 	if (!*id || (!btf_is_array(t) && !btf_is_ptr(t)) ||
-	    !real_type(bc->btf, btf_is_array(t) ? btf_array(t)->type : t->type, &elem)) {
-		strbuf_addf(err, "'%s': only arrays and pointers can be indexed", path->buf);
+	    !real_type(bc->btf, btf_is_array(t) ? btf_array(t)->type : t->type,
+		       &elem)) {
+		strbuf_addf(err,
+			    "'%s': only arrays and pointers can be indexed",
+			    path->buf);
 		return -EINVAL;
 	}
 	esize = btf__resolve_size(bc->btf, elem);
@@ -443,7 +461,9 @@ static int apply_index(struct btf_ctx *bc, const struct probe_field *f, struct f
 		__u32 n = btf_array(t)->nelems;
 
 		if (n && f->index >= (long)n) {
-			strbuf_addf(err, "'%s': index out of range (%u elements)", path->buf, n);
+			strbuf_addf(err,
+				    "'%s': index out of range (%u elements)",
+				    path->buf, n);
 			return -EINVAL;
 		}
 		if (probe_need_memory(fa, path->buf, err))
@@ -456,16 +476,19 @@ static int apply_index(struct btf_ctx *bc, const struct probe_field *f, struct f
 	return 0;
 }
 
-static int apply_member(struct btf_ctx *bc, const struct probe_field *f, struct fetch_arg *fa,
-			__u32 *id, char **bf, struct strbuf *path, struct strbuf *err)
+static int apply_member(struct btf_ctx *bc, const struct probe_field *f,
+			struct fetch_arg *fa, __u32 *id, char **bf,
+			struct strbuf *path, struct strbuf *err)
 {
 	const struct btf_type *t = btf__type_by_id(bc->btf, *id), *su;
 	struct member m;
 	__u32 sid, off;
 
-	strbuf_addf(path, "%s%s", f->kind == PROBE_FIELD_ARROW ? "->" : ".", f->name);
+	strbuf_addf(path, "%s%s",
+		    f->kind == PROBE_FIELD_ARROW ? "->" : ".", f->name);
 	if (f->kind == PROBE_FIELD_ARROW) {
-		su = *id && btf_is_ptr(t) ? real_type(bc->btf, t->type, &sid) : NULL;
+		su = *id && btf_is_ptr(t) ?
+			real_type(bc->btf, t->type, &sid) : NULL;
 		if (!is_su(su)) {
 			strbuf_addf(err, "'%s': '->' needs a pointer to a struct or union",
 				    path->buf);
@@ -475,11 +498,13 @@ static int apply_member(struct btf_ctx *bc, const struct probe_field *f, struct 
 			return -E2BIG;
 	} else {
 		if (*id && btf_is_ptr(t)) {
-			strbuf_addf(err, "'%s': a pointer: use '->' for %s", path->buf, f->name);
+			strbuf_addf(err, "'%s': a pointer: use '->' for %s",
+				    path->buf, f->name);
 			return -EINVAL;
 		}
 		if (!*id || !is_su(t)) {
-			strbuf_addf(err, "'%s': '.' needs a struct or union", path->buf);
+			strbuf_addf(err, "'%s': '.' needs a struct or union",
+				    path->buf);
 			return -EINVAL;
 		}
 		if (probe_need_memory(fa, path->buf, err))
@@ -497,9 +522,12 @@ static int apply_member(struct btf_ctx *bc, const struct probe_field *f, struct 
 	return 0;
 }
 
-/* Applies the field chain to fa, whose value has type *id, as probe-dwarf does. */
-static int apply_fields(struct btf_ctx *bc, const struct probe_arg *arg, struct fetch_arg *fa,
-			__u32 *id, char **bf, struct strbuf *path, struct strbuf *err)
+/*
+ * Applies the field chain to fa, whose value has type *id, as probe-dwarf does.
+ */
+static int apply_fields(struct btf_ctx *bc, const struct probe_arg *arg,
+			struct fetch_arg *fa, __u32 *id, char **bf,
+			struct strbuf *path, struct strbuf *err)
 {
 	int i, ret = 0;
 
@@ -507,7 +535,8 @@ static int apply_fields(struct btf_ctx *bc, const struct probe_arg *arg, struct 
 		const struct probe_field *f = &arg->fields[i];
 
 		if (*bf) {
-			strbuf_addf(err, "'%s': a bitfield has no members", path->buf);
+			strbuf_addf(err, "'%s': a bitfield has no members",
+				    path->buf);
 			return -EINVAL;
 		}
 		if (f->kind == PROBE_FIELD_INDEX)
@@ -516,7 +545,8 @@ static int apply_fields(struct btf_ctx *bc, const struct probe_arg *arg, struct 
 			ret = apply_member(bc, f, fa, id, bf, path, err);
 	}
 	if (ret == -E2BIG)
-		strbuf_addf(err, "'%s': more than %d dereferences", path->buf, FETCH_MAX_DEREF);
+		strbuf_addf(err, "'%s': more than %d dereferences", path->buf,
+			    FETCH_MAX_DEREF);
 	return ret;
 }
 
@@ -584,7 +614,8 @@ static const char *param_name(const struct btf *btf, const struct btf_param *p)
 }
 
 /* Whether t holds integers and pointers only, as members and array elements. */
-static int all_integer(const struct btf *btf, const struct btf_type *t, int depth)
+static int all_integer(const struct btf *btf, const struct btf_type *t,
+		       int depth)
 {
 	const struct btf_member *m;
 	__u32 id;
@@ -592,10 +623,12 @@ static int all_integer(const struct btf *btf, const struct btf_type *t, int dept
 
 	if (!t || depth > 8)
 		return 0;
-	if (btf_is_int(t) || btf_is_ptr(t) || btf_is_enum(t) || btf_is_enum64(t))
+	if (btf_is_int(t) || btf_is_ptr(t) || btf_is_enum(t) ||
+	    btf_is_enum64(t))
 		return 1;
 	if (btf_is_array(t))
-		return all_integer(btf, real_type(btf, btf_array(t)->type, &id), depth + 1);
+		return all_integer(btf, real_type(btf, btf_array(t)->type, &id),
+				   depth + 1);
 	if (!is_su(t))
 		return 0;
 	for (i = 0, m = btf_members(t); i < btf_vlen(t); i++, m++)
@@ -609,7 +642,8 @@ static int all_integer(const struct btf *btf, const struct btf_type *t, int dept
  * taken *regs registers and *stack stack slots (arch_arg_slot()); -1 for
  * a float, or an aggregate holding one, whose place BTF cannot tell.
  */
-static int param_slot(const struct btf *btf, const struct btf_param *p, int *regs, int *stack)
+static int param_slot(const struct btf *btf, const struct btf_param *p,
+		      int *regs, int *stack)
 {
 	__u32 id;
 	const struct btf_type *t = real_type(btf, p->type, &id);
@@ -618,14 +652,17 @@ static int param_slot(const struct btf *btf, const struct btf_param *p, int *reg
 	if (!t || size <= 0)
 		return -1;
 	if (is_su(t))
-		return all_integer(btf, t, 0) ? arch_arg_slot((size_t)size, 1, regs, stack) : -1;
-	if (btf_is_int(t) || btf_is_ptr(t) || btf_is_enum(t) || btf_is_enum64(t))
+		return all_integer(btf, t, 0) ?
+			arch_arg_slot((size_t)size, 1, regs, stack) : -1;
+	if (btf_is_int(t) || btf_is_ptr(t) || btf_is_enum(t) ||
+	    btf_is_enum64(t))
 		return arch_arg_slot((size_t)size, 0, regs, stack);
 	return -1;
 }
 
 /* Where argument k is at the entry: $argk, or the register it is in. */
-static int arg_base(struct btf_ctx *bc, int k, struct fetch_arg *fa, struct strbuf *err)
+static int arg_base(struct btf_ctx *bc, int k, struct fetch_arg *fa,
+		    struct strbuf *err)
 {
 	long long off;
 
@@ -641,7 +678,8 @@ static int arg_base(struct btf_ctx *bc, int k, struct fetch_arg *fa, struct strb
 	case 1:
 		return fetch_arg_push_deref(fa, off);
 	default:
-		strbuf_addf(err, "argument %d: this architecture does not say where it is", k);
+		strbuf_addf(err, "argument %d: this architecture does not say where it is",
+			    k);
 		return -EINVAL;
 	}
 }
@@ -653,7 +691,8 @@ static int arg_var(void *ctx, const struct probe_arg *arg, int whole,
 	const struct btf_param *p = btf_params(bc->proto);
 	struct strbuf path = STRBUF_INIT, what = STRBUF_INIT;
 	char *bf = NULL;
-	int i, k = 0, n = btf_vlen(bc->proto), ret, slot = 0, regs = 0, stack = 0;
+	int i, k = 0, n = btf_vlen(bc->proto), ret;
+	int slot = 0, regs = 0, stack = 0;
 	__u32 id;
 
 	bc->whole = whole;
@@ -662,7 +701,8 @@ static int arg_var(void *ctx, const struct probe_arg *arg, int whole,
 		if (!strcmp(param_name(bc->btf, &p[i]), arg->var))
 			k = i + 1;
 	if (arg->global || !k) {
-		strbuf_addf(&what, "'%s': not a parameter of %s (params:", path.buf, bc->func);
+		strbuf_addf(&what, "'%s': not a parameter of %s (params:",
+			    path.buf, bc->func);
 		for (i = 0; i < n; i++)
 			strbuf_addf(&what, " %s", param_name(bc->btf, &p[i]));
 		strbuf_addstr(&what, "); globals and locals");
@@ -673,7 +713,8 @@ static int arg_var(void *ctx, const struct probe_arg *arg, int whole,
 		slot = param_slot(bc->btf, &p[i], &regs, &stack);
 		if (slot < 0) {
 			strbuf_addf(&what, "'%s': %s '%s', passed as a float or holding one, "
-				    "its argument slot", arg->var, i < k - 1 ? "after" : "as",
+				    "its argument slot", arg->var,
+				    i < k - 1 ? "after" : "as",
 				    param_name(bc->btf, &p[i]));
 			ret = probe_btf_needs_dwarf(what.buf, err);
 			goto out;
@@ -735,11 +776,14 @@ static int spec_needs_dwarf(const struct probe_spec *spec, struct strbuf *err)
 	int ret = 0;
 
 	if (spec->has_line)
-		strbuf_addf(&what, "%s:%d: a line probe", spec->func, spec->line);
+		strbuf_addf(&what, "%s:%d: a line probe", spec->func,
+			    spec->line);
 	else if (spec->has_offset && spec->offset)
-		strbuf_addf(&what, "%s+%lu: an offset into a function", spec->func, spec->offset);
+		strbuf_addf(&what, "%s+%lu: an offset into a function",
+			    spec->func, spec->offset);
 	else if (spec->file)
-		strbuf_addf(&what, "%s@%s: a source file", spec->func, spec->file);
+		strbuf_addf(&what, "%s@%s: a source file", spec->func,
+			    spec->file);
 	if (what.len)
 		ret = probe_btf_needs_dwarf(what.buf, err);
 	strbuf_release(&what);
@@ -788,11 +832,13 @@ static void index_funcs(const struct btf *btf, struct func_index *fi)
  * that name with other parameters: pahole encodes each, and BTF has no
  * address to tell which of them is the one kallsyms names.
  */
-static int func_protos(struct probe_btf *b, const struct btf *btf, const char *func,
-		       const char *module, const struct func_ent **protos, int *nr,
+static int func_protos(struct probe_btf *b, const struct btf *btf,
+		       const char *func, const char *module,
+		       const struct func_ent **protos, int *nr,
 		       struct strbuf *err)
 {
-	struct func_index *fi = btf == b->vmlinux ? &b->vmlinux_funcs : &b->mod_funcs;
+	struct func_index *fi = btf == b->vmlinux ?
+		&b->vmlinux_funcs : &b->mod_funcs;
 	int lo, i;
 
 	if (!fi->e)
@@ -831,8 +877,8 @@ static void proto_params(const struct btf *btf, const struct btf_type *proto,
 }
 
 /* err = why several prototypes leave the spec's function unknown. */
-static void ambiguous(const struct btf *btf, const char *func, const struct func_ent *protos,
-		      int nr, struct strbuf *err)
+static void ambiguous(const struct btf *btf, const char *func,
+		      const struct func_ent *protos, int nr, struct strbuf *err)
 {
 	int i;
 
@@ -847,9 +893,11 @@ static void ambiguous(const struct btf *btf, const char *func, const struct func
 		      "needs DWARF debuginfo (-k VMLINUX)");
 }
 
-/* out = the arguments of pp as the kernel would be given them, or err's reason. */
-static void point_args(const struct probe_point *pp, int ret, const struct strbuf *err,
-		       struct strbuf *out)
+/*
+ * out = the arguments of pp as the kernel would be given them, or err's reason.
+ */
+static void point_args(const struct probe_point *pp, int ret,
+		       const struct strbuf *err, struct strbuf *out)
 {
 	struct fetch_ctx fc = { .kind = PROBE_KPROBE };
 	struct strbuf ignore = STRBUF_INIT;
@@ -871,7 +919,8 @@ static void point_args(const struct probe_point *pp, int ret, const struct strbu
  */
 static int find_protos(struct probe_btf *b, const struct probe_spec *spec,
 		       struct probe_ksym *ks, const struct btf **btf,
-		       const struct func_ent **protos, int *nr, struct strbuf *err)
+		       const struct func_ent **protos, int *nr,
+		       struct strbuf *err)
 {
 	int ret = spec_needs_dwarf(spec, err);
 
@@ -888,8 +937,9 @@ static int find_protos(struct probe_btf *b, const struct probe_spec *spec,
 
 /* The probe point of spec from prototype proto: 0, or -errno with err. */
 static int proto_point(struct btf_ctx *bc, const struct probe_spec *spec,
-		       const struct probe_ksym *ks, __u32 proto, struct strbuf *warn,
-		       struct probe_point **pp, struct strbuf *err)
+		       const struct probe_ksym *ks, __u32 proto,
+		       struct strbuf *warn, struct probe_point **pp,
+		       struct strbuf *err)
 {
 	bc->proto = btf__type_by_id(bc->btf, proto);
 	bc->warn = warn;
@@ -906,7 +956,8 @@ int probe_btf_resolve(struct probe_btf *b, const struct probe_spec *spec,
 		      int *nr, struct strbuf *warn, struct strbuf *err)
 {
 	struct btf_ctx bc = { .func = spec->func, .opts = opts };
-	struct strbuf def = STRBUF_INIT, other = STRBUF_INIT, other_err = STRBUF_INIT;
+	struct strbuf def = STRBUF_INIT, other = STRBUF_INIT;
+	struct strbuf other_err = STRBUF_INIT;
 	struct probe_point *pp, *first;
 	const struct func_ent *protos;
 	struct probe_ksym ks;
@@ -926,7 +977,8 @@ int probe_btf_resolve(struct probe_btf *b, const struct probe_spec *spec,
 	if (nprotos > 1)
 		point_args(first, ret, err, &def);
 	for (i = 1; i < nprotos; i++) {
-		int r = proto_point(&bc, spec, &ks, protos[i].proto, NULL, &pp, &other_err);
+		int r = proto_point(&bc, spec, &ks, protos[i].proto, NULL, &pp,
+				    &other_err);
 
 		point_args(pp, r, &other_err, &other);
 		probe_points_release(pp, 1);
@@ -959,14 +1011,16 @@ int probe_btf_list_vars(struct probe_btf *b, const struct probe_spec *spec,
 	const struct func_ent *protos;
 	const struct btf *btf;
 	struct probe_ksym ks;
-	int i, k, nprotos, ret = find_protos(b, spec, &ks, &btf, &protos, &nprotos, err);
+	int i, k, nprotos;
+	int ret = find_protos(b, spec, &ks, &btf, &protos, &nprotos, err);
 
 	if (ret)
 		return ret;
 	strbuf_addf(out, "Available variables at %s\n", spec->func);
 	/* One block per prototype, as perf gives one per copy it finds. */
 	for (k = 0; k < nprotos; k++) {
-		const struct btf_type *proto = btf__type_by_id(btf, protos[k].proto);
+		const struct btf_type *proto = btf__type_by_id(btf,
+							       protos[k].proto);
 		const struct btf_param *p = btf_params(proto);
 
 		strbuf_addf(out, "        @<%s+0>", spec->func);
@@ -990,8 +1044,8 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-int probe_btf_list_funcs(struct probe_btf *b, const char *glob, struct strbuf *out,
-			 struct strbuf *err)
+int probe_btf_list_funcs(struct probe_btf *b, const char *glob,
+			 struct strbuf *out, struct strbuf *err)
 {
 	__u32 id, n = btf__type_cnt(b->vmlinux);
 	const char **names = NULL;
@@ -1008,7 +1062,10 @@ int probe_btf_list_funcs(struct probe_btf *b, const char *glob, struct strbuf *o
 		name = btf__name_by_offset(b->vmlinux, t->name_off);
 		if (glob && fnmatch(glob, name, 0))
 			continue;
-		/* What has no code of its own (inlined everywhere) cannot be probed. */
+		/*
+		 * What has no code of its own (inlined everywhere) cannot be
+		 * probed.
+		 */
 		if (!probe_ksyms_has_text(b->ksyms, name))
 			continue;
 		if (nr == alloc) {

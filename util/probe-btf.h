@@ -44,10 +44,12 @@ int probe_btf_list_vars(struct probe_btf *b, const struct probe_spec *spec,
  * -F: the functions vmlinux's BTF describes and kallsyms has, matching
  * glob (NULL: all), sorted.
  */
-int probe_btf_list_funcs(struct probe_btf *b, const char *glob, struct strbuf *out,
-			 struct strbuf *err);
+int probe_btf_list_funcs(struct probe_btf *b, const char *glob,
+			 struct strbuf *out, struct strbuf *err);
 
-/* -EOPNOTSUPP with err = "WHAT: needs DWARF debuginfo (only BTF found: ...)". */
+/*
+ * -EOPNOTSUPP with err = "WHAT: needs DWARF debuginfo (only BTF found: ...)".
+ */
 int probe_btf_needs_dwarf(const char *what, struct strbuf *err);
 
 /* sizeof(struct name) in the running kernel's BTF, 0 when it has none. */

@@ -45,7 +45,8 @@ struct func_sym {
 	Dwarf_Addr pc;		/* DWARF address */
 	GElf_Xword size;
 	int type, bind;
-	int ndx;		/* in the symbol table: of aliases, the first wins */
+	/* in the symbol table: of aliases, the first wins */
+	int ndx;
 };
 
 static const Dwfl_Callbacks offline_callbacks = {
@@ -53,7 +54,8 @@ static const Dwfl_Callbacks offline_callbacks = {
 	.section_address = dwfl_offline_section_address,
 };
 
-struct probe_debuginfo *probe_debuginfo_open(const char *path, struct strbuf *err)
+struct probe_debuginfo *probe_debuginfo_open(const char *path,
+					     struct strbuf *err)
 {
 	struct probe_debuginfo *dbg;
 	Dwarf_Addr elf_bias;
@@ -81,7 +83,9 @@ struct probe_debuginfo *probe_debuginfo_open(const char *path, struct strbuf *er
 	dbg->elf = dwfl_module_getelf(dbg->mod, &elf_bias);
 	if (!dbg->elf)
 		goto dwfl_fail;
-	/* Without DWARF the symbols remain: -F, and functions probed by symbol. */
+	/*
+	 * Without DWARF the symbols remain: -F, and functions probed by symbol.
+	 */
 	dbg->dw = dwfl_module_getdwarf(dbg->mod, &dbg->bias);
 	if (!dbg->dw)
 		dbg->bias = elf_bias;
@@ -100,7 +104,8 @@ const char *probe_debuginfo_file(const struct probe_debuginfo *dbg)
 	const char *debug_file = NULL;
 
 	/* libdwfl names the debug file only when it is not the main one. */
-	dwfl_module_info(dbg->mod, NULL, NULL, NULL, NULL, NULL, NULL, &debug_file);
+	dwfl_module_info(dbg->mod, NULL, NULL, NULL, NULL, NULL, NULL,
+			 &debug_file);
 	return dbg->dw && debug_file ? debug_file : dbg->path;
 }
 
@@ -126,8 +131,10 @@ void probe_debuginfo_close(struct probe_debuginfo *dbg)
  * that exists only inlined, each inlined copy (one probe per site, as perf).
  */
 struct probe_site {
-	Dwarf_Die target;	/* the subprogram, or the DW_TAG_inlined_subroutine */
-	Dwarf_Die func;		/* the subprogram holding the code: frame base, entry */
+	/* the subprogram, or the DW_TAG_inlined_subroutine */
+	Dwarf_Die target;
+	/* the subprogram holding the code: frame base, entry */
+	Dwarf_Die func;
 	int inlined;
 };
 
@@ -136,7 +143,8 @@ struct site_list {
 	int nr, alloc;
 };
 
-static void push_site(struct site_list *sl, Dwarf_Die *target, Dwarf_Die *func, int inlined)
+static void push_site(struct site_list *sl, Dwarf_Die *target, Dwarf_Die *func,
+		      int inlined)
 {
 	if (sl->nr == sl->alloc) {
 		sl->alloc = sl->alloc ? 2 * sl->alloc : 4;
@@ -152,13 +160,17 @@ static void push_site(struct site_list *sl, Dwarf_Die *target, Dwarf_Die *func, 
  * static function defined in several (perf probes each of them).
  */
 struct func_search {
-	const char *name;	/* the DW_AT_name, or a mangled DW_AT_linkage_name */
-	const char *scope;	/* C++ "ns::Cls::" the name was qualified with, or NULL */
+	/* the DW_AT_name, or a mangled DW_AT_linkage_name */
+	const char *name;
+	/* C++ "ns::Cls::" the name was qualified with, or NULL */
+	const char *scope;
 	const char *file;
-	Dwarf_Addr pc;		/* by_pc: only the definition entered at pc */
+	/* by_pc: only the definition entered at pc */
+	Dwarf_Addr pc;
 	int by_pc;
 	struct site_list sites;
-	Dwarf_Die abstract;	/* an inline-only definition, if that is all there is */
+	/* an inline-only definition, if that is all there is */
+	Dwarf_Die abstract;
 	int has_abstract;
 };
 
@@ -242,12 +254,16 @@ static void scope_prefix(Dwarf_Die *die, struct strbuf *sb)
 
 		if (tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
 		    tag == DW_TAG_structure_type || tag == DW_TAG_union_type)
-			strbuf_addf(sb, "%s::", name ? name : "(anonymous namespace)");
+			strbuf_addf(sb, "%s::",
+				    name ? name : "(anonymous namespace)");
 	}
 	free(scopes);
 }
 
-/* "Cls::" matches ns::Cls:: too: a qualified name may leave out the outer scopes. */
+/*
+ * "Cls::" matches ns::Cls:: too: a qualified name may leave out the outer
+ * scopes.
+ */
 static int scope_matches(Dwarf_Die *die, const char *want)
 {
 	struct strbuf have = STRBUF_INIT;
@@ -271,7 +287,10 @@ static int func_name_matches(Dwarf_Die *die, const struct func_search *fs)
 	return mangled && !strcmp(mangled, fs->name);
 }
 
-/* By where the DIE is mapped: offsets repeat across the .dwo files of split DWARF. */
+/*
+ * By where the DIE is mapped: offsets repeat across the .dwo files of split
+ * DWARF.
+ */
 static int site_known(const struct site_list *sl, Dwarf_Die *die)
 {
 	int i;
@@ -329,7 +348,9 @@ static int unit_die(Dwarf_Die *cu)
 	return 1;
 }
 
-/* Appends the .dwo names of the skeletons whose split unit libdw did not find. */
+/*
+ * Appends the .dwo names of the skeletons whose split unit libdw did not find.
+ */
 static int missing_splits(struct probe_debuginfo *dbg, struct strbuf *names)
 {
 	Dwarf_CU *unit = NULL;
@@ -338,27 +359,34 @@ static int missing_splits(struct probe_debuginfo *dbg, struct strbuf *names)
 	uint8_t type;
 	int nr = 0;
 
-	while (dwarf_get_units(dbg->dw, unit, &unit, NULL, &type, &cu, &split) == 0) {
+	while (dwarf_get_units(dbg->dw, unit, &unit, NULL, &type, &cu,
+			       &split) == 0) {
 		const char *dwo;
 
 		if (type != DW_UT_skeleton || split.cu)
 			continue;
 		dwo = dwarf_formstring(dwarf_attr(&cu, DW_AT_dwo_name, &attr));
 		if (!dwo)	/* DWARF 4: the GNU extension */
-			dwo = dwarf_formstring(dwarf_attr(&cu, DW_AT_GNU_dwo_name, &attr));
+			dwo = dwarf_formstring(dwarf_attr(&cu,
+							  DW_AT_GNU_dwo_name,
+							  &attr));
 		strbuf_addf(names, "%s%s", nr++ ? ", " : "", dwo ? dwo : "?");
 	}
 	return nr;
 }
 
-/* Iterates the CUs (the split units of skeletons); cb returns nonzero to stop. */
+/*
+ * Iterates the CUs (the split units of skeletons); cb returns nonzero to stop.
+ */
 static int for_each_cu(struct probe_debuginfo *dbg,
 		       int (*cb)(Dwarf_Die *cu, void *arg), void *arg)
 {
 	Dwarf_CU *unit = NULL;
 	Dwarf_Die cu;
 
-	while (dbg->dw && dwarf_get_units(dbg->dw, unit, &unit, NULL, NULL, &cu, NULL) == 0)
+	while (dbg->dw &&
+	       dwarf_get_units(dbg->dw, unit, &unit, NULL, NULL, &cu,
+			       NULL) == 0)
 		if (unit_die(&cu) && cb(&cu, arg))
 			return 1;
 	return 0;
@@ -375,11 +403,14 @@ struct unit_walk {
 	Dwarf_Die cu;
 };
 
-static void push_unit(struct probe_debuginfo *dbg, const char *name, const Dwarf_Die *cu)
+static void push_unit(struct probe_debuginfo *dbg, const char *name,
+		      const Dwarf_Die *cu)
 {
 	if (dbg->nr_units == dbg->alloc_units) {
-		dbg->alloc_units = dbg->alloc_units ? 2 * dbg->alloc_units : 1024;
-		dbg->units = xrealloc(dbg->units, dbg->alloc_units * sizeof(*dbg->units));
+		dbg->alloc_units = dbg->alloc_units ?
+			2 * dbg->alloc_units : 1024;
+		dbg->units = xrealloc(dbg->units,
+				      dbg->alloc_units * sizeof(*dbg->units));
 	}
 	dbg->units[dbg->nr_units].name = name;
 	dbg->units[dbg->nr_units++].cu = *cu;
@@ -420,7 +451,8 @@ static int cmp_func_unit(const void *a, const void *b)
  * index: a spec whose function no symbol names (inlined only, or absent)
  * walked all of a vmlinux's 2,800 units, 0.2 s each time.
  */
-static void find_func_everywhere(struct probe_debuginfo *dbg, struct func_search *fs)
+static void find_func_everywhere(struct probe_debuginfo *dbg,
+				 struct func_search *fs)
 {
 	size_t lo = 0, hi;
 	const void *last = NULL;
@@ -431,7 +463,8 @@ static void find_func_everywhere(struct probe_debuginfo *dbg, struct func_search
 		dbg->units_read = 1;
 		for_each_cu(dbg, index_unit, &w);
 		if (dbg->nr_units)
-			qsort(dbg->units, dbg->nr_units, sizeof(*dbg->units), cmp_func_unit);
+			qsort(dbg->units, dbg->nr_units, sizeof(*dbg->units),
+			      cmp_func_unit);
 	}
 	hi = dbg->nr_units;
 	while (lo < hi) {
@@ -442,7 +475,8 @@ static void find_func_everywhere(struct probe_debuginfo *dbg, struct func_search
 		else
 			hi = mid;
 	}
-	for (; lo < dbg->nr_units && !strcmp(dbg->units[lo].name, fs->name); lo++) {
+	for (; lo < dbg->nr_units && !strcmp(dbg->units[lo].name, fs->name);
+	     lo++) {
 		if (dbg->units[lo].cu.addr == last)
 			continue;
 		last = dbg->units[lo].cu.addr;
@@ -450,7 +484,9 @@ static void find_func_everywhere(struct probe_debuginfo *dbg, struct func_search
 	}
 }
 
-/* By name, then address: a name's copies come in the order they are laid out. */
+/*
+ * By name, then address: a name's copies come in the order they are laid out.
+ */
 static int cmp_func_sym(const void *a, const void *b)
 {
 	const struct func_sym *x = a, *y = b;
@@ -481,7 +517,8 @@ static int bind_rank(const struct func_sym *f)
  * on every call (elfutils 0.188), half of a vmlinux spec's time.  Where no
  * function symbol holds pc, the answer is dwfl_module_addrinfo's.
  */
-static const char *func_at(struct probe_debuginfo *dbg, Dwarf_Addr pc, GElf_Off *off)
+static const char *func_at(struct probe_debuginfo *dbg, Dwarf_Addr pc,
+			   GElf_Off *off)
 {
 	size_t lo = 0, hi;
 	const struct func_sym *best = NULL;
@@ -498,7 +535,8 @@ static const char *func_at(struct probe_debuginfo *dbg, Dwarf_Addr pc, GElf_Off 
 			hi = mid;
 	}
 	/* The symbols at the nearest address at or below pc. */
-	for (hi = lo; lo > 0 && dbg->by_pc[lo - 1]->pc == dbg->by_pc[hi - 1]->pc; lo--) {
+	for (hi = lo; lo > 0 &&
+	     dbg->by_pc[lo - 1]->pc == dbg->by_pc[hi - 1]->pc; lo--) {
 		const struct func_sym *f = dbg->by_pc[lo - 1];
 
 		if (pc >= f->pc + (f->size ? f->size : 1))
@@ -511,7 +549,8 @@ static const char *func_at(struct probe_debuginfo *dbg, Dwarf_Addr pc, GElf_Off 
 		*off = pc - best->pc;
 		return best->name;
 	}
-	return dwfl_module_addrinfo(dbg->mod, pc + dbg->bias, off, &sym, NULL, NULL, NULL);
+	return dwfl_module_addrinfo(dbg->mod, pc + dbg->bias, off, &sym, NULL,
+				    NULL, NULL);
 }
 
 /*
@@ -530,8 +569,10 @@ static void func_syms_load(struct probe_debuginfo *dbg)
 			struct func_sym *f = &dbg->syms[dbg->nr_syms];
 			GElf_Sym sym;
 			GElf_Addr addr;
-			const char *s = dwfl_module_getsym_info(dbg->mod, i, &sym, &addr,
-								NULL, NULL, NULL);
+			const char *s = dwfl_module_getsym_info(dbg->mod, i,
+								&sym, &addr,
+								NULL, NULL,
+								NULL);
 
 			f->type = GELF_ST_TYPE(sym.st_info);
 			if (!s || !*s || sym.st_shndx == SHN_UNDEF ||
@@ -544,11 +585,14 @@ static void func_syms_load(struct probe_debuginfo *dbg)
 			f->ndx = i;
 			dbg->nr_syms++;
 		}
-		qsort(dbg->syms, dbg->nr_syms, sizeof(*dbg->syms), cmp_func_sym);
-		dbg->by_pc = xcalloc(dbg->nr_syms ? dbg->nr_syms : 1, sizeof(*dbg->by_pc));
+		qsort(dbg->syms, dbg->nr_syms, sizeof(*dbg->syms),
+		      cmp_func_sym);
+		dbg->by_pc = xcalloc(dbg->nr_syms ? dbg->nr_syms : 1,
+				     sizeof(*dbg->by_pc));
 		for (i = 0; i < (int)dbg->nr_syms; i++)
 			dbg->by_pc[i] = &dbg->syms[i];
-		qsort(dbg->by_pc, dbg->nr_syms, sizeof(*dbg->by_pc), cmp_sym_pc);
+		qsort(dbg->by_pc, dbg->nr_syms, sizeof(*dbg->by_pc),
+		      cmp_sym_pc);
 	}
 }
 
@@ -560,8 +604,8 @@ static size_t func_syms_from(struct probe_debuginfo *dbg, const char *name)
 }
 
 /* The STT_FUNC or STT_GNU_IFUNC symbol name: its DWARF address and type. */
-static int func_symbol(struct probe_debuginfo *dbg, const char *name, Dwarf_Addr *pc,
-		       int *type)
+static int func_symbol(struct probe_debuginfo *dbg, const char *name,
+		       Dwarf_Addr *pc, int *type)
 {
 	size_t i = func_syms_from(dbg, name);
 
@@ -599,16 +643,20 @@ static int copy_symbol(const char *sym, const char *func)
  * and only that CU is searched.  perf walks every CU for every spec (gcc's
  * DWARF 5 has no pubnames), which is most of its time on big binaries.
  */
-static void find_func_by_symbol(struct probe_debuginfo *dbg, struct func_search *fs)
+static void find_func_by_symbol(struct probe_debuginfo *dbg,
+				struct func_search *fs)
 {
 	size_t i, len = strlen(fs->name);
 
-	/* Every symbol: a static function has a local one in each of its CUs. */
-	for (i = func_syms_from(dbg, fs->name);
-	     i < dbg->nr_syms && !strncmp(dbg->syms[i].name, fs->name, len); i++) {
+	/*
+	 * Every symbol: a static function has a local one in each of its CUs.
+	 */
+	for (i = func_syms_from(dbg, fs->name); i < dbg->nr_syms &&
+	     !strncmp(dbg->syms[i].name, fs->name, len); i++) {
 		Dwarf_Die cu;
 
-		if (dbg->syms[i].type != STT_FUNC || !copy_symbol(dbg->syms[i].name, fs->name))
+		if (dbg->syms[i].type != STT_FUNC ||
+		    !copy_symbol(dbg->syms[i].name, fs->name))
 			continue;
 		fs->pc = dbg->syms[i].pc;
 		fs->by_pc = 1;
@@ -645,8 +693,8 @@ static int inline_instance_cb(Dwarf_Die *inst, void *arg)
 	struct holder_search hs = { 0 };
 	Dwarf_Die cu;
 
-	if (dwarf_tag(inst) != DW_TAG_inlined_subroutine || func_entry(inst, &hs.pc) ||
-	    !dwarf_diecu(inst, &cu, NULL, NULL))
+	if (dwarf_tag(inst) != DW_TAG_inlined_subroutine ||
+	    func_entry(inst, &hs.pc) || !dwarf_diecu(inst, &cu, NULL, NULL))
 		return DWARF_CB_OK;
 	dwarf_getfuncs(&cu, holder_cb, &hs, 0);
 	if (hs.found)
@@ -656,15 +704,18 @@ static int inline_instance_cb(Dwarf_Die *inst, void *arg)
 
 static int cmp_site(const void *a, const void *b)
 {
-	Dwarf_Off x = dwarf_dieoffset((Dwarf_Die *)&((const struct probe_site *)a)->target);
-	Dwarf_Off y = dwarf_dieoffset((Dwarf_Die *)&((const struct probe_site *)b)->target);
+	const struct probe_site *sa = a, *sb = b;
+	Dwarf_Off x = dwarf_dieoffset((Dwarf_Die *)&sa->target);
+	Dwarf_Off y = dwarf_dieoffset((Dwarf_Die *)&sb->target);
 
 	return x < y ? -1 : x > y;
 }
 
 static void type_name_of(Dwarf_Die *die, struct strbuf *sb);
 
-/* "f(int, double)" for a function DIE: its parameters' types, `this` left out. */
+/*
+ * "f(int, double)" for a function DIE: its parameters' types, `this` left out.
+ */
 static void prototype(Dwarf_Die *die, struct strbuf *sb)
 {
 	Dwarf_Die c;
@@ -689,7 +740,8 @@ static void prototype(Dwarf_Die *die, struct strbuf *sb)
  * event cannot share (their arguments differ): refuse, listing them.
  * Copies of one static function share their name (or have none, in C).
  */
-static int overloads(struct site_list *sl, const struct probe_spec *spec, struct strbuf *err)
+static int overloads(struct site_list *sl, const struct probe_spec *spec,
+		     struct strbuf *err)
 {
 	const char *first = linkage_name(&sl->v[0].target);
 	int i, distinct = 0;
@@ -739,8 +791,9 @@ static int entry_cb(Dwarf_Die *die, void *arg)
  * gets a line saying which.  An indirect function's symbol is its
  * resolver's address, not the function's: it is left to the symbol.
  */
-static void find_alias(struct probe_debuginfo *dbg, const struct probe_spec *spec,
-		       struct site_list *sl, struct strbuf *note)
+static void find_alias(struct probe_debuginfo *dbg,
+		       const struct probe_spec *spec, struct site_list *sl,
+		       struct strbuf *note)
 {
 	struct entry_search es = { .file = spec->file };
 	Dwarf_Die cu;
@@ -761,7 +814,8 @@ static void find_alias(struct probe_debuginfo *dbg, const struct probe_spec *spe
 			strbuf_addf(note, ", the first by offset of the %d function DIEs entered there:",
 				    es.sites.nr);
 		for (i = 0; es.sites.nr > 1 && i < es.sites.nr; i++)
-			strbuf_addf(note, " %s", dwarf_diename(&es.sites.v[i].target));
+			strbuf_addf(note, " %s",
+				    dwarf_diename(&es.sites.v[i].target));
 		strbuf_addch(note, '\n');
 	}
 	es.sites.nr = 1;
@@ -772,8 +826,9 @@ static void find_alias(struct probe_debuginfo *dbg, const struct probe_spec *spe
  * The sites of spec's function: by its name, else as an alias (note gets
  * a line saying so, unless NULL).
  */
-static int find_sites(struct probe_debuginfo *dbg, const struct probe_spec *spec,
-		      struct site_list *sl, struct strbuf *note, struct strbuf *err)
+static int find_sites(struct probe_debuginfo *dbg,
+		      const struct probe_spec *spec, struct site_list *sl,
+		      struct strbuf *note, struct strbuf *err)
 {
 	struct func_search fs = { .name = spec->func, .file = spec->file };
 	const char *colons = NULL, *c;
@@ -801,7 +856,8 @@ static int find_sites(struct probe_debuginfo *dbg, const struct probe_spec *spec
 	find_func_by_symbol(dbg, &fs);
 	if (!fs.sites.nr)
 		find_func_everywhere(dbg, &fs);
-	if (!fs.sites.nr && !fs.has_abstract && (dot = strchr(spec->func, '.'))) {
+	if (!fs.sites.nr && !fs.has_abstract &&
+	    (dot = strchr(spec->func, '.'))) {
 		/* foo.isra.0: DWARF names the clone's source function foo. */
 		char *base = xstrndup(spec->func, dot - spec->func);
 
@@ -819,7 +875,8 @@ static int find_sites(struct probe_debuginfo *dbg, const struct probe_spec *spec
 		return overloads(sl, spec, err);
 	}
 	if (fs.has_abstract)
-		dwarf_func_inline_instances(&fs.abstract, inline_instance_cb, sl);
+		dwarf_func_inline_instances(&fs.abstract, inline_instance_cb,
+					    sl);
 	if (!sl->nr) {
 		struct strbuf dwo = STRBUF_INIT;
 
@@ -843,8 +900,9 @@ static int find_sites(struct probe_debuginfo *dbg, const struct probe_spec *spec
 	return 0;
 }
 
-static int find_function(struct probe_debuginfo *dbg, const struct probe_spec *spec,
-			 Dwarf_Die *out, struct strbuf *note, struct strbuf *err)
+static int find_function(struct probe_debuginfo *dbg,
+			 const struct probe_spec *spec, Dwarf_Die *out,
+			 struct strbuf *note, struct strbuf *err)
 {
 	struct site_list sl;
 	int ret = find_sites(dbg, spec, &sl, note, err);
@@ -856,7 +914,10 @@ static int find_function(struct probe_debuginfo *dbg, const struct probe_spec *s
 	return 0;
 }
 
-/* gcc records its options in DW_AT_producer; -O0 code needs the prologue skipped. */
+/*
+ * gcc records its options in DW_AT_producer; -O0 code needs the prologue
+ * skipped.
+ */
 static int cu_optimized(Dwarf_Die *cu)
 {
 	Dwarf_Attribute attr;
@@ -887,7 +948,8 @@ static int func_rows(Dwarf_Die *func, struct line_row **rows, int *nr)
 
 	*rows = NULL;
 	*nr = 0;
-	if (!dwarf_diecu(func, &cu, NULL, NULL) || dwarf_getsrclines(&cu, &lines, &n))
+	if (!dwarf_diecu(func, &cu, NULL, NULL) ||
+	    dwarf_getsrclines(&cu, &lines, &n))
 		return -ENOENT;
 	for (i = 0; i < n; i++) {
 		Dwarf_Line *l = dwarf_onesrcline(lines, i);
@@ -922,14 +984,17 @@ static int point_address(const struct probe_spec *spec, Dwarf_Die *func,
 	*skipped = 0;
 	func_entry(func, &entry);
 	*pc = entry;
-	if (spec->retprobe || (!spec->has_line && !spec->has_offset &&
-			       (!want_vars || !dwarf_diecu(func, &cu, NULL, NULL) ||
-				cu_optimized(&cu))))
+	if (spec->retprobe ||
+	    (!spec->has_line && !spec->has_offset &&
+	     (!want_vars || !dwarf_diecu(func, &cu, NULL, NULL) ||
+	      cu_optimized(&cu))))
 		return 0;
 	func_rows(func, &rows, &nr);
 	if (spec->has_offset) {
 		*pc = entry + spec->offset;
-		/* uprobes do not check instruction boundaries (SIGILL): we do. */
+		/*
+		 * uprobes do not check instruction boundaries (SIGILL): we do.
+		 */
 		for (i = 0; i < nr && !found; i++)
 			found = rows[i].addr == *pc;
 		free(rows);
@@ -981,7 +1046,8 @@ static int die_type(Dwarf_Die *die, Dwarf_Die *type)
 {
 	Dwarf_Attribute attr;
 
-	if (!dwarf_attr_integrate(die, DW_AT_type, &attr) || !dwarf_formref_die(&attr, type))
+	if (!dwarf_attr_integrate(die, DW_AT_type, &attr) ||
+	    !dwarf_formref_die(&attr, type))
 		return -ENOENT;
 	return 0;
 }
@@ -1019,9 +1085,11 @@ static long long array_count(Dwarf_Die *array)
 	do {
 		if (dwarf_tag(&sub) != DW_TAG_subrange_type)
 			continue;
-		if (dwarf_attr(&sub, DW_AT_count, &attr) && !dwarf_formudata(&attr, &w))
+		if (dwarf_attr(&sub, DW_AT_count, &attr) &&
+		    !dwarf_formudata(&attr, &w))
 			return (long long)w;
-		if (dwarf_attr(&sub, DW_AT_upper_bound, &attr) && !dwarf_formudata(&attr, &w))
+		if (dwarf_attr(&sub, DW_AT_upper_bound, &attr) &&
+		    !dwarf_formudata(&attr, &w))
 			return (long long)w + 1;
 		return -1;
 	} while (dwarf_siblingof(&sub, &sub) == 0);
@@ -1035,8 +1103,10 @@ static const char *tag_keyword(int tag)
 		int tag;
 		const char *word;
 	} words[] = {
-		{ DW_TAG_const_type, "const " }, { DW_TAG_volatile_type, "volatile " },
-		{ DW_TAG_structure_type, "struct " }, { DW_TAG_union_type, "union " },
+		{ DW_TAG_const_type, "const " },
+		{ DW_TAG_volatile_type, "volatile " },
+		{ DW_TAG_structure_type, "struct " },
+		{ DW_TAG_union_type, "union " },
 		{ DW_TAG_enumeration_type, "enum " },
 	};
 	size_t i;
@@ -1088,7 +1158,8 @@ static int is_char_type(Dwarf_Die *t, int *is_unsigned)
 	int size = dwarf_bytesize(t);
 
 	if (dwarf_tag(t) != DW_TAG_base_type || size != 1 ||
-	    !dwarf_attr(t, DW_AT_encoding, &attr) || dwarf_formudata(&attr, &enc))
+	    !dwarf_attr(t, DW_AT_encoding, &attr) ||
+	    dwarf_formudata(&attr, &enc))
 		return 0;
 	*is_unsigned = enc == DW_ATE_unsigned_char || enc == DW_ATE_unsigned;
 	return enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char;
@@ -1100,7 +1171,8 @@ static int encoding_signed(Dwarf_Die *t)
 	Dwarf_Attribute attr;
 	Dwarf_Word enc;
 
-	return dwarf_attr(t, DW_AT_encoding, &attr) && !dwarf_formudata(&attr, &enc) &&
+	return dwarf_attr(t, DW_AT_encoding, &attr) &&
+		!dwarf_formudata(&attr, &enc) &&
 	       (enc == DW_ATE_signed || enc == DW_ATE_signed_char);
 }
 
@@ -1124,7 +1196,8 @@ static int enum_signed(Dwarf_Die *t)
 	do {
 		if (dwarf_tag(&c) == DW_TAG_enumerator &&
 		    dwarf_attr(&c, DW_AT_const_value, &attr) &&
-		    dwarf_whatform(&attr) == DW_FORM_sdata && !dwarf_formsdata(&attr, &v) && v < 0)
+		    dwarf_whatform(&attr) == DW_FORM_sdata &&
+		    !dwarf_formsdata(&attr, &v) && v < 0)
 			return 1;
 	} while (dwarf_siblingof(&c, &c) == 0);
 	return 0;
@@ -1142,7 +1215,8 @@ static char *scalar_type(Dwarf_Die *t, const struct probe_opts *opts,
 
 	switch (dwarf_tag(t)) {
 	case DW_TAG_pointer_type:
-		if (!real_type(t, &pointee) && dwarf_tag(&pointee) == DW_TAG_subroutine_type &&
+		if (!real_type(t, &pointee) &&
+		    dwarf_tag(&pointee) == DW_TAG_subroutine_type &&
 		    opts->symbol && opts->kind == PROBE_KPROBE)
 			return xstrdup("symbol");
 		return xstrdup("x64");
@@ -1159,13 +1233,16 @@ static char *scalar_type(Dwarf_Die *t, const struct probe_opts *opts,
 		struct strbuf tn = STRBUF_INIT;
 
 		type_name(t, &tn);
-		strbuf_addf(err, "'%s' is of type %s, which has no scalar value", var, tn.buf);
+		strbuf_addf(err,
+			    "'%s' is of type %s, which has no scalar value",
+			    var, tn.buf);
 		strbuf_release(&tn);
 		return NULL;
 	}
 	}
 	if (size != 1 && size != 2 && size != 4 && size != 8) {
-		strbuf_addf(err, "'%s' has %d bytes: the kernel fetches 1, 2, 4 or 8", var, size);
+		strbuf_addf(err, "'%s' has %d bytes: the kernel fetches 1, 2, 4 or 8",
+			    var, size);
 		return NULL;
 	}
 	{
@@ -1182,15 +1259,18 @@ struct var_ctx {
 	struct probe_debuginfo *dbg;
 	const struct probe_opts *opts;
 	Dwarf_Die *func;	/* holds the code: frame base */
-	Dwarf_Die *target;	/* the function named: parameters, return type */
+	/* the function named: parameters, return type */
+	Dwarf_Die *target;
 	int inlined;
 	Dwarf_Addr pc;
 	Dwarf_Addr entry;	/* of func */
 	Dwarf_Die *scopes;	/* nested scopes at pc, innermost first */
 	int nr_scopes;
 	const char *sym;	/* the ELF symbol holding pc */
-	struct strbuf *warn;	/* NULL: this site's warnings were given by another */
-	int whole;		/* the var op's whole, for the helpers below it */
+	/* NULL: this site's warnings were given by another */
+	struct strbuf *warn;
+	/* the var op's whole, for the helpers below it */
+	int whole;
 };
 
 static int op_reg(const Dwarf_Op *op, int *reg, Dwarf_Sword *off, int *is_breg)
@@ -1216,7 +1296,8 @@ static int op_reg(const Dwarf_Op *op, int *reg, Dwarf_Sword *off, int *is_breg)
 }
 
 /* The frame base at pc as "register + offset" (a value, not memory). */
-static int frame_base(struct var_ctx *vc, int *reg, Dwarf_Sword *off, struct strbuf *err)
+static int frame_base(struct var_ctx *vc, int *reg, Dwarf_Sword *off,
+		      struct strbuf *err)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Op *ops;
@@ -1225,7 +1306,8 @@ static int frame_base(struct var_ctx *vc, int *reg, Dwarf_Sword *off, struct str
 
 	*off = 0;
 	if (!dwarf_attr_integrate(vc->func, DW_AT_frame_base, &attr) ||
-	    dwarf_getlocation_addr(&attr, vc->pc, &ops, &nops, 1) != 1 || nops != 1)
+	    dwarf_getlocation_addr(&attr, vc->pc, &ops, &nops, 1) != 1 ||
+	    nops != 1)
 		goto bad;
 	if (ops[0].atom == DW_OP_call_frame_cfa) {
 		Dwarf_Frame *frame = NULL;
@@ -1233,15 +1315,15 @@ static int frame_base(struct var_ctx *vc, int *reg, Dwarf_Sword *off, struct str
 		size_t ncfa;
 
 		if (vc->dbg->cfi &&
-		    dwarf_cfi_addrframe(vc->dbg->cfi, vc->pc + vc->dbg->bias - vc->dbg->cfi_bias,
-					&frame) == 0 &&
+		    dwarf_cfi_addrframe(vc->dbg->cfi, vc->pc + vc->dbg->bias -
+					vc->dbg->cfi_bias, &frame) == 0 &&
 		    dwarf_frame_cfa(frame, &cfa, &ncfa) == 0 && ncfa == 1 &&
 		    !op_reg(&cfa[0], reg, off, &is_breg) && is_breg) {
 			free(frame);
 			return 0;
 		}
 		free(frame);
-		/* No CFI (kernel modules): the ABI says where the CFA is at the entry. */
+		/* No CFI (kernel modules): the ABI says where the CFA is. */
 		if (vc->pc == vc->entry) {
 			long long cfa_off;
 
@@ -1269,14 +1351,15 @@ bad:
  * css_rightmost_descendant(pos) the constant 0 (pos = NULL, set in the
  * loop before any instruction) where pos is still in %di.
  */
-static int var_location(const struct var_ctx *vc, Dwarf_Attribute *attr, Dwarf_Op **ops,
-			size_t *nops)
+static int var_location(const struct var_ctx *vc, Dwarf_Attribute *attr,
+			Dwarf_Op **ops, size_t *nops)
 {
 	if (vc->pc == vc->entry && !vc->inlined) {
 		Dwarf_Addr base, start, end;
 		ptrdiff_t off = 0;
 
-		while ((off = dwarf_getlocations(attr, off, &base, &start, &end, ops, nops)) > 0)
+		while ((off = dwarf_getlocations(attr, off, &base, &start, &end,
+						 ops, nops)) > 0)
 			if (start == vc->pc || (start < vc->pc && vc->pc < end))
 				return 1;
 		if (off < 0)
@@ -1286,8 +1369,9 @@ static int var_location(const struct var_ctx *vc, Dwarf_Attribute *attr, Dwarf_O
 	return dwarf_getlocation_addr(attr, vc->pc, ops, nops, 1);
 }
 
-static int location_to_fetch(struct var_ctx *vc, Dwarf_Die *var, const char *name,
-			     struct fetch_arg *fa, struct strbuf *err)
+static int location_to_fetch(struct var_ctx *vc, Dwarf_Die *var,
+			     const char *name, struct fetch_arg *fa,
+			     struct strbuf *err)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Op *ops;
@@ -1299,7 +1383,8 @@ static int location_to_fetch(struct var_ctx *vc, Dwarf_Die *var, const char *nam
 		Dwarf_Sword v;
 
 		if (!vc->opts->imm || dwarf_formsdata(&attr, &v)) {
-			strbuf_addf(err, "'%s' is a constant the kernel cannot be given here", name);
+			strbuf_addf(err, "'%s' is a constant the kernel cannot be given here",
+				    name);
 			return -EINVAL;
 		}
 		fa->base = FETCH_IMM;
@@ -1340,12 +1425,17 @@ static int location_to_fetch(struct var_ctx *vc, Dwarf_Die *var, const char *nam
 		return 0;
 	}
 	/* Split DWARF: the address is in the skeleton's .debug_addr. */
-	if (nops == 1 && (ops[0].atom == DW_OP_addrx || ops[0].atom == DW_OP_GNU_addr_index)) {
+	if (nops == 1 &&
+	    (ops[0].atom == DW_OP_addrx ||
+	     ops[0].atom == DW_OP_GNU_addr_index)) {
 		Dwarf_Attribute a;
 		Dwarf_Addr addr;
 
-		if (dwarf_getlocation_attr(&attr, &ops[0], &a) || dwarf_formaddr(&a, &addr)) {
-			strbuf_addf(err, "'%s': its address is not in .debug_addr", name);
+		if (dwarf_getlocation_attr(&attr, &ops[0], &a) ||
+		    dwarf_formaddr(&a, &addr)) {
+			strbuf_addf(err,
+				    "'%s': its address is not in .debug_addr",
+				    name);
 			return -EINVAL;
 		}
 		fa->base = FETCH_ADDR;
@@ -1357,12 +1447,15 @@ static int location_to_fetch(struct var_ctx *vc, Dwarf_Die *var, const char *nam
 	    ((ops[0].atom >= DW_OP_lit0 && ops[0].atom <= DW_OP_lit31) ||
 	     ops[0].atom == DW_OP_constu || ops[0].atom == DW_OP_consts)) {
 		fa->base = FETCH_IMM;
-		fa->imm = ops[0].atom == DW_OP_consts ? (long long)(Dwarf_Sword)ops[0].number :
-			  ops[0].atom == DW_OP_constu ? (long long)ops[0].number :
+		fa->imm = ops[0].atom == DW_OP_consts ?
+			  (long long)(Dwarf_Sword)ops[0].number :
+			  ops[0].atom == DW_OP_constu ?
+			  (long long)ops[0].number :
 			  ops[0].atom - DW_OP_lit0;
 		return 0;
 	}
-	if (ops[0].atom == DW_OP_entry_value || ops[0].atom == DW_OP_GNU_entry_value) {
+	if (ops[0].atom == DW_OP_entry_value ||
+	    ops[0].atom == DW_OP_GNU_entry_value) {
 		strbuf_addf(err, "'%s' is optimized out here: only its value at function entry is known (DW_OP_entry_value); probe the function entry",
 			    name);
 		return -ENOENT;
@@ -1372,18 +1465,23 @@ static int location_to_fetch(struct var_ctx *vc, Dwarf_Die *var, const char *nam
 			    name);
 		return -EINVAL;
 	}
-	/* perf's $params takes a split struct's first piece: its first bytes. */
+	/*
+	 * perf's $params takes a split struct's first piece: its first bytes.
+	 */
 	if (nops > 1 && ops[1].atom == DW_OP_piece && vc->whole &&
-	    !op_reg(&ops[0], &reg, &off, &is_breg) && !is_breg && ops[1].number >= 8) {
+	    !op_reg(&ops[0], &reg, &off, &is_breg) && !is_breg &&
+	    ops[1].number >= 8) {
 		fa->base = FETCH_REG;
 		fa->reg = reg;
 		return 0;
 	}
 	if (nops > 1 && ops[1].atom == DW_OP_piece) {
-		strbuf_addf(err, "'%s' is split across registers (DW_OP_piece), which is not supported", name);
+		strbuf_addf(err, "'%s' is split across registers (DW_OP_piece), which is not supported",
+			    name);
 		return -EINVAL;
 	}
-	strbuf_addf(err, "'%s' has an unsupported location (DW_OP 0x%x)", name, ops[0].atom);
+	strbuf_addf(err, "'%s' has an unsupported location (DW_OP 0x%x)", name,
+		    ops[0].atom);
 	return -EINVAL;
 }
 
@@ -1409,7 +1507,8 @@ static int member_offset(Dwarf_Die *m, Dwarf_Word *off)
 }
 
 /* Finds member name in struct/union su, following anonymous members. */
-static int find_member(Dwarf_Die *su, const char *name, Dwarf_Die *out, Dwarf_Word *off)
+static int find_member(Dwarf_Die *su, const char *name, Dwarf_Die *out,
+		       Dwarf_Word *off)
 {
 	Dwarf_Die m;
 
@@ -1433,7 +1532,8 @@ static int find_member(Dwarf_Die *su, const char *name, Dwarf_Die *out, Dwarf_Wo
 			Dwarf_Die t, inner;
 			Dwarf_Word io;
 
-			if (!real_type(&m, &t) && !find_member(&t, name, &inner, &io)) {
+			if (!real_type(&m, &t) &&
+			    !find_member(&t, name, &inner, &io)) {
 				*out = inner;
 				*off = o + io;
 				return 0;
@@ -1474,19 +1574,25 @@ static int bitfield(Dwarf_Die *m, Dwarf_Word member_off, Dwarf_Word *byte_off,
 	long long lsb;
 	char buf[32];
 
-	if (!dwarf_attr(m, DW_AT_bit_size, &attr) || dwarf_formudata(&attr, &width) ||
-	    real_type(m, &t))
+	if (!dwarf_attr(m, DW_AT_bit_size, &attr) ||
+	    dwarf_formudata(&attr, &width) || real_type(m, &t))
 		return -EINVAL;
 	csize = dwarf_bytesize(m);
 	if (csize <= 0)
 		csize = dwarf_bytesize(&t);
 	cbits = csize * 8;
-	if (dwarf_attr(m, DW_AT_data_bit_offset, &attr) && !dwarf_formudata(&attr, &bo)) {
-		/* DWARF 4/5: bits from the start of the struct, little-endian. */
+	if (dwarf_attr(m, DW_AT_data_bit_offset, &attr) &&
+	    !dwarf_formudata(&attr, &bo)) {
+		/*
+		 * DWARF 4/5: bits from the start of the struct, little-endian.
+		 */
 		*byte_off = (bo / cbits) * csize;
 		lsb = bo % cbits;
-	} else if (dwarf_attr(m, DW_AT_bit_offset, &attr) && !dwarf_formudata(&attr, &bo)) {
-		/* DWARF 2/3: counted from the container's most significant bit. */
+	} else if (dwarf_attr(m, DW_AT_bit_offset, &attr) &&
+		   !dwarf_formudata(&attr, &bo)) {
+		/*
+		 * DWARF 2/3: counted from the container's most significant bit.
+		 */
 		*byte_off = member_off;
 		lsb = (long long)cbits - (long long)bo - (long long)width;
 	} else {
@@ -1519,7 +1625,8 @@ static int apply_fields(const struct probe_arg *arg, struct fetch_arg *fa,
 		int tag = dwarf_tag(type);
 
 		if (*bf) {
-			strbuf_addf(err, "'%s': a bitfield has no members", path->buf);
+			strbuf_addf(err, "'%s': a bitfield has no members",
+				    path->buf);
 			return -EINVAL;
 		}
 		if (f->kind == PROBE_FIELD_INDEX) {
@@ -1527,14 +1634,18 @@ static int apply_fields(const struct probe_arg *arg, struct fetch_arg *fa,
 			int esize;
 
 			strbuf_addf(path, "[%ld]", f->index);
-			if ((tag != DW_TAG_array_type && tag != DW_TAG_pointer_type) ||
+			if ((tag != DW_TAG_array_type &&
+			     tag != DW_TAG_pointer_type) ||
 			    real_type(type, &elem)) {
-				strbuf_addf(err, "'%s': only arrays and pointers can be indexed", path->buf);
+				strbuf_addf(err, "'%s': only arrays and pointers can be indexed",
+					    path->buf);
 				return -EINVAL;
 			}
-			esize = dwarf_aggregate_size(&elem, &off) ? -1 : (int)off;
+			esize = dwarf_aggregate_size(&elem, &off) ?
+				-1 : (int)off;
 			if (esize <= 0) {
-				strbuf_addf(err, "'%s': element size unknown", path->buf);
+				strbuf_addf(err, "'%s': element size unknown",
+					    path->buf);
 				return -EINVAL;
 			}
 			if (tag == DW_TAG_array_type) {
@@ -1547,16 +1658,19 @@ static int apply_fields(const struct probe_arg *arg, struct fetch_arg *fa,
 				}
 				if (probe_need_memory(fa, path->buf, err))
 					return -EINVAL;
-				fa->deref[fa->nr_derefs - 1] += f->index * esize;
+				fa->deref[fa->nr_derefs - 1] +=
+					f->index * esize;
 			} else if (fetch_arg_push_deref(fa, f->index * esize)) {
 				goto too_deep;
 			}
 			*type = elem;
 			continue;
 		}
-		strbuf_addf(path, "%s%s", f->kind == PROBE_FIELD_ARROW ? "->" : ".", f->name);
+		strbuf_addf(path, "%s%s",
+			    f->kind == PROBE_FIELD_ARROW ? "->" : ".", f->name);
 		if (f->kind == PROBE_FIELD_ARROW) {
-			if (tag != DW_TAG_pointer_type || real_type(type, &next) ||
+			if (tag != DW_TAG_pointer_type ||
+			    real_type(type, &next) ||
 			    (dwarf_tag(&next) != DW_TAG_structure_type &&
 			     dwarf_tag(&next) != DW_TAG_union_type)) {
 				strbuf_addf(err, "'%s': '->' needs a pointer to a struct or union",
@@ -1568,11 +1682,16 @@ static int apply_fields(const struct probe_arg *arg, struct fetch_arg *fa,
 			*type = next;
 		} else {
 			if (tag == DW_TAG_pointer_type) {
-				strbuf_addf(err, "'%s': a pointer: use '->' for %s", path->buf, f->name);
+				strbuf_addf(err,
+					    "'%s': a pointer: use '->' for %s",
+					    path->buf, f->name);
 				return -EINVAL;
 			}
-			if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type) {
-				strbuf_addf(err, "'%s': '.' needs a struct or union", path->buf);
+			if (tag != DW_TAG_structure_type &&
+			    tag != DW_TAG_union_type) {
+				strbuf_addf(err,
+					    "'%s': '.' needs a struct or union",
+					    path->buf);
 				return -EINVAL;
 			}
 			if (probe_need_memory(fa, path->buf, err))
@@ -1582,8 +1701,9 @@ static int apply_fields(const struct probe_arg *arg, struct fetch_arg *fa,
 			struct strbuf tn = STRBUF_INIT;
 
 			type_name(type, &tn);
-			strbuf_addf(err, "'%s': %s has no member '%s' (members: ", path->buf,
-				    tn.buf, f->name);
+			strbuf_addf(err,
+				    "'%s': %s has no member '%s' (members: ",
+				    path->buf, tn.buf, f->name);
 			member_list(type, err);
 			strbuf_addch(err, ')');
 			strbuf_release(&tn);
@@ -1598,13 +1718,15 @@ static int apply_fields(const struct probe_arg *arg, struct fetch_arg *fa,
 		}
 		fa->deref[fa->nr_derefs - 1] += off;
 		if (real_type(&m, type)) {
-			strbuf_addf(err, "'%s': member without a type", path->buf);
+			strbuf_addf(err, "'%s': member without a type",
+				    path->buf);
 			return -EINVAL;
 		}
 	}
 	return 0;
 too_deep:
-	strbuf_addf(err, "'%s': more than %d dereferences", path->buf, FETCH_MAX_DEREF);
+	strbuf_addf(err, "'%s': more than %d dereferences", path->buf,
+		    FETCH_MAX_DEREF);
 	return -E2BIG;
 }
 
@@ -1679,7 +1801,8 @@ static int find_global_in_cu(Dwarf_Die *cu, void *arg)
 	do {
 		const char *n;
 
-		if (dwarf_tag(&d) != DW_TAG_variable || !dwarf_hasattr(&d, DW_AT_location))
+		if (dwarf_tag(&d) != DW_TAG_variable ||
+		    !dwarf_hasattr(&d, DW_AT_location))
 			continue;
 		n = dwarf_diename(&d);
 		if (n && !strcmp(n, gs->name)) {
@@ -1692,14 +1815,15 @@ static int find_global_in_cu(Dwarf_Die *cu, void *arg)
 }
 
 /* A variable visible at pc, else a global anywhere (with a location). */
-static int find_variable(struct var_ctx *vc, const struct probe_arg *arg, Dwarf_Die *out,
-			 struct strbuf *err)
+static int find_variable(struct var_ctx *vc, const struct probe_arg *arg,
+			 Dwarf_Die *out, struct strbuf *err)
 {
 	struct global_search gs = { .name = arg->var };
 	Dwarf_Die cu;
 	int idx;
 
-	if (!arg->global && !vc->scopes && dwarf_diecu(vc->func, &cu, NULL, NULL)) {
+	if (!arg->global && !vc->scopes &&
+	    dwarf_diecu(vc->func, &cu, NULL, NULL)) {
 		vc->nr_scopes = dwarf_getscopes(&cu, vc->pc, &vc->scopes);
 		if (vc->nr_scopes <= 0) {
 			vc->nr_scopes = 0;
@@ -1707,14 +1831,17 @@ static int find_variable(struct var_ctx *vc, const struct probe_arg *arg, Dwarf_
 		}
 	}
 	if (!arg->global && vc->nr_scopes) {
-		idx = dwarf_getscopevar(vc->scopes, vc->nr_scopes, arg->var, 0, NULL, 0, 0, out);
-		if (idx >= 0 && (dwarf_hasattr_integrate(out, DW_AT_location) ||
-				 dwarf_hasattr_integrate(out, DW_AT_const_value)))
+		idx = dwarf_getscopevar(vc->scopes, vc->nr_scopes, arg->var, 0,
+					NULL, 0, 0, out);
+		if (idx >= 0 &&
+		    (dwarf_hasattr_integrate(out, DW_AT_location) ||
+		     dwarf_hasattr_integrate(out, DW_AT_const_value)))
 			return 0;
 	}
 	/* A parameter of $params that has no location here is not a global. */
 	if (vc->whole) {
-		strbuf_addf(err, "'%s': optimized out at %s", arg->var, dwarf_diename(vc->target));
+		strbuf_addf(err, "'%s': optimized out at %s", arg->var,
+			    dwarf_diename(vc->target));
 		return -ENOENT;
 	}
 	for_each_cu(vc->dbg, find_global_in_cu, &gs);
@@ -1722,7 +1849,8 @@ static int find_variable(struct var_ctx *vc, const struct probe_arg *arg, Dwarf_
 		*out = gs.die;
 		return 0;
 	}
-	strbuf_addf(err, "'%s': no such variable at %s", arg->var, dwarf_diename(vc->target));
+	strbuf_addf(err, "'%s': no such variable at %s", arg->var,
+		    dwarf_diename(vc->target));
 	return -ENOENT;
 }
 
@@ -1755,8 +1883,8 @@ static int param_index(struct var_ctx *vc, Dwarf_Die *var, int *abi_ok)
 			Dwarf_Attribute a;
 			Dwarf_Word enc;
 
-			if (dwarf_attr(&t, DW_AT_encoding, &a) && !dwarf_formudata(&a, &enc) &&
-			    enc == DW_ATE_float)
+			if (dwarf_attr(&t, DW_AT_encoding, &a) &&
+			    !dwarf_formudata(&a, &enc) && enc == DW_ATE_float)
 				*abi_ok = 0;
 		}
 	} while (dwarf_siblingof(&c, &c) == 0);
@@ -1768,13 +1896,15 @@ static int param_index(struct var_ctx *vc, Dwarf_Die *var, int *abi_ok)
  * location at the entry IS the ABI slot: the DWARF decides, the ABI only
  * renames (clones like .isra break the convention, and then disagree).
  */
-static void use_argn(struct var_ctx *vc, Dwarf_Die *var, const char *sym, struct fetch_arg *fa)
+static void use_argn(struct var_ctx *vc, Dwarf_Die *var, const char *sym,
+		     struct fetch_arg *fa)
 {
 	int abi_ok, k, reg;
 	long long off;
 
-	if (!vc->opts->argn || vc->opts->kind != PROBE_KPROBE || vc->pc != vc->entry || vc->inlined ||
-	    strchr(sym, '.') || fa->base != FETCH_REG)
+	if (!vc->opts->argn || vc->opts->kind != PROBE_KPROBE ||
+	    vc->pc != vc->entry || vc->inlined || strchr(sym, '.') ||
+	    fa->base != FETCH_REG)
 		return;
 	k = param_index(vc, var, &abi_ok);
 	if (!k || !abi_ok)
@@ -1788,7 +1918,8 @@ static void use_argn(struct var_ctx *vc, Dwarf_Die *var, const char *sym, struct
 		if (fa->reg != reg || !fa->nr_derefs || fa->deref[0] != off)
 			return;
 		/* $argN is the stack slot's value: its load is part of it. */
-		memmove(fa->deref, fa->deref + 1, (fa->nr_derefs - 1) * sizeof(fa->deref[0]));
+		memmove(fa->deref, fa->deref + 1,
+			(fa->nr_derefs - 1) * sizeof(fa->deref[0]));
 		fa->nr_derefs--;
 		break;
 	default:
@@ -1807,8 +1938,8 @@ static void global_symbol(struct var_ctx *vc, struct fetch_arg *fa)
 
 	if (fa->base != FETCH_ADDR || vc->opts->kind != PROBE_KPROBE)
 		return;
-	name = dwfl_module_addrinfo(vc->dbg->mod, fa->addr + vc->dbg->bias, &off, &sym,
-				    NULL, NULL, NULL);
+	name = dwfl_module_addrinfo(vc->dbg->mod, fa->addr + vc->dbg->bias,
+				    &off, &sym, NULL, NULL, NULL);
 	if (name) {
 		fa->sym = xstrdup(name);
 		fa->sym_addr = fa->addr - off;
@@ -1840,7 +1971,8 @@ static int resolve_var(void *ctx, const struct probe_arg *arg, int whole,
 	use_argn(vc, &var, vc->sym, fa);
 	global_symbol(vc, fa);
 	if (fa->base == FETCH_IMM && arg->nr_fields) {
-		strbuf_addf(err, "'%s' is a constant here: it has no fields", path.buf);
+		strbuf_addf(err, "'%s' is a constant here: it has no fields",
+			    path.buf);
 		ret = -EINVAL;
 		goto out;
 	}
@@ -1860,7 +1992,8 @@ static int resolve_retval(void *ctx, struct fetch_arg *fa, struct strbuf *err)
 	Dwarf_Die type;
 
 	if (real_type(vc->target, &type)) {
-		strbuf_addf(err, "%s returns void: no $retval", dwarf_diename(vc->target));
+		strbuf_addf(err, "%s returns void: no $retval",
+			    dwarf_diename(vc->target));
 		return -EINVAL;
 	}
 	fa->type = scalar_type(&type, vc->opts, "$retval", err);
@@ -1894,7 +2027,8 @@ static const struct probe_arg_ops dwarf_arg_ops = {
 };
 
 /* pp's address pc: its symbol, and for uprobes its file offset. */
-static int place_point(struct probe_debuginfo *dbg, const struct probe_spec *spec,
+static int place_point(struct probe_debuginfo *dbg,
+		       const struct probe_spec *spec,
 		       const struct probe_opts *opts, Dwarf_Addr pc,
 		       struct probe_point *pp, struct strbuf *err)
 {
@@ -1906,8 +2040,8 @@ static int place_point(struct probe_debuginfo *dbg, const struct probe_spec *spe
 	pp->retprobe = spec->retprobe;
 	name = func_at(dbg, pc, &off);
 	if (!name) {
-		strbuf_addf(err, "%s: no symbol covers %s at 0x%" PRIx64, dbg->path,
-			    spec->func, (uint64_t)pc);
+		strbuf_addf(err, "%s: no symbol covers %s at 0x%" PRIx64,
+			    dbg->path, spec->func, (uint64_t)pc);
 		return -ENOENT;
 	}
 	pp->sym = xstrdup(name);
@@ -1915,8 +2049,8 @@ static int place_point(struct probe_debuginfo *dbg, const struct probe_spec *spe
 	if (opts->kind == PROBE_UPROBE &&
 	    (elf_addr_vaddr_to_offset(dbg->elf, pc, &pp->file_off) ||
 	     elf_addr_load_delta(dbg->elf, pc, &pp->load_delta))) {
-		strbuf_addf(err, "%s: 0x%" PRIx64 " is in no loadable segment", dbg->path,
-			    (uint64_t)pc);
+		strbuf_addf(err, "%s: 0x%" PRIx64 " is in no loadable segment",
+			    dbg->path, (uint64_t)pc);
 		return -ENOENT;
 	}
 	return 0;
@@ -1945,7 +2079,8 @@ static int resolve_symbol_only(struct probe_debuginfo *dbg,
 		strbuf_reset(err);
 		if (!dbg->dw)
 			strbuf_addf(err, "%s: %s: ", dbg->path, NO_DWARF);
-		strbuf_addf(err, "%s is a symbol without debug info: %s", spec->func,
+		strbuf_addf(err, "%s is a symbol without debug info: %s",
+			    spec->func,
 			    raw ? "no lines or offsets" :
 			    "only raw fetchargs (%di, $stack1...) can be fetched");
 		return -EINVAL;
@@ -1955,7 +2090,8 @@ static int resolve_symbol_only(struct probe_debuginfo *dbg,
 	ret = place_point(dbg, spec, opts, pc, *pps, err);
 	if (!ret) {
 		vc.sym = (*pps)->sym;
-		ret = probe_point_args(*pps, spec, &dwarf_arg_ops, &vc, warn, err);
+		ret = probe_point_args(*pps, spec, &dwarf_arg_ops, &vc, warn,
+				       err);
 	}
 	if (ret) {
 		probe_points_release(*pps, 1);
@@ -1970,10 +2106,11 @@ static int resolve_symbol_only(struct probe_debuginfo *dbg,
 	return 0;
 }
 
-static int resolve_site(struct probe_debuginfo *dbg, const struct probe_spec *spec,
+static int resolve_site(struct probe_debuginfo *dbg,
+			const struct probe_spec *spec,
 			const struct probe_opts *opts, struct probe_site *site,
-			int want_vars, struct probe_point *pp, struct strbuf *warn,
-			struct strbuf *err)
+			int want_vars, struct probe_point *pp,
+			struct strbuf *warn, struct strbuf *err)
 {
 	struct var_ctx vc = { .dbg = dbg, .opts = opts, .func = &site->func,
 			      .target = &site->target, .inlined = site->inlined,
@@ -1992,7 +2129,8 @@ static int resolve_site(struct probe_debuginfo *dbg, const struct probe_spec *sp
 	ret = place_point(dbg, spec, opts, vc.pc, pp, err);
 	if (!ret) {
 		vc.sym = pp->sym;
-		ret = probe_point_args(pp, spec, &dwarf_arg_ops, &vc, vc.warn, err);
+		ret = probe_point_args(pp, spec, &dwarf_arg_ops, &vc, vc.warn,
+				       err);
 	}
 	free(vc.scopes);
 	if (ret)
@@ -2003,7 +2141,8 @@ fail:
 	return ret;
 }
 
-int probe_dwarf_resolve(struct probe_debuginfo *dbg, const struct probe_spec *spec,
+int probe_dwarf_resolve(struct probe_debuginfo *dbg,
+			const struct probe_spec *spec,
 			const struct probe_opts *opts, struct probe_point **pps,
 			int *nr, struct strbuf *warn, struct strbuf *err)
 {
@@ -2017,19 +2156,21 @@ int probe_dwarf_resolve(struct probe_debuginfo *dbg, const struct probe_spec *sp
 		want_vars |= spec->args[i].kind == PROBE_ARG_VAR ||
 			     spec->args[i].kind == PROBE_ARG_PARAMS;
 	ret = find_sites(dbg, spec, &sl, &note, err);
-	if (ret == -ENOENT && resolve_symbol_only(dbg, spec, opts, pps, nr, warn, err) != -ENOENT)
+	if (ret == -ENOENT &&
+	    resolve_symbol_only(dbg, spec, opts, pps, nr, warn, err) != -ENOENT)
 		return *nr ? 0 : -EINVAL;
 	if (ret)
 		return ret;
 	*pps = xcalloc(sl.nr, sizeof(**pps));
 	for (i = 0; i < sl.nr && !ret; i++) {
 		/* The copies share the arguments: their warnings once. */
-		ret = resolve_site(dbg, spec, opts, &sl.v[i], want_vars, &(*pps)[i],
-				   i ? NULL : warn, err);
+		ret = resolve_site(dbg, spec, opts, &sl.v[i], want_vars,
+				   &(*pps)[i], i ? NULL : warn, err);
 		if (!ret)
 			(*nr)++;
 		else if (sl.nr > 1)
-			strbuf_addf(err, " (inlined copy %d of %d)", i + 1, sl.nr);
+			strbuf_addf(err, " (inlined copy %d of %d)", i + 1,
+				    sl.nr);
 	}
 	free(sl.v);
 	if (ret) {
@@ -2045,7 +2186,8 @@ int probe_dwarf_resolve(struct probe_debuginfo *dbg, const struct probe_spec *sp
 
 /* ---- listings ---- */
 
-static void list_scope_vars(struct var_ctx *vc, Dwarf_Die *scope, struct strbuf *out)
+static void list_scope_vars(struct var_ctx *vc, Dwarf_Die *scope,
+			    struct strbuf *out)
 {
 	Dwarf_Die c;
 
@@ -2058,7 +2200,8 @@ static void list_scope_vars(struct var_ctx *vc, Dwarf_Die *scope, struct strbuf 
 		Dwarf_Op *ops;
 		size_t nops;
 
-		if ((tag != DW_TAG_formal_parameter && tag != DW_TAG_variable) || !n)
+		if ((tag != DW_TAG_formal_parameter &&
+		     tag != DW_TAG_variable) || !n)
 			continue;
 		if (!dwarf_hasattr_integrate(&c, DW_AT_const_value) &&
 		    (!dwarf_attr_integrate(&c, DW_AT_location, &attr) ||
@@ -2071,8 +2214,10 @@ static void list_scope_vars(struct var_ctx *vc, Dwarf_Die *scope, struct strbuf 
 }
 
 /* One copy's "\t@<SYM+OFF>" line and the variables at its probe address. */
-static int list_site_vars(struct probe_debuginfo *dbg, const struct probe_spec *spec,
-			  struct probe_site *site, struct strbuf *out, struct strbuf *err)
+static int list_site_vars(struct probe_debuginfo *dbg,
+			  const struct probe_spec *spec,
+			  struct probe_site *site, struct strbuf *out,
+			  struct strbuf *err)
 {
 	struct probe_opts opts = { .kind = PROBE_UPROBE };
 	struct var_ctx vc = { .dbg = dbg, .opts = &opts, .func = &site->func };
@@ -2088,7 +2233,8 @@ static int list_site_vars(struct probe_debuginfo *dbg, const struct probe_spec *
 	if (ret)
 		return ret;
 	name = func_at(dbg, vc.pc, &off);
-	strbuf_addf(out, "\t@<%s+%" PRIu64 ">\n", name ? name : spec->func, (uint64_t)off);
+	strbuf_addf(out, "\t@<%s+%" PRIu64 ">\n", name ? name : spec->func,
+		    (uint64_t)off);
 	len = out->len;
 	/*
 	 * An inlined copy's entry may lie outside its own ranges (gcc -O2),
@@ -2113,8 +2259,9 @@ static int list_site_vars(struct probe_debuginfo *dbg, const struct probe_spec *
 }
 
 /* As perf -V: every copy the spec probes, each with its own variables. */
-int probe_dwarf_list_vars(struct probe_debuginfo *dbg, const struct probe_spec *spec,
-			  struct strbuf *out, struct strbuf *note, struct strbuf *err)
+int probe_dwarf_list_vars(struct probe_debuginfo *dbg,
+			  const struct probe_spec *spec, struct strbuf *out,
+			  struct strbuf *note, struct strbuf *err)
 {
 	struct site_list sl;
 	int ret, i;
@@ -2139,7 +2286,8 @@ static int inline_at(Dwarf_Die *scope, Dwarf_Addr pc, Dwarf_Die *out)
 	do {
 		int tag = dwarf_tag(&c);
 
-		if (tag == DW_TAG_inlined_subroutine && dwarf_haspc(&c, pc) == 1) {
+		if (tag == DW_TAG_inlined_subroutine &&
+		    dwarf_haspc(&c, pc) == 1) {
 			*out = c;
 			return 1;
 		}
@@ -2177,7 +2325,8 @@ static Dwarf_Line *first_stmt_at(Dwarf_Lines *lines, size_t n, Dwarf_Addr pc)
 	for (i = lo; i < n; i++) {
 		Dwarf_Line *l = dwarf_onesrcline(lines, i);
 
-		if (dwarf_lineaddr(l, &a) || a != pc || dwarf_linebeginstatement(l, &stmt))
+		if (dwarf_lineaddr(l, &a) || a != pc ||
+		    dwarf_linebeginstatement(l, &stmt))
 			return NULL;
 		if (stmt)
 			return l;
@@ -2185,8 +2334,9 @@ static Dwarf_Line *first_stmt_at(Dwarf_Lines *lines, size_t n, Dwarf_Addr pc)
 	return NULL;
 }
 
-static int line_listed(Dwarf_Die *func, Dwarf_Lines *lines, size_t n, Dwarf_Line *l,
-		       int decl, const char *file, Dwarf_Addr entry)
+static int line_listed(Dwarf_Die *func, Dwarf_Lines *lines, size_t n,
+		       Dwarf_Line *l, int decl, const char *file,
+		       Dwarf_Addr entry)
 {
 	Dwarf_Addr a;
 	Dwarf_Die inl;
@@ -2199,14 +2349,15 @@ static int line_listed(Dwarf_Die *func, Dwarf_Lines *lines, size_t n, Dwarf_Line
 
 	if (dwarf_lineaddr(l, &a) || dwarf_lineno(l, &ln) || ln < decl ||
 	    dwarf_lineendsequence(l, &flag) || flag ||
-	    dwarf_linebeginstatement(l, &flag) || !flag || dwarf_haspc(func, a) != 1)
+	    dwarf_linebeginstatement(l, &flag) || !flag ||
+	    dwarf_haspc(func, a) != 1)
 		return 0;
 	src = dwarf_linesrc(l, NULL, NULL);
 	if (!src || !file || strcmp(src, file))
 		return 0;
 	if (inline_at(func, a, &inl) &&
-	    (!dwarf_attr(&inl, DW_AT_call_line, &attr) || dwarf_formudata(&attr, &call) ||
-	     (int)call != ln))
+	    (!dwarf_attr(&inl, DW_AT_call_line, &attr) ||
+	     dwarf_formudata(&attr, &call) || (int)call != ln))
 		return 0;
 	if (a == entry)
 		return ln == decl;
@@ -2214,7 +2365,8 @@ static int line_listed(Dwarf_Die *func, Dwarf_Lines *lines, size_t n, Dwarf_Line
 	return back && !dwarf_lineno(back, &back_ln) && back_ln == ln;
 }
 
-static int listed_lines(Dwarf_Die *func, int decl, const char *file, int **out, int *nr)
+static int listed_lines(Dwarf_Die *func, int decl, const char *file, int **out,
+			int *nr)
 {
 	Dwarf_Die cu;
 	Dwarf_Lines *lines;
@@ -2226,13 +2378,15 @@ static int listed_lines(Dwarf_Die *func, int decl, const char *file, int **out, 
 	(*out)[0] = decl;
 	*nr = 1;
 	func_entry(func, &entry);
-	if (!dwarf_diecu(func, &cu, NULL, NULL) || dwarf_getsrclines(&cu, &lines, &n))
+	if (!dwarf_diecu(func, &cu, NULL, NULL) ||
+	    dwarf_getsrclines(&cu, &lines, &n))
 		return 0;
 	for (i = 0; i < n; i++) {
 		Dwarf_Line *l = dwarf_onesrcline(lines, i);
 		int ln;
 
-		if (!line_listed(func, lines, n, l, decl, file, entry) || dwarf_lineno(l, &ln))
+		if (!line_listed(func, lines, n, l, decl, file, entry) ||
+		    dwarf_lineno(l, &ln))
 			continue;
 		if (*nr == alloc) {
 			alloc *= 2;
@@ -2250,10 +2404,16 @@ static int cmp_int(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* perf prints this many lines past the last numbered one (NR_ADDITIONAL_LINES + 1). */
+/*
+ * perf prints this many lines past the last numbered one
+ * (NR_ADDITIONAL_LINES + 1).
+ */
 #define LIST_LINES_AFTER 3
 
-/* A relative source name is relative to the CU's DW_AT_comp_dir (perf prints it so). */
+/*
+ * A relative source name is relative to the CU's DW_AT_comp_dir (perf
+ * prints it so).
+ */
 static void source_path(Dwarf_Die *func, const char *file, struct strbuf *path)
 {
 	Dwarf_Attribute attr;
@@ -2267,8 +2427,9 @@ static void source_path(Dwarf_Die *func, const char *file, struct strbuf *path)
 	strbuf_addstr(path, file);
 }
 
-int probe_dwarf_list_lines(struct probe_debuginfo *dbg, const struct probe_spec *spec,
-			   struct strbuf *out, struct strbuf *note, struct strbuf *err)
+int probe_dwarf_list_lines(struct probe_debuginfo *dbg,
+			   const struct probe_spec *spec, struct strbuf *out,
+			   struct strbuf *note, struct strbuf *err)
 {
 	struct strbuf path = STRBUF_INIT;
 	Dwarf_Die func;

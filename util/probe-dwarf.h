@@ -18,7 +18,8 @@
 struct probe_debuginfo;
 
 /* Opens PATH; NULL with err = "PATH: why" (not ELF, no debug info...). */
-struct probe_debuginfo *probe_debuginfo_open(const char *path, struct strbuf *err);
+struct probe_debuginfo *probe_debuginfo_open(const char *path,
+					     struct strbuf *err);
 /* The file the DWARF is read from: a separate debug file, else PATH. */
 const char *probe_debuginfo_file(const struct probe_debuginfo *dbg);
 void probe_debuginfo_close(struct probe_debuginfo *dbg);
@@ -33,7 +34,8 @@ void probe_debuginfo_close(struct probe_debuginfo *dbg);
  * (glibc's malloc of __libc_malloc): that DIE gives its places and
  * arguments, the first point's note says so.
  */
-int probe_dwarf_resolve(struct probe_debuginfo *dbg, const struct probe_spec *spec,
+int probe_dwarf_resolve(struct probe_debuginfo *dbg,
+			const struct probe_spec *spec,
 			const struct probe_opts *opts, struct probe_point **pps,
 			int *nr, struct strbuf *warn, struct strbuf *err);
 
@@ -41,12 +43,20 @@ int probe_dwarf_resolve(struct probe_debuginfo *dbg, const struct probe_spec *sp
  * -V: variables (with types) available at the spec's probe point; note
  * gets the lines of probe_point's note.
  */
-int probe_dwarf_list_vars(struct probe_debuginfo *dbg, const struct probe_spec *spec,
-			  struct strbuf *out, struct strbuf *note, struct strbuf *err);
-/* -L: the function's lines, numbered relative to its first line where probe-able. */
-int probe_dwarf_list_lines(struct probe_debuginfo *dbg, const struct probe_spec *spec,
-			   struct strbuf *out, struct strbuf *note, struct strbuf *err);
-/* -F: functions with code whose name matches glob (NULL: all), one a line, sorted. */
+int probe_dwarf_list_vars(struct probe_debuginfo *dbg,
+			  const struct probe_spec *spec, struct strbuf *out,
+			  struct strbuf *note, struct strbuf *err);
+/*
+ * -L: the function's lines, numbered relative to its first line where
+ * probe-able.
+ */
+int probe_dwarf_list_lines(struct probe_debuginfo *dbg,
+			   const struct probe_spec *spec, struct strbuf *out,
+			   struct strbuf *note, struct strbuf *err);
+/*
+ * -F: functions with code whose name matches glob (NULL: all), one a line,
+ * sorted.
+ */
 int probe_dwarf_list_funcs(struct probe_debuginfo *dbg, const char *glob,
 			   struct strbuf *out, struct strbuf *err);
 
