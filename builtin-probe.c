@@ -13,6 +13,7 @@
 #include "builtin.h"
 #include "util/fetcharg.h"
 #include "util/parse-options.h"
+#include "util/probe-dwarf-list.h"
 #include "util/probe-event.h"
 #include "util/probe-target.h"
 #include "util/strbuf.h"

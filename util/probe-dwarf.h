@@ -39,25 +39,4 @@ int probe_dwarf_resolve(struct probe_debuginfo *dbg,
 			const struct probe_opts *opts, struct probe_point **pps,
 			int *nr, struct strbuf *warn, struct strbuf *err);
 
-/*
- * -V: variables (with types) available at the spec's probe point; note
- * gets the lines of probe_point's note.
- */
-int probe_dwarf_list_vars(struct probe_debuginfo *dbg,
-			  const struct probe_spec *spec, struct strbuf *out,
-			  struct strbuf *note, struct strbuf *err);
-/*
- * -L: the function's lines, numbered relative to its first line where
- * probe-able.
- */
-int probe_dwarf_list_lines(struct probe_debuginfo *dbg,
-			   const struct probe_spec *spec, struct strbuf *out,
-			   struct strbuf *note, struct strbuf *err);
-/*
- * -F: functions with code whose name matches glob (NULL: all), one a line,
- * sorted.
- */
-int probe_dwarf_list_funcs(struct probe_debuginfo *dbg, const char *glob,
-			   struct strbuf *out, struct strbuf *err);
-
 #endif
