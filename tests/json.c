@@ -143,20 +143,20 @@ static int writer(void)
 	struct strbuf sb = STRBUF_INIT;
 	struct json_writer jw = JSON_WRITER_INIT(&sb);
 
-	jw_object_begin(&jw, NULL);
-	jw_int(&jw, "i", -1);
-	jw_array_begin(&jw, "a");
-	jw_string(&jw, NULL, "x");
-	jw_string(&jw, NULL, NULL);
-	jw_object_begin(&jw, NULL);
-	jw_end(&jw);
-	jw_end(&jw);
-	jw_array_begin(&jw, "empty");
-	jw_end(&jw);
-	jw_uint(&jw, "u", 18446744073709551615ull);
-	jw_double(&jw, "d", 2, 100.0 / 3);
-	jw_string(&jw, "k\"", "\xc3\xa9");
-	jw_end(&jw);
+	json_writer_object_begin(&jw, NULL);
+	json_writer_int(&jw, "i", -1);
+	json_writer_array_begin(&jw, "a");
+	json_writer_string(&jw, NULL, "x");
+	json_writer_string(&jw, NULL, NULL);
+	json_writer_object_begin(&jw, NULL);
+	json_writer_end(&jw);
+	json_writer_end(&jw);
+	json_writer_array_begin(&jw, "empty");
+	json_writer_end(&jw);
+	json_writer_uint(&jw, "u", 18446744073709551615ull);
+	json_writer_double(&jw, "d", 2, 100.0 / 3);
+	json_writer_string(&jw, "k\"", "\xc3\xa9");
+	json_writer_end(&jw);
 	TEST_ASSERT_STR("writer", sb.buf,
 			"{\"i\":-1,\"a\":[\"x\",null,{}],\"empty\":[],"
 			"\"u\":18446744073709551615,\"d\":33.33,\"k\\\"\":\"\xc3\xa9\"}");

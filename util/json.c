@@ -85,7 +85,7 @@ void json_add_key(struct strbuf *out, const char *key)
 	strbuf_addch(out, ':');
 }
 
-static void jw_value(struct json_writer *jw, const char *key)
+static void json_writer_value(struct json_writer *jw, const char *key)
 {
 	if (jw->need_comma)
 		strbuf_addch(jw->out, ',');
@@ -94,25 +94,26 @@ static void jw_value(struct json_writer *jw, const char *key)
 		json_add_key(jw->out, key);
 }
 
-static void jw_begin(struct json_writer *jw, const char *key, char open, char close)
+static void json_writer_begin(struct json_writer *jw, const char *key,
+			      char open, char close)
 {
-	jw_value(jw, key);
+	json_writer_value(jw, key);
 	strbuf_addch(jw->out, open);
 	strbuf_addch(&jw->open, close);
 	jw->need_comma = 0;
 }
 
-void jw_object_begin(struct json_writer *jw, const char *key)
+void json_writer_object_begin(struct json_writer *jw, const char *key)
 {
-	jw_begin(jw, key, '{', '}');
+	json_writer_begin(jw, key, '{', '}');
 }
 
-void jw_array_begin(struct json_writer *jw, const char *key)
+void json_writer_array_begin(struct json_writer *jw, const char *key)
 {
-	jw_begin(jw, key, '[', ']');
+	json_writer_begin(jw, key, '[', ']');
 }
 
-void jw_end(struct json_writer *jw)
+void json_writer_end(struct json_writer *jw)
 {
 	strbuf_addch(jw->out, jw->open.buf[jw->open.len - 1]);
 	strbuf_setlen(&jw->open, jw->open.len - 1);
@@ -121,29 +122,31 @@ void jw_end(struct json_writer *jw)
 	jw->need_comma = 1;
 }
 
-void jw_string(struct json_writer *jw, const char *key, const char *s)
+void json_writer_string(struct json_writer *jw, const char *key, const char *s)
 {
-	jw_value(jw, key);
+	json_writer_value(jw, key);
 	if (s)
 		json_add_string(jw->out, s, strlen(s));
 	else
 		strbuf_addstr(jw->out, "null");
 }
 
-void jw_int(struct json_writer *jw, const char *key, long long v)
+void json_writer_int(struct json_writer *jw, const char *key, long long v)
 {
-	jw_value(jw, key);
+	json_writer_value(jw, key);
 	strbuf_addf(jw->out, "%lld", v);
 }
 
-void jw_uint(struct json_writer *jw, const char *key, unsigned long long v)
+void json_writer_uint(struct json_writer *jw, const char *key,
+		      unsigned long long v)
 {
-	jw_value(jw, key);
+	json_writer_value(jw, key);
 	strbuf_addf(jw->out, "%llu", v);
 }
 
-void jw_double(struct json_writer *jw, const char *key, int precision, double v)
+void json_writer_double(struct json_writer *jw, const char *key, int precision,
+			double v)
 {
-	jw_value(jw, key);
+	json_writer_value(jw, key);
 	strbuf_addf(jw->out, "%.*f", precision, v);
 }

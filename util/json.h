@@ -34,7 +34,7 @@ void json_add_key(struct strbuf *out, const char *key);
 /*
  * A compact writer that places the commas: each value is an object
  * member when key is given, else an array element (or the top value).
- * The outermost jw_end() leaves nothing allocated but the output.
+ * The outermost json_writer_end() leaves nothing allocated but the output.
  */
 struct json_writer {
 	struct strbuf *out;
@@ -44,14 +44,16 @@ struct json_writer {
 
 #define JSON_WRITER_INIT(sb) { .out = (sb), .open = STRBUF_INIT }
 
-void jw_object_begin(struct json_writer *jw, const char *key);
-void jw_array_begin(struct json_writer *jw, const char *key);
-void jw_end(struct json_writer *jw);
+void json_writer_object_begin(struct json_writer *jw, const char *key);
+void json_writer_array_begin(struct json_writer *jw, const char *key);
+void json_writer_end(struct json_writer *jw);
 /* s NULL: null */
-void jw_string(struct json_writer *jw, const char *key, const char *s);
-void jw_int(struct json_writer *jw, const char *key, long long v);
-void jw_uint(struct json_writer *jw, const char *key, unsigned long long v);
+void json_writer_string(struct json_writer *jw, const char *key, const char *s);
+void json_writer_int(struct json_writer *jw, const char *key, long long v);
+void json_writer_uint(struct json_writer *jw, const char *key,
+		      unsigned long long v);
 /* v with precision digits after the point */
-void jw_double(struct json_writer *jw, const char *key, int precision, double v);
+void json_writer_double(struct json_writer *jw, const char *key, int precision,
+			double v);
 
 #endif

@@ -643,40 +643,41 @@ void stack_report_json(const struct stack_report *r, const int *exit_status, str
 	char addr[32];
 	int i;
 
-	jw_object_begin(&jw, NULL);
-	jw_int(&jw, "enabled", r->enabled);
-	jw_array_begin(&jw, "filter");
+	json_writer_object_begin(&jw, NULL);
+	json_writer_int(&jw, "enabled", r->enabled);
+	json_writer_array_begin(&jw, "filter");
 	for (i = 0; i < r->filter.nr; i++)
-		jw_string(&jw, NULL, r->filter.v[i]);
-	jw_end(&jw);
-	jw_uint(&jw, "max_stack_size", r->max);
-	jw_uint(&jw, "thread_size", r->thread_size);
-	jw_string(&jw, "thread_size_source", r->thread_size_source);
+		json_writer_string(&jw, NULL, r->filter.v[i]);
+	json_writer_end(&jw);
+	json_writer_uint(&jw, "max_stack_size", r->max);
+	json_writer_uint(&jw, "thread_size", r->thread_size);
+	json_writer_string(&jw, "thread_size_source", r->thread_size_source);
 	if (r->thread_size)
-		jw_double(&jw, "percent", 2, 100.0 * r->max / r->thread_size);
+		json_writer_double(&jw, "percent", 2,
+				   100.0 * r->max / r->thread_size);
 	if (exit_status)
-		jw_int(&jw, "exit_status", *exit_status);
-	jw_array_begin(&jw, "entries");
+		json_writer_int(&jw, "exit_status", *exit_status);
+	json_writer_array_begin(&jw, "entries");
 	for (i = 0; r->max && i < r->trace.nr; i++) {
 		const struct stack_entry *e = &r->trace.v[i];
 
-		jw_object_begin(&jw, NULL);
-		jw_uint(&jw, "index", e->index);
-		jw_uint(&jw, "depth", e->depth);
-		jw_uint(&jw, "size", e->size);
-		jw_string(&jw, "symbol", e->symbol);
-		jw_uint(&jw, "offset", e->offset);
-		jw_uint(&jw, "length", e->length);
-		jw_string(&jw, "module", e->module);
+		json_writer_object_begin(&jw, NULL);
+		json_writer_uint(&jw, "index", e->index);
+		json_writer_uint(&jw, "depth", e->depth);
+		json_writer_uint(&jw, "size", e->size);
+		json_writer_string(&jw, "symbol", e->symbol);
+		json_writer_uint(&jw, "offset", e->offset);
+		json_writer_uint(&jw, "length", e->length);
+		json_writer_string(&jw, "module", e->module);
 		if (!e->symbol) {
 			snprintf(addr, sizeof(addr), "0x%llx", e->address);
-			jw_string(&jw, "address", addr);
+			json_writer_string(&jw, "address", addr);
 		}
-		jw_string(&jw, "location", e->location);
-		jw_end(&jw);
+		json_writer_string(&jw, "location", e->location);
+		json_writer_end(&jw);
 	}
-	jw_end(&jw);
-	jw_end(&jw);
+	json_writer_end(&jw);
+	json_writer_end(&jw);
 }
 
 static int cannot_run(struct stack_measure *m, int ret, const char *cmd,
