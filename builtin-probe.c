@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "builtin.h"
-#include "util/fetcharg.h"
+#include "util/callgraph.h"
 #include "util/parse-options.h"
 #include "util/probe-dwarf-list.h"
 #include "util/probe-event.h"
@@ -68,13 +68,13 @@ static int call_graph_cb(const struct option *opt, const char *arg, int unset)
 		return 0;
 	}
 	if (!arg) {
-		po->call_graph = FETCH_CG_DEF_STACK;
+		po->call_graph = CALLGRAPH_DEF_STACK;
 		return 0;
 	}
 	n = strtoul(arg, &end, 0);
-	if (end == arg || *end || !n || n % 8 || n > FETCH_CG_MAX_STACK)
+	if (end == arg || *end || !n || n % 8 || n > CALLGRAPH_MAX_STACK)
 		die_code(TK_EXIT_USAGE, "--call-graph: '%s': the stack size is a multiple of 8 "
-			 "bytes, 8 to %d", arg, FETCH_CG_MAX_STACK);
+			 "bytes, 8 to %d", arg, CALLGRAPH_MAX_STACK);
 	po->call_graph = n;
 	return 0;
 }

@@ -200,11 +200,11 @@ void test_capture_format(struct strbuf *out, size_t stack_len)
 	regs = arch_unwind_regs(&nr);
 	for (i = 0; i < nr; i++, off += 8)
 		strbuf_addf(out, "\tfield:u64 %s%s;\toffset:%d;\tsize:8;\tsigned:0;\n",
-			    FETCH_CG_PREFIX, regs[i].kname, off);
+			    CALLGRAPH_PREFIX, regs[i].kname, off);
 	for (done = 0, i = 0; done < stack_len; done += n, i++) {
 		n = stack_len - done < 512 ? stack_len - done : 512;
 		strbuf_addf(out, "\tfield:u64 %s%d[%zu];\toffset:%d;\tsize:%zu;\tsigned:0;\n",
-			    FETCH_CG_STACK, i, n / 8, off, n);
+			    CALLGRAPH_STACK, i, n / 8, off, n);
 		off += n;
 	}
 	strbuf_addstr(out, "\nprint fmt: \"(%lx)\", REC->__probe_ip\n");

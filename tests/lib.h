@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "util/fetcharg.h"
+#include "util/callgraph.h"
 #include "util/strbuf.h"
 
 /*
@@ -59,11 +59,12 @@ uint8_t *test_read_gz(const char *name, size_t *len);
 #define TEST_SNAPSHOT_BT	128
 /* struct trace_entry (8 bytes) and the uprobe's __probe_ip. */
 #define TEST_SNAPSHOT_HEAD	16
-#define TEST_SNAPSHOT_MAX	(TEST_SNAPSHOT_HEAD + 8 * 8 + FETCH_CG_DEF_STACK)
+#define TEST_SNAPSHOT_MAX \
+	(TEST_SNAPSHOT_HEAD + 8 * 8 + CALLGRAPH_DEF_STACK)
 
 struct test_snapshot {
 	uint64_t regs[8];	/* in arch_unwind_regs() order */
-	unsigned char stack[FETCH_CG_DEF_STACK];
+	unsigned char stack[CALLGRAPH_DEF_STACK];
 	size_t len;
 	void *bt[TEST_SNAPSHOT_BT];
 	int nr_bt;

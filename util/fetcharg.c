@@ -228,38 +228,3 @@ void fetch_arg_release(struct fetch_arg *fa)
 	free(fa->type);
 	memset(fa, 0, sizeof(*fa));
 }
-
-int fetch_arg_call_graph(unsigned int stack_size, struct strbuf *out)
-{
-	const struct arch_unwind_reg *regs;
-	unsigned int off, n;
-	int i, nr;
-
-	regs = arch_unwind_regs(&nr);
-	for (i = 0; i < nr; i++)
-		strbuf_addf(out, " %s%s=%%%s", FETCH_CG_PREFIX, regs[i].kname, regs[i].kname);
-	for (off = 0, i = 0; off < stack_size; off += n * 8, i++) {
-		n = (stack_size - off) / 8;
-		if (n > FETCH_MAX_ARRAY_LEN)
-			n = FETCH_MAX_ARRAY_LEN;
-		strbuf_addf(out, " %s%d=+%u(%%sp):x64[%u]", FETCH_CG_STACK, i, off, n);
-	}
-	return nr + i;
-}
-
-int fetch_arg_is_call_graph(const char *name)
-{
-	const struct arch_unwind_reg *regs;
-	size_t plen = strlen(FETCH_CG_PREFIX);
-	int i, nr;
-
-	if (strncmp(name, FETCH_CG_PREFIX, plen))
-		return 0;
-	if (!strncmp(name, FETCH_CG_STACK, strlen(FETCH_CG_STACK)))
-		return 1;
-	regs = arch_unwind_regs(&nr);
-	for (i = 0; i < nr; i++)
-		if (!strcmp(name + plen, regs[i].kname))
-			return 1;
-	return 0;
-}

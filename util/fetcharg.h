@@ -95,33 +95,4 @@ int fetch_arg_format(const struct fetch_arg *fa, const struct fetch_ctx *ctx,
 
 void fetch_arg_release(struct fetch_arg *fa);
 
-/*
- * --call-graph: what a uprobe captures for an offline unwinder.  The
- * registers of arch_unwind_regs() as FETCH_CG_PREFIX + their name
- * (__ip, __sp...), then the stack from %sp as FETCH_CG_STACK0, 1, ...
- * x64 arrays of up to FETCH_MAX_ARRAY_LEN elements: the one dump
- * the kernel can take, since an array's length is fixed.
- *
- * The size: the kernel refuses a probe whose fixed-size fields exceed
- * MAX_PROBE_EVENT_SIZE (kernel/trace/trace_probe.h: 3072 bytes, "Event
- * too big"), which binds before the one-page per-CPU uprobe buffer
- * (MAX_UCB_BUFFER_SIZE in kernel/trace/trace_uprobe.c) does.  Measured
- * on 6.18: eight registers and 3008 bytes of stack are taken, 3016 are
- * not.  The default leaves 64 bytes for the user's own arguments.
- */
-#define FETCH_CG_PREFIX		"__"
-#define FETCH_CG_STACK		"__stack"
-#define FETCH_MAX_PROBE_EVENT_SIZE	3072
-#define FETCH_CG_MAX_STACK	(FETCH_MAX_PROBE_EVENT_SIZE - 8 * 8)
-#define FETCH_CG_DEF_STACK	(FETCH_CG_MAX_STACK - 64)
-
-/*
- * Appends the capture fetchargs for stack_size bytes of stack (a
- * multiple of 8, up to FETCH_CG_MAX_STACK) to out; the number appended.
- */
-int fetch_arg_call_graph(unsigned int stack_size, struct strbuf *out);
-
-/* 1 when name is one of the fields fetch_arg_call_graph() writes. */
-int fetch_arg_is_call_graph(const char *name);
-
 #endif

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/fetcharg.h"
+#include "util/callgraph.h"
 #include "util/json.h"
 #include "util/print.h"
 #include "util/print-fmt.h"
@@ -155,7 +155,7 @@ static void scan_fields(struct print_event *pe, struct tep_format_field *f)
 			end = ~0U;
 		if (end > pe->min_size)
 			pe->min_size = end;
-		if (fetch_arg_is_call_graph(f->name))
+		if (callgraph_is_field(f->name))
 			pe->capture = 1;
 		if (f->flags & TEP_FIELD_IS_DYNAMIC) {
 			pe->dyn = xrealloc(pe->dyn, (pe->nr_dyn + 1) * sizeof(*pe->dyn));
@@ -296,7 +296,7 @@ static void cut_capture(struct print_ctx *p, struct print_event *pe, struct strb
 	char *at;
 
 	if (p->hide_capture && pe && pe->capture && out->len > start &&
-	    (at = strstr(out->buf + start, " " FETCH_CG_PREFIX "ip=")))
+	    (at = strstr(out->buf + start, " " CALLGRAPH_PREFIX "ip=")))
 		strbuf_setlen(out, at - out->buf);
 }
 
@@ -827,7 +827,7 @@ void print_json(struct print_ctx *p, struct strbuf *out, const struct tracedat_e
 	strbuf_addstr(out, j->head);
 	for (i = 0; i < j->nr; i++) {
 		/* Never the first key: the kernel's __probe_ip is. */
-		if (p->hide_capture && fetch_arg_is_call_graph(j->keys[i].f->name))
+		if (p->hide_capture && callgraph_is_field(j->keys[i].f->name))
 			continue;
 		strbuf_addstr(out, j->keys[i].key);
 		json_field(out, tep, &j->keys[i], rec);

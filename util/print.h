@@ -25,7 +25,10 @@ struct print_ctx {
 	int latency;		/* latency columns (trace-cmd -l) */
 	/* Every info text through tep_print_event(): the reference output. */
 	int no_compile;
-	/* Leave out probe --call-graph's capture fields (fetcharg.h) of info and JSON. */
+	/*
+	 * Leave out probe --call-graph's capture fields (callgraph.h) of
+	 * info and JSON.
+	 */
 	int hide_capture;
 	/* Compiled formats found to print otherwise than libtraceevent. */
 	int formats_dropped;

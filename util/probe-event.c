@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/array.h"
+#include "util/callgraph.h"
 #include "util/fetcharg.h"
 #include "util/probe-btf.h"
 #include "util/probe-dwarf.h"
@@ -246,7 +247,7 @@ int probe_events_call_graph(struct probe_events *evs, unsigned int stack_size,
 	struct strbuf capture = STRBUF_INIT, line = STRBUF_INIT;
 	int i, nr, ret = 0;
 
-	nr = fetch_arg_call_graph(stack_size, &capture);
+	nr = callgraph_fetch_args(stack_size, &capture);
 	for (i = 0; i < evs->nr && !ret; i++) {
 		struct probe_def *d = &evs->v[i].def;
 
@@ -254,9 +255,9 @@ int probe_events_call_graph(struct probe_events *evs, unsigned int stack_size,
 			strbuf_addf(err, "%s:%s: --call-graph unwinds user stacks: uprobes only",
 				    d->group, d->event);
 			ret = -EINVAL;
-		} else if (strstr(d->line, " " FETCH_CG_PREFIX)) {
+		} else if (strstr(d->line, " " CALLGRAPH_PREFIX)) {
 			strbuf_addf(err, "%s:%s: argument names starting with %s are --call-graph's",
-				    d->group, d->event, FETCH_CG_PREFIX);
+				    d->group, d->event, CALLGRAPH_PREFIX);
 			ret = -EINVAL;
 		} else if (count_args(d->line) + nr > FETCH_MAX_ARGS) {
 			strbuf_addf(err, "%s:%s: %d arguments and %d for --call-graph, the kernel "

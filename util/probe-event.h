@@ -75,7 +75,7 @@ int probe_events_from_sdt(const struct sdt_markers *ms, const char *path,
 
 /*
  * --call-graph: appends to every event of evs the fetchargs that capture
- * its user stack (fetch_arg_call_graph(), stack_size bytes).  0; -EINVAL
+ * its user stack (callgraph_fetch_args(), stack_size bytes).  0; -EINVAL
  * for a kprobe or an event that names a capture argument already,
  * -E2BIG past the kernel's argument count; err says which.
  */

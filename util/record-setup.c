@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "util/fetcharg.h"
+#include "util/callgraph.h"
 #include "util/probe-note.h"
 #include "util/record-int.h"
 #include "util/tracefs.h"
@@ -623,7 +623,7 @@ static int call_graph_events(struct record *rec)
 	int i;
 
 	for (i = 0; i < rec->nr_events; i++)
-		if (strstr(rec->events[i].format.buf, " " FETCH_CG_STACK "0["))
+		if (strstr(rec->events[i].format.buf, " " CALLGRAPH_STACK "0["))
 			return 1;
 	return 0;
 }

@@ -22,8 +22,8 @@
 #include <unistd.h>
 
 #include "arch/arch.h"
+#include "util/callgraph.h"
 #include "util/elf-addr.h"
-#include "util/fetcharg.h"
 #include "util/unwind.h"
 #include "util/usage.h"
 
@@ -87,7 +87,7 @@ struct layout_slot {
 	int has_stack;
 };
 
-/* Where an event keeps the capture fields (util/fetcharg.h). */
+/* Where an event keeps the capture fields (util/callgraph.h). */
 struct unwind_layout {
 	struct tep_event *event;
 	int has_stack;
@@ -105,7 +105,7 @@ struct unwind_ctx {
 	uint64_t regs[MAX_REGS];	/* the frame's, in the layout's order */
 	uint32_t valid;			/* bit i: regs[i] is known */
 	uint64_t sp;
-	unsigned char stack[FETCH_CG_MAX_STACK];
+	unsigned char stack[CALLGRAPH_MAX_STACK];
 	size_t stack_len;
 };
 
@@ -624,7 +624,8 @@ static void layout_init(struct unwind_layout *l, struct tep_event *event)
 	l->event = event;
 	regs = arch_unwind_regs(&nr);
 	for (i = 0; i < nr && i < MAX_REGS; i++) {
-		snprintf(name, sizeof(name), "%s%s", FETCH_CG_PREFIX, regs[i].kname);
+		snprintf(name, sizeof(name), "%s%s", CALLGRAPH_PREFIX,
+			 regs[i].kname);
 		f = tep_find_field(event, name);
 		if (!f || f->size != 8)
 			return;
@@ -633,7 +634,7 @@ static void layout_init(struct unwind_layout *l, struct tep_event *event)
 		l->regs[l->nr_regs++].off = f->offset;
 	}
 	for (i = 0; i < MAX_STACK_FIELDS; i++) {
-		snprintf(name, sizeof(name), "%s%d", FETCH_CG_STACK, i);
+		snprintf(name, sizeof(name), "%s%d", CALLGRAPH_STACK, i);
 		f = tep_find_field(event, name);
 		if (!f)
 			break;

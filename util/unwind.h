@@ -9,7 +9,7 @@
 
 /*
  * Offline unwinding of the user stacks that `probe --call-graph` events
- * carry (util/fetcharg.h: the registers and a dump of the stack from
+ * carry (util/callgraph.h: the registers and a dump of the stack from
  * %sp): the memory is the dump, else the loaded segments of the ELF
  * files the process had mapped (from the PROCMAPS options of trace.dat,
  * record --proc-map).  A frame is stepped by the CFI libdw reads at its

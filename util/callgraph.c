@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * probe --call-graph's capture fields: written into a uprobe's
+ * definition, recognised in the events that carry them.
+ */
+#include <string.h>
+
+#include "arch/arch.h"
+#include "util/callgraph.h"
+#include "util/fetcharg.h"
+
+int callgraph_fetch_args(unsigned int stack_size, struct strbuf *out)
+{
+	const struct arch_unwind_reg *regs;
+	unsigned int off, n;
+	int i, nr;
+
+	regs = arch_unwind_regs(&nr);
+	for (i = 0; i < nr; i++)
+		strbuf_addf(out, " %s%s=%%%s", CALLGRAPH_PREFIX, regs[i].kname,
+			    regs[i].kname);
+	for (off = 0, i = 0; off < stack_size; off += n * 8, i++) {
+		n = (stack_size - off) / 8;
+		if (n > FETCH_MAX_ARRAY_LEN)
+			n = FETCH_MAX_ARRAY_LEN;
+		strbuf_addf(out, " %s%d=+%u(%%sp):x64[%u]", CALLGRAPH_STACK, i,
+			    off, n);
+	}
+	return nr + i;
+}
+
+int callgraph_is_field(const char *name)
+{
+	const struct arch_unwind_reg *regs;
+	size_t plen = strlen(CALLGRAPH_PREFIX);
+	int i, nr;
+
+	if (strncmp(name, CALLGRAPH_PREFIX, plen))
+		return 0;
+	if (!strncmp(name, CALLGRAPH_STACK, strlen(CALLGRAPH_STACK)))
+		return 1;
+	regs = arch_unwind_regs(&nr);
+	for (i = 0; i < nr; i++)
+		if (!strcmp(name + plen, regs[i].kname))
+			return 1;
+	return 0;
+}
