@@ -422,6 +422,7 @@ static int file_lines(const char *path, int no_compile, int disagree, struct str
 	       !print_record_check(&pc, &ev)) {
 		print_text(&pc, out, &ev, tracedat_buffer_name(td, ev.buffer), 8);
 		print_json(&pc, out, &ev, tracedat_buffer_name(td, ev.buffer), NULL, NULL);
+		strbuf_addstr(out, "}\n");
 		n++;
 	}
 	/* Dropped exactly when they were made to disagree. */

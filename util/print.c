@@ -818,7 +818,8 @@ void print_json(struct print_ctx *p, struct strbuf *out, const struct tracedat_e
 	if (rec->missed_events)
 		strbuf_addf(out, ",\"missed_before\":%lld", rec->missed_events);
 	if (!event) {
-		strbuf_addf(out, ",\"event\":null,\"type\":%d}\n", tep_data_type(tep, rec));
+		strbuf_addf(out, ",\"event\":null,\"type\":%d",
+			    tep_data_type(tep, rec));
 		return;
 	}
 	if (!pe->json)
@@ -839,7 +840,6 @@ void print_json(struct print_ctx *p, struct strbuf *out, const struct tracedat_e
 	strbuf_reset(&p->info);
 	add_info(p, &p->info, tep, pe, rec);
 	json_add_string(out, p->info.buf, p->info.len);
-	strbuf_addstr(out, "}\n");
 }
 
 static const char *base_name(const char *path)

@@ -68,6 +68,8 @@ void print_text(struct print_ctx *p, struct strbuf *out, const struct tracedat_e
  * "info":..}, and with fp (NULL: none) the tracers' events typed:
  * "function":{"func":..,"parent":..} or "graph":{"kind":..,"depth":..,
  * "func":..,"duration_ns":..} (Documentation/tracekit-report.txt).
+ * The object is left open, for the caller's members (the call chain):
+ * the caller ends it, with "}\n".
  */
 void print_json(struct print_ctx *p, struct strbuf *out, const struct tracedat_event *ev,
 		const char *buffer, const char *file, const struct ftrace_print *fp);

@@ -11,7 +11,8 @@
  * The session of `tracekit report`: opens the trace.dat files, selects
  * their CPUs and events, merges the selected per-CPU streams of every
  * file and buffer by time, keeps the events the filters keep and counts
- * them for --stat.  Turning events into text or JSON is util/print's.
+ * them for --stat.  Turning events into text or JSON is util/print's,
+ * the output formats util/report-format's.
  */
 
 struct report_opts {

@@ -62,6 +62,7 @@ static void decode(struct tracedat *td, int no_compile, struct strbuf *out, int 
 			break;
 		print_text(&pc, out, &ev, tracedat_buffer_name(td, ev.buffer), 8);
 		print_json(&pc, out, &ev, tracedat_buffer_name(td, ev.buffer), NULL, NULL);
+		strbuf_addstr(out, "}\n");
 	}
 	check_error(tracedat_path(td), r < 0, &err);
 	strbuf_release(&err);

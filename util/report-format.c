@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report's output formats: trace-cmd report's text, JSON lines and
+ * flamegraph.pl's folded stacks (and the flame graph drawn from them),
+ * each an entry of report_formats[].
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/array.h"
+#include "util/flamegraph.h"
+#include "util/print.h"
+#include "util/report-format.h"
+#include "util/unwind.h"
+#include "util/usage.h"
+
+struct fold_pending {
+	struct strbuf stack;
+	int frames;
+};
+
+struct report_output {
+	const struct report_output_opts *o;
+	const struct report_format *fmt;
+	struct report *r;
+	struct strbuf *out;
+	struct print_ctx pc;
+	int labels, width;		/* text: the label column */
+	/* folded: to out (not with --flamegraph alone) */
+	int print_stacks;
+	/* probe --call-graph's stacks: the unwinder, the frames of one event */
+	struct unwind *uw;
+	struct unwind_stack stack;
+	unsigned char *has_maps;	/* by file: PROCMAPS present */
+	int warned_maps;
+	/* --format folded: one "comm;outer;...;inner" per unwound event */
+	char **folded;
+	size_t nr_folded, alloc_folded;
+	/* by source: the folded stack of its last event, until its -T stack */
+	struct fold_pending *pending;
+	int nr_pending;
+};
+
+/* msg to report_opts.warn, which prints it; then msg is empty. */
+static void tell(struct report_output *ro, struct strbuf *msg)
+{
+	if (ro->r->o->warn)
+		ro->r->o->warn(msg->buf);
+	strbuf_reset(msg);
+}
+
+/* trace-cmd's label column: file names with several files, instance names. */
+static int label_width(const struct report *r, int *labels)
+{
+	int i, b, w = 0, n;
+
+	*labels = r->nr_files > 1;
+	for (i = 0; i < r->nr_files; i++) {
+		struct tracedat *td = r->files[i].td;
+
+		if (r->nr_files > 1 && (n = strlen(r->files[i].base)) > w)
+			w = n;
+		for (b = 0; b < tracedat_nr_buffers(td); b++) {
+			const char *name = tracedat_buffer_name(td, b);
+
+			if (*name) {
+				*labels = 1;
+				if ((n = strlen(name)) > w)
+					w = n;
+			}
+		}
+	}
+	return w;
+}
+
+static const char *label_of(const struct report *r,
+			    const struct tracedat_event *ev)
+{
+	const char *name = tracedat_buffer_name(ev->td, ev->buffer);
+
+	if (*name)
+		return name;
+	return r->nr_files > 1 ? r->sources[ev->source].file->base : "";
+}
+
+/*
+ * "cpus=N" per file.  trace-cmd sizes its label column as it goes: all
+ * file names first, then each file's instance names once that file's
+ * line is out, so the widths of these lines can differ.
+ */
+static void print_header(const struct report *r, struct strbuf *out)
+{
+	int i, b, w = 0, n;
+
+	for (i = 0; r->nr_files > 1 && i < r->nr_files; i++)
+		if ((n = strlen(r->files[i].base)) > w)
+			w = n;
+	for (i = 0; i < r->nr_files; i++) {
+		struct tracedat *td = r->files[i].td;
+
+		if (r->nr_files > 1)
+			strbuf_addf(out, "%*s: ", w, r->files[i].base);
+		strbuf_addf(out, "cpus=%d\n", tracedat_info(td)->cpus);
+		for (b = 1; b < tracedat_nr_buffers(td); b++)
+			if ((n = strlen(tracedat_buffer_name(td, b))) > w)
+				w = n;
+	}
+}
+
+/* The unwinder, fed with the maps of every file that has them. */
+static void unwind_setup(struct report_output *ro)
+{
+	struct report *r = ro->r;
+	struct strbuf err = STRBUF_INIT, msg = STRBUF_INIT;
+	const char *line, *nl;
+	int i;
+
+	ro->uw = unwind_new();
+	ro->has_maps = xcalloc(r->nr_files ? r->nr_files : 1, 1);
+	for (i = 0; i < r->nr_files; i++)
+		unwind_add_build_ids(ro->uw,
+				     tracedat_build_ids(r->files[i].td));
+	for (i = 0; i < r->nr_files; i++) {
+		const char *text = tracedat_procmaps(r->files[i].td);
+
+		ro->has_maps[i] = !!*text;
+		if (unwind_add_procmaps(ro->uw, i, text, &err)) {
+			strbuf_addf(&msg, "%s: %s: no call stacks from it",
+				    tracedat_path(r->files[i].td), err.buf);
+			tell(ro, &msg);
+			ro->has_maps[i] = 0;
+			strbuf_reset(&err);
+		}
+	}
+	unwind_mismatches(ro->uw, &err);
+	for (line = err.buf; *line; line = *nl ? nl + 1 : nl) {
+		nl = strchrnul(line, '\n');
+		strbuf_add(&msg, line, nl - line);
+		tell(ro, &msg);
+	}
+	strbuf_release(&err);
+	strbuf_release(&msg);
+}
+
+/* The user stack of ev into ro->stack: the number of frames, 0 for none. */
+static int unwind_event(struct report_output *ro,
+			const struct tracedat_event *ev)
+{
+	struct report *r = ro->r;
+	struct tep_handle *tep = tracedat_tep(ev->td);
+	struct tep_event *event = print_event_of(&ro->pc, ev);
+	int file = r->sources[ev->source].file - r->files;
+	struct strbuf msg = STRBUF_INIT;
+
+	ro->stack.nr = 0;
+	if (!event || !unwind_event_has_stack(ro->uw, event))
+		return 0;
+	if (!ro->has_maps[file]) {
+		if (!ro->warned_maps++) {
+			strbuf_addf(&msg, "%s: %s:%s has call stacks but the file keeps no maps of the processes (record with --proc-map)",
+				    tracedat_path(ev->td), event->system,
+				    event->name);
+			tell(ro, &msg);
+			strbuf_release(&msg);
+		}
+		return 0;
+	}
+	return unwind_record(ro->uw, file, event, ev->rec,
+			     tep_data_pid(tep, ev->rec), &ro->stack);
+}
+
+/*
+ * Text and JSON: a function_graph entry followed by its exit is one
+ * leaf (report_fold_graph()), unless -R prints the records as they are.
+ */
+static int graph_fold(struct report_output *ro, struct tracedat_event *ev,
+		      struct strbuf *err)
+{
+	if (!ro->o->raw && report_fold_graph(ro->r, ev, err) < 0)
+		return -1;
+	return 0;
+}
+
+static void text_begin(struct report_output *ro)
+{
+	ro->width = label_width(ro->r, &ro->labels);
+	if (!ro->o->stat)
+		print_header(ro->r, ro->out);
+}
+
+/* The event's line, and its frames beneath it. */
+static int text_event(struct report_output *ro, struct tracedat_event *ev,
+		      struct strbuf *err)
+{
+	if (graph_fold(ro, ev, err))
+		return -1;
+	print_text(&ro->pc, ro->out, ev,
+		   ro->labels ? label_of(ro->r, ev) : NULL, ro->width);
+	if (unwind_event(ro, ev))
+		print_callchain_text(ro->out, &ro->stack);
+	return 0;
+}
+
+/* The event's object, its frames as a member of it. */
+static int json_event(struct report_output *ro, struct tracedat_event *ev,
+		      struct strbuf *err)
+{
+	struct report_source *s = &ro->r->sources[ev->source];
+
+	if (graph_fold(ro, ev, err))
+		return -1;
+	print_json(&ro->pc, ro->out, ev,
+		   tracedat_buffer_name(ev->td, ev->buffer),
+		   ro->r->nr_files > 1 ? s->file->base : NULL,
+		   ro->o->raw ? NULL : &s->file->ftrace);
+	if (unwind_event(ro, ev)) {
+		strbuf_addstr(ro->out, ",\"callchain\":");
+		print_callchain_json(ro->out, &ro->stack);
+	}
+	strbuf_addstr(ro->out, "}\n");
+	return 0;
+}
+
+static void fold_flush(struct report_output *ro, struct fold_pending *p)
+{
+	if (p->frames) {
+		if (ro->nr_folded == ro->alloc_folded) {
+			ro->alloc_folded = ro->alloc_folded ?
+					   2 * ro->alloc_folded : 256;
+			ro->folded = xrealloc(ro->folded, ro->alloc_folded *
+					      sizeof(*ro->folded));
+		}
+		ro->folded[ro->nr_folded++] = strbuf_detach(&p->stack, NULL);
+	}
+	strbuf_reset(&p->stack);
+	p->frames = 0;
+}
+
+static void fold_begin(struct report_output *ro)
+{
+	int i;
+
+	ro->nr_pending = ro->r->nr_sources;
+	ro->pending = xcalloc(ro->nr_pending ? ro->nr_pending : 1,
+			      sizeof(*ro->pending));
+	for (i = 0; i < ro->nr_pending; i++)
+		strbuf_init(&ro->pending[i].stack, 0);
+}
+
+/*
+ * The kernel writes an event's stack trace (-T) as an event of its own
+ * right after it on the same CPU: an event's folded user stack waits in
+ * its source's slot for the kernel frames, which go inside it (the user
+ * frames are the outer ones), and any other event ends it.
+ */
+static int fold_event(struct report_output *ro, struct tracedat_event *ev,
+		      struct strbuf *err)
+{
+	struct fold_pending *p = &ro->pending[ev->source];
+	struct tep_handle *tep = tracedat_tep(ev->td);
+	struct tep_event *event = print_event_of(&ro->pc, ev);
+	/* Before the handler, as the text names the task before the info. */
+	const char *comm = tep_data_comm_from_pid(tep,
+						  tep_data_pid(tep, ev->rec));
+
+	print_run_handler(&ro->pc, ev);
+	if (event && print_is_kernel_stack(event)) {
+		/* Named as trace-cmd names the stack trace's own line. */
+		if (!p->frames) {
+			strbuf_reset(&p->stack);
+			strbuf_addstr(&p->stack, comm);
+		}
+		p->frames += print_kernel_stack_folded(&p->stack, tep, event,
+						       ev->rec);
+		fold_flush(ro, p);
+		return 0;
+	}
+	fold_flush(ro, p);
+	if (unwind_event(ro, ev)) {
+		print_callchain_folded(&p->stack, comm, &ro->stack);
+		p->frames = ro->stack.nr;
+	} else {
+		strbuf_addstr(&p->stack, comm);
+	}
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * flamegraph.pl's input: "STACK COUNT" per distinct stack, sorted; and
+ * the same stacks drawn into --flamegraph's SVG.
+ */
+static int print_folded(struct report_output *ro, struct strbuf *err)
+{
+	struct flamegraph *fg = NULL;
+	size_t i, j;
+	int s, ret = 0;
+
+	for (s = 0; s < ro->nr_pending; s++)
+		fold_flush(ro, &ro->pending[s]);
+	/* No stacks: ro->folded is NULL, which qsort() must not get (UBSan). */
+	if (ro->nr_folded)
+		qsort(ro->folded, ro->nr_folded, sizeof(*ro->folded), cmp_str);
+	if (ro->o->flamegraph)
+		fg = flamegraph_new();
+	for (i = 0; i < ro->nr_folded; i = j) {
+		for (j = i + 1; j < ro->nr_folded &&
+		     !strcmp(ro->folded[i], ro->folded[j]); j++)
+			;
+		if (ro->print_stacks)
+			strbuf_addf(ro->out, "%s %zu\n", ro->folded[i], j - i);
+		if (fg)
+			flamegraph_add(fg, ro->folded[i], j - i);
+	}
+	if (fg && flamegraph_write(fg, ro->o->flamegraph, "Flame Graph", err))
+		ret = -1;
+	flamegraph_free(fg);
+	return ret;
+}
+
+static const struct report_format fmt_text = {
+	.name = "text", .help = "text (as trace-cmd report)", .flamegraph = 1,
+	.begin = text_begin, .event = text_event,
+};
+
+static const struct report_format fmt_json = {
+	.name = "json", .help = "one JSON object per line",
+	.event = json_event,
+};
+
+static const struct report_format fmt_folded = {
+	.name = "folded", .help = "the call stacks folded for flamegraph.pl",
+	.flamegraph = 1,
+	.begin = fold_begin, .event = fold_event, .end = print_folded,
+};
+
+const struct report_format *const report_formats[] = {
+	&fmt_text, &fmt_json, &fmt_folded, NULL
+};
+
+const struct report_format *report_format_find(const char *name)
+{
+	int i;
+
+	for (i = 0; report_formats[i]; i++)
+		if (!strcmp(report_formats[i]->name, name))
+			return report_formats[i];
+	return NULL;
+}
+
+const char *report_format_names(struct strbuf *out, const char *sep)
+{
+	int i;
+
+	for (i = 0; report_formats[i]; i++)
+		strbuf_addf(out, "%s%s", i ? sep : "", report_formats[i]->name);
+	return out->buf;
+}
+
+/* "A, B, or C": the last one after "or", with a comma from three on. */
+const char *report_format_help(struct strbuf *out)
+{
+	int i;
+
+	for (i = 0; report_formats[i]; i++) {
+		if (i && !report_formats[i + 1])
+			strbuf_addstr(out, i > 1 ? ", or " : " or ");
+		else if (i)
+			strbuf_addstr(out, ", ");
+		strbuf_addstr(out, report_formats[i]->help);
+	}
+	return out->buf;
+}
+
+struct report_output *report_output_new(struct report *r,
+					 const struct report_output_opts *o,
+					 struct strbuf *out)
+{
+	struct report_output *ro = xcalloc(1, sizeof(*ro));
+
+	ro->o = o;
+	ro->r = r;
+	ro->out = out;
+	/* The folded stacks are what the flame graph draws. */
+	ro->fmt = o->flamegraph ? &fmt_folded : o->format;
+	ro->print_stacks = o->format == &fmt_folded;
+	print_init(&ro->pc, o->raw, o->latency);
+	ro->pc.hide_capture = !o->raw;
+	unwind_setup(ro);
+	return ro;
+}
+
+void report_output_begin(struct report_output *ro)
+{
+	if (ro->fmt->begin)
+		ro->fmt->begin(ro);
+}
+
+int report_output_event(struct report_output *ro, struct tracedat_event *ev,
+			struct strbuf *err)
+{
+	if (print_record_check(&ro->pc, ev)) {
+		strbuf_addf(err, "%s: offset %llu: cpu %d: event of %d bytes does not fit its format",
+			    tracedat_path(ev->td), ev->rec->offset,
+			    ev->rec->cpu, ev->rec->size);
+		return -1;
+	}
+	if (!report_keep(ro->r, ev) || ro->o->stat)
+		return 0;
+	return ro->fmt->event(ro, ev, err);
+}
+
+int report_output_end(struct report_output *ro, struct strbuf *err)
+{
+	return ro->fmt->end ? ro->fmt->end(ro, err) : 0;
+}
+
+void report_output_free(struct report_output *ro)
+{
+	int i;
+
+	if (!ro)
+		return;
+	print_release(&ro->pc);
+	unwind_free(ro->uw);
+	unwind_stack_release(&ro->stack);
+	free(ro->has_maps);
+	release_array(ro->folded, ro->nr_folded, free_ptr);
+	for (i = 0; i < ro->nr_pending; i++)
+		strbuf_release(&ro->pending[i].stack);
+	free(ro->pending);
+	free(ro);
+}
