@@ -288,6 +288,10 @@ int cmd_report(int argc, const char **argv)
 		ret = print_events(&c);
 	else
 		ret = run(&c);
+	/*
+	 * Not tk_exit_code(): whatever the errno, a file that cannot be read
+	 * is a failure, as the manual's EXIT STATUS has it (never 3).
+	 */
 	ret = ret ? TK_EXIT_FAIL : TK_EXIT_OK;
 out:
 	report_release(&c.session);

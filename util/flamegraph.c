@@ -6,6 +6,7 @@
  * above it, left to right in the order they were first seen), with the
  * interaction in an embedded script.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -280,7 +281,7 @@ int flamegraph_write(const struct flamegraph *fg, const char *path, const char *
 
 	if (!l.total) {
 		strbuf_addf(err, "%s: no call stacks to draw", path);
-		return -1;
+		return -EINVAL;
 	}
 	l.height = FG_TOP + (fg->depth + 1) * FG_FRAME_H + FG_BOTTOM;
 	strbuf_addf(&out, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
@@ -300,7 +301,8 @@ int flamegraph_write(const struct flamegraph *fg, const char *path, const char *
 	add_frame(&l, &fg->root, 0, 0);
 	strbuf_addstr(&out, fg_script);
 	strbuf_addstr(&out, "</svg>\n");
-	ret = write_file_atomic(path, out.buf, out.len, 0644, err);
+	/* write_file_atomic() says -1: its reason, in err, names the errno. */
+	ret = write_file_atomic(path, out.buf, out.len, 0644, err) ? -EIO : 0;
 	strbuf_release(&out);
 	return ret;
 }

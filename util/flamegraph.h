@@ -34,8 +34,9 @@ uint64_t flamegraph_total(const struct flamegraph *fg);
 
 /*
  * Writes the SVG, titled title, to path through a temporary file beside
- * it renamed over path when complete.  0, or -1 with a one-line reason
- * naming the file in err; then no file is left.
+ * it renamed over path when complete.  0, or -EINVAL (no stacks) or
+ * -EIO (the file not written) with a one-line reason naming the file in
+ * err; then no file is left.
  */
 int flamegraph_write(const struct flamegraph *fg, const char *path, const char *title,
 		     struct strbuf *err);

@@ -12,6 +12,7 @@
  * compares the two over every format of the running kernel.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -286,31 +287,31 @@ static int eval(const struct rec_ctx *c, const struct node *n, unsigned long lon
 		return 0;
 	case N_FIELD:
 		if (n->off + n->size > c->size)
-			return -1;
+			return -EINVAL;
 		*v = print_fmt_read_number(c->data + n->off, n->size, c->f->swap);
 		return 0;
 	case N_INDEX:
 		if (eval(c, n->a, &a) || a > c->size)
-			return -1;
+			return -EINVAL;
 		off = n->off + a * n->size;
 		if (off + n->size > c->size)
-			return -1;
+			return -EINVAL;
 		*v = print_fmt_read_number(c->data + off, n->size, c->f->swap);
 		return 0;
 	case N_MASK:
 		if (eval(c, n->a, &a))
-			return -1;
+			return -EINVAL;
 		*v = a & n->val;
 		return 0;
 	case N_COND:
 		if (eval(c, n->a, &a))
-			return -1;
+			return -EINVAL;
 		return eval(c, a ? n->b : n->c, v);
 	case N_OP:
 		break;
 	}
 	if (eval(c, n->a, &a) || eval(c, n->b, &b))
-		return -1;
+		return -EINVAL;
 	switch (n->op[0]) {
 	case '!':
 		*v = n->op[1] ? a != b : !b;
@@ -326,12 +327,12 @@ static int eval(const struct rec_ctx *c, const struct node *n, unsigned long lon
 		break;
 	case '<':
 		if (n->op[1] == '<' && b >= 64)
-			return -1;
+			return -EINVAL;
 		*v = n->op[1] == '<' ? a << b : n->op[1] == '=' ? a <= b : a < b;
 		break;
 	case '>':
 		if (n->op[1] == '>' && b >= 64)
-			return -1;
+			return -EINVAL;
 		*v = n->op[1] == '>' ? a >> b : n->op[1] == '=' ? a >= b : a > b;
 		break;
 	case '=':
@@ -349,11 +350,11 @@ static int eval(const struct rec_ctx *c, const struct node *n, unsigned long lon
 	case '/':
 	case '%':
 		if (!b)
-			return -1;
+			return -EINVAL;
 		*v = n->op[0] == '/' ? a / b : a % b;
 		break;
 	default:
-		return -1;
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -374,7 +375,7 @@ static long long flag_value(const char *s)
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(names[i].name, s))
 			return names[i].val;
-	return -1;
+	return -EINVAL;
 }
 
 static int compile_syms(struct print_fmt *f, struct str *s, struct tep_print_flag_sym *list)
@@ -384,7 +385,7 @@ static int compile_syms(struct print_fmt *f, struct str *s, struct tep_print_fla
 
 	for (fs = list; fs; fs = fs->next) {
 		if (!fs->value || !fs->str)
-			return -1;
+			return -EINVAL;
 		n++;
 	}
 	s->syms = fmt_alloc(f, (n ? n : 1) * sizeof(*s->syms));
@@ -467,7 +468,7 @@ static int compile_text(struct print_fmt *f, const char *p)
 			case '\0':
 				/* The library would read past the end. */
 				strbuf_release(&sb);
-				return -1;
+				return -EINVAL;
 			case 'n':
 				strbuf_addch(&sb, '\n');
 				break;
@@ -595,7 +596,7 @@ static int compile_spec(struct print_fmt *f, struct tep_event *ev, const char *s
 		break;
 	}
 	if (!*p || !*arg)
-		return -1;
+		return -EINVAL;
 	switch (*p) {
 	case 'p':
 		/* Plain %p, or %pS %ps %pF %pf; MAC, IP, UUID, hex are not here. */
@@ -604,13 +605,13 @@ static int compile_spec(struct print_fmt *f, struct tep_event *ev, const char *s
 			s->with_offset = p[1] == 'F' || p[1] == 'S';
 			p++;
 		} else if (p[1] && strchr("MmIiUh", p[1])) {
-			return -1;
+			return -EINVAL;
 		} else {
 			s = add_seg(f, SEG_PTR);
 		}
 		s->val = compile_num(f, ev, *arg);
 		if (!s->val)
-			return -1;
+			return -EINVAL;
 		break;
 	case 'd':
 	case 'u':
@@ -619,28 +620,28 @@ static int compile_spec(struct print_fmt *f, struct tep_event *ev, const char *s
 	case 'X':
 	case 'o':
 		if (ls < -2 || ls > 2 || (ls == 1 && f->long_size == 8 && sizeof(long) != 8))
-			return -1;
+			return -EINVAL;
 		s = add_seg(f, SEG_INT);
 		s->ls = ls;
 		s->val = compile_num(f, ev, *arg);
 		if (!s->val)
-			return -1;
+			return -EINVAL;
 		break;
 	case 's':
 		/* %ls would read a wide string: left to libtraceevent. */
 		if (sized)
-			return -1;
+			return -EINVAL;
 		s = add_seg(f, SEG_STR);
 		s->str = compile_str(f, ev, *arg);
 		if (!s->str)
-			return -1;
+			return -EINVAL;
 		break;
 	default:
-		return -1;
+		return -EINVAL;
 	}
 	len = p + 1 - start;
 	if (len > 30)
-		return -1;
+		return -EINVAL;
 	s->text = xstrndup(start, len);
 	if (s->kind == SEG_INT || s->kind == SEG_STR)
 		classify(s);
@@ -732,10 +733,10 @@ static int str_out(const struct rec_ctx *c, struct strbuf *out, const struct seg
 		return 0;
 	case STR_ARRAY:
 		if (s->off > c->size)
-			return -1;
+			return -EINVAL;
 		len = s->len ? s->len : c->size - s->off;
 		if (s->off + len > c->size)
-			return -1;
+			return -EINVAL;
 		p = (const char *)c->data + s->off;
 		put_str(out, seg, p, strnlen(p, len));
 		return 0;
@@ -751,20 +752,20 @@ static int str_out(const struct rec_ctx *c, struct strbuf *out, const struct seg
 		if (s->relative)
 			off += s->off + 4;
 		if (off >= c->size)
-			return -1;
+			return -EINVAL;
 		p = (const char *)c->data + off;
 		len = strnlen(p, c->size - off);
 		if (off + len == c->size)
-			return -1;
+			return -EINVAL;
 		put_str(out, seg, p, len);
 		return 0;
 	case STR_COND:
 		if (eval(c, s->val, &v))
-			return -1;
+			return -EINVAL;
 		return str_out(c, out, seg, v ? s->t : s->f);
 	case STR_SYMBOL:
 		if (eval(c, s->val, &v))
-			return -1;
+			return -EINVAL;
 		sv = v;
 		for (i = 0; i < (unsigned int)s->nr_syms; i++)
 			if (sv == s->syms[i].val) {
@@ -775,7 +776,7 @@ static int str_out(const struct rec_ctx *c, struct strbuf *out, const struct seg
 		return 0;
 	case STR_FLAGS:
 		if (eval(c, s->val, &v))
-			return -1;
+			return -EINVAL;
 		sv = v;
 		printed = 0;
 		for (i = 0; i < (unsigned int)s->nr_syms; i++) {
@@ -800,7 +801,7 @@ static int str_out(const struct rec_ctx *c, struct strbuf *out, const struct seg
 		}
 		return 0;
 	}
-	return -1;
+	return -EINVAL;
 }
 
 /* n copies of c at o */
@@ -962,5 +963,5 @@ int print_fmt_info(const struct print_fmt *f, struct strbuf *out, const struct t
 	return 0;
 refuse:
 	strbuf_setlen(out, start);
-	return -1;
+	return -EINVAL;
 }

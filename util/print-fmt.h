@@ -81,7 +81,7 @@ struct print_fmt *print_fmt_compile(struct tep_event *event);
 void print_fmt_free(struct print_fmt *f);
 
 /*
- * Appends the event's info text for rec to out: 0, or -1 with out
+ * Appends the event's info text for rec to out: 0, or -EINVAL with out
  * unchanged when the record must go through tep_print_event().
  */
 int print_fmt_info(const struct print_fmt *f, struct strbuf *out,

@@ -4,6 +4,7 @@
  * flamegraph.pl's folded stacks (and the flame graph drawn from them),
  * each an entry of report_formats[].
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -176,9 +177,9 @@ static int unwind_event(struct report_output *ro,
 static int graph_fold(struct report_output *ro, struct tracedat_event *ev,
 		      struct strbuf *err)
 {
-	if (!ro->o->raw && report_fold_graph(ro->r, ev, err) < 0)
-		return -1;
-	return 0;
+	int ret = ro->o->raw ? 0 : report_fold_graph(ro->r, ev, err);
+
+	return ret < 0 ? ret : 0;
 }
 
 static void text_begin(struct report_output *ro)
@@ -192,8 +193,10 @@ static void text_begin(struct report_output *ro)
 static int text_event(struct report_output *ro, struct tracedat_event *ev,
 		      struct strbuf *err)
 {
-	if (graph_fold(ro, ev, err))
-		return -1;
+	int ret = graph_fold(ro, ev, err);
+
+	if (ret)
+		return ret;
 	print_text(&ro->pc, ro->out, ev,
 		   ro->labels ? label_of(ro->r, ev) : NULL, ro->width);
 	if (unwind_event(ro, ev))
@@ -206,9 +209,10 @@ static int json_event(struct report_output *ro, struct tracedat_event *ev,
 		      struct strbuf *err)
 {
 	struct report_source *s = &ro->r->sources[ev->source];
+	int ret = graph_fold(ro, ev, err);
 
-	if (graph_fold(ro, ev, err))
-		return -1;
+	if (ret)
+		return ret;
 	print_json(&ro->pc, ro->out, ev,
 		   tracedat_buffer_name(ev->td, ev->buffer),
 		   ro->r->nr_files > 1 ? s->file->base : NULL,
@@ -316,8 +320,9 @@ static int print_folded(struct report_output *ro, struct strbuf *err)
 		if (fg)
 			flamegraph_add(fg, ro->folded[i], j - i);
 	}
-	if (fg && flamegraph_write(fg, ro->o->flamegraph, "Flame Graph", err))
-		ret = -1;
+	if (fg)
+		ret = flamegraph_write(fg, ro->o->flamegraph, "Flame Graph",
+				       err);
 	flamegraph_free(fg);
 	return ret;
 }
@@ -407,7 +412,7 @@ int report_output_event(struct report_output *ro, struct tracedat_event *ev,
 		strbuf_addf(err, "%s: offset %llu: cpu %d: event of %d bytes does not fit its format",
 			    tracedat_path(ev->td), ev->rec->offset,
 			    ev->rec->cpu, ev->rec->size);
-		return -1;
+		return -EINVAL;
 	}
 	if (!report_keep(ro->r, ev) || ro->o->stat)
 		return 0;

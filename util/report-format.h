@@ -25,10 +25,13 @@ struct report_format {
 	int flamegraph;
 	/* Before the first event (NULL: nothing). */
 	void (*begin)(struct report_output *ro);
-	/* One event kept; 0, or -1 with the reason in err. */
+	/* One event kept; 0, or a negative errno with the reason in err. */
 	int (*event)(struct report_output *ro, struct tracedat_event *ev,
 		     struct strbuf *err);
-	/* After the last event (NULL: nothing); 0, or -1 with err set. */
+	/*
+	 * After the last event (NULL: nothing); 0, or a negative errno with
+	 * err set.
+	 */
 	int (*end)(struct report_output *ro, struct strbuf *err);
 };
 
@@ -70,14 +73,14 @@ void report_output_begin(struct report_output *ro);
 
 /*
  * One event of report_next(): checked to fit its format, then, when
- * the session keeps it (report_keep()), handed to the format.  0, or -1
- * with the reason in err (the record does not fit its format, the file
- * is corrupt).
+ * the session keeps it (report_keep()), handed to the format.  0, or a
+ * negative errno with the reason in err: -EINVAL where the record does
+ * not fit its format, tracedat's where the file is corrupt.
  */
 int report_output_event(struct report_output *ro, struct tracedat_event *ev,
 			struct strbuf *err);
 
-/* After the last event: 0, or -1 with the reason in err. */
+/* After the last event: 0, or a negative errno with the reason in err. */
 int report_output_end(struct report_output *ro, struct strbuf *err);
 
 void report_output_free(struct report_output *ro);

@@ -160,10 +160,12 @@ static int setup_file(struct report *r, struct report_file *f, const char *path,
 {
 	const struct report_opts *o = r->o;
 	struct tep_handle *tep;
-	int i, n;
+	int i, n, ret;
 
-	if (tracedat_open(path, o->no_plugins ? TRACEDAT_NO_PLUGINS : 0, &f->td, err))
-		return -1;
+	ret = tracedat_open(path, o->no_plugins ? TRACEDAT_NO_PLUGINS : 0,
+			    &f->td, err);
+	if (ret)
+		return ret;
 	f->base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	/* -e and -F look events up by name. */
 	if (o->nr_events || o->nr_filters)
@@ -204,13 +206,13 @@ static int setup_file(struct report *r, struct report_file *f, const char *path,
 			if (!filter_parses(tep, o->filters[i])) {
 				strbuf_addf(err, "-F '%s': libtraceevent's filter parser crashes on this filter (a negative number after && or ||?)",
 					    o->filters[i]);
-				return -1;
+				return -EINVAL;
 			}
 			e = tep_filter_add_filter_str(f->filter, o->filters[i]);
 			if (e < 0) {
 				tep_filter_strerror(f->filter, e, msg, sizeof(msg));
 				strbuf_addf(err, "-F '%s': %s", o->filters[i], msg);
-				return -1;
+				return -EINVAL;
 			}
 		}
 	}
@@ -236,7 +238,7 @@ int report_open(struct report *r, struct strbuf *err)
 
 int report_start(struct report *r, struct strbuf *err)
 {
-	int i, b, c;
+	int i, b, c, ret;
 
 	for (i = 0; i < r->nr_files; i++) {
 		struct tracedat *td = r->files[i].td;
@@ -256,8 +258,10 @@ int report_start(struct report *r, struct strbuf *err)
 				s->file = &r->files[i];
 				s->buffer = b;
 				s->cpu = cpu;
-				if (tracedat_merge_add(r->merge, td, b, c, err))
-					return -1;
+				ret = tracedat_merge_add(r->merge, td, b, c,
+							 err);
+				if (ret)
+					return ret;
 			}
 	}
 	return 0;
@@ -266,11 +270,13 @@ int report_start(struct report *r, struct strbuf *err)
 int report_next(struct report *r, struct tracedat_event *ev,
 		struct strbuf *err)
 {
-	int i;
+	int i, ret;
 
-	for (i = 0; i < r->nr_files; i++)
-		if (tracedat_late_error(r->files[i].td, err))
-			return -1;
+	for (i = 0; i < r->nr_files; i++) {
+		ret = tracedat_late_error(r->files[i].td, err);
+		if (ret)
+			return ret;
+	}
 	if (r->has_pending) {
 		r->has_pending = 0;
 		*ev = r->pending;

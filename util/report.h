@@ -85,22 +85,24 @@ int report_init(struct report *r, const struct report_opts *o,
 /*
  * Opens the inputs in order and sets up their -e and -F selections.
  * A file where no event matches -e is a warning, not a failure.  0, or
- * -1 with the error of the first input that failed in err.
+ * a negative errno with the error of the first input that failed in err:
+ * tracedat_open()'s, or -EINVAL for a -F filter that does not parse.
  */
 int report_open(struct report *r, struct strbuf *err);
 
 /*
  * Adds the selected CPU streams of every file and buffer to the merge,
- * in the order trace-cmd gives ties (file, buffer, CPU); 0 or -1 with
- * err set.
+ * in the order trace-cmd gives ties (file, buffer, CPU); 0 or the
+ * negative errno of tracedat_merge_add() with err set.
  */
 int report_start(struct report *r, struct strbuf *err);
 
 /*
  * The next event by time, of any stream: 1 with ev filled, 0 at the
- * end, -1 on a corrupt file (error in err), among them kallsyms found
- * corrupt while the events before were printed (tracedat_late_error()):
- * the caller drops what it has not written of those.
+ * end, a negative errno on a corrupt file (tracedat's, error in err),
+ * among them kallsyms found corrupt while the events before were
+ * printed (tracedat_late_error()): the caller drops what it has not
+ * written of those.
  */
 int report_next(struct report *r, struct tracedat_event *ev,
 		struct strbuf *err);
@@ -110,10 +112,11 @@ int report_next(struct report *r, struct tracedat_event *ev,
  * it to tell a leaf from a nest (util/ftrace-print.h), with ev->rec
  * then a copy of the entry.  1 when the next event is the entry's exit,
  * consumed and handed to the entry's printing until the next call; 0
- * when it is not (report_next() returns it next) or ev is no entry; -1
- * on a corrupt file (error in err).
+ * when it is not (report_next() returns it next) or ev is no entry; a
+ * negative errno on a corrupt file (tracedat's, error in err).
  */
-int report_fold_graph(struct report *r, struct tracedat_event *ev, struct strbuf *err);
+int report_fold_graph(struct report *r, struct tracedat_event *ev,
+		      struct strbuf *err);
 
 /*
  * 1 when ev passes -e, --pid, --comm and -F (and is then counted, with
