@@ -272,8 +272,8 @@ static const char fg_script[] =
 "});\n"
 "]]></script>\n";
 
-int flamegraph_write(const struct flamegraph *fg, const char *path, const char *title,
-		     struct strbuf *err)
+int flamegraph_write(const struct flamegraph *fg, const char *path,
+		     const char *title, struct strbuf *err)
 {
 	struct strbuf out = STRBUF_INIT;
 	struct fg_layout l = { &out, fg->root.count, 0 };

@@ -38,7 +38,7 @@ uint64_t flamegraph_total(const struct flamegraph *fg);
  * -EIO (the file not written) with a one-line reason naming the file in
  * err; then no file is left.
  */
-int flamegraph_write(const struct flamegraph *fg, const char *path, const char *title,
-		     struct strbuf *err);
+int flamegraph_write(const struct flamegraph *fg, const char *path,
+		     const char *title, struct strbuf *err);
 
 #endif

@@ -34,7 +34,9 @@ struct print_fmt;
  * tep_read_number() without the call: swap when the file's byte order
  * is not the host's.  Sizes other than 1, 2, 4, 8 read as 0, as there.
  */
-static inline unsigned long long print_fmt_read_number(const void *p, unsigned int size, int swap)
+static inline unsigned long long print_fmt_read_number(const void *p,
+							unsigned int size,
+							int swap)
 {
 	uint16_t v2;
 	uint32_t v4;

@@ -568,8 +568,8 @@ static char *put_usecs(char *o, unsigned long long ts)
 /* Room for everything put_*() write into; the strings are measured. */
 #define COLUMNS_ROOM	128
 
-void print_text(struct print_ctx *p, struct strbuf *out, const struct tracedat_event *ev,
-		const char *label, int width)
+void print_text(struct print_ctx *p, struct strbuf *out,
+		const struct tracedat_event *ev, const char *label, int width)
 {
 	struct tep_handle *tep = tracedat_tep(ev->td);
 	struct tep_record *rec = ev->rec;
@@ -784,8 +784,9 @@ static void json_call(struct strbuf *out, struct tep_handle *tep, const struct f
 	}
 }
 
-void print_json(struct print_ctx *p, struct strbuf *out, const struct tracedat_event *ev,
-		const char *buffer, const char *file, const struct ftrace_print *fp)
+void print_json(struct print_ctx *p, struct strbuf *out,
+		const struct tracedat_event *ev, const char *buffer,
+		const char *file, const struct ftrace_print *fp)
 {
 	struct tep_handle *tep = tracedat_tep(ev->td);
 	struct tep_record *rec = ev->rec;
@@ -940,7 +941,8 @@ int print_is_kernel_stack(const struct tep_event *event)
  * (trace_stack_handler()), and trace-cmd report prints them so.
  */
 int print_kernel_stack_folded(struct strbuf *out, struct tep_handle *tep,
-			      struct tep_event *event, const struct tep_record *rec)
+			      struct tep_event *event,
+			      const struct tep_record *rec)
 {
 	struct tep_format_field *f = tep_find_field(event, "caller");
 	unsigned int lsize = tep_get_long_size(tep), n, i;
@@ -966,9 +968,11 @@ int print_kernel_stack_folded(struct strbuf *out, struct tep_handle *tep,
 	return n;
 }
 
-struct tep_event *print_event_of(struct print_ctx *p, const struct tracedat_event *ev)
+struct tep_event *print_event_of(struct print_ctx *p,
+				 const struct tracedat_event *ev)
 {
-	struct print_event *pe = event_of(p, tracedat_tep(ev->td), ev->rec, ev->id);
+	struct print_event *pe = event_of(p, tracedat_tep(ev->td), ev->rec,
+					  ev->id);
 
 	return pe ? pe->event : NULL;
 }

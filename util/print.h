@@ -21,7 +21,8 @@ struct print_tep;
 #define TASK_COL_ROOM	32
 
 struct print_ctx {
-	int raw;		/* print fmt ignored: field=value (trace-cmd -R) */
+	/* print fmt ignored: field=value (trace-cmd -R) */
+	int raw;
 	int latency;		/* latency columns (trace-cmd -l) */
 	/* Every info text through tep_print_event(): the reference output. */
 	int no_compile;
@@ -40,7 +41,10 @@ struct print_ctx {
 	struct tep_handle *comm_tep;
 	int comm_pid;
 	const char *comm;
-	/* "%16s-%-5d" of comm and pid, padded for a fixed-size copy; 0: too long */
+	/*
+	 * "%16s-%-5d" of comm and pid, padded for a fixed-size copy; 0: too
+	 * long
+	 */
 	char task_col[TASK_COL_ROOM + 16];
 	size_t task_col_len;
 };
@@ -60,8 +64,8 @@ int print_record_check(struct print_ctx *p, const struct tracedat_event *ev);
  * "%*s  " when label is "") in front of the line, as trace-cmd does for
  * instances and multiple input files.
  */
-void print_text(struct print_ctx *p, struct strbuf *out, const struct tracedat_event *ev,
-		const char *label, int width);
+void print_text(struct print_ctx *p, struct strbuf *out,
+		const struct tracedat_event *ev, const char *label, int width);
 
 /*
  * {"ts_ns":..,"cpu":..,"pid":..,"comm":..,"system":..,"event":..,"fields":{..},
@@ -71,8 +75,9 @@ void print_text(struct print_ctx *p, struct strbuf *out, const struct tracedat_e
  * The object is left open, for the caller's members (the call chain):
  * the caller ends it, with "}\n".
  */
-void print_json(struct print_ctx *p, struct strbuf *out, const struct tracedat_event *ev,
-		const char *buffer, const char *file, const struct ftrace_print *fp);
+void print_json(struct print_ctx *p, struct strbuf *out,
+		const struct tracedat_event *ev, const char *buffer,
+		const char *file, const struct ftrace_print *fp);
 
 /*
  * An unwound user stack: "=> func+0x1a (libc.so.6) file.c:123" lines
@@ -89,7 +94,8 @@ void print_callchain_folded(struct strbuf *out, const char *comm,
  * tep_find_event_by_record(), from the table the printing keeps by
  * event id: the merge read common_type (tracedat_event.id) already.
  */
-struct tep_event *print_event_of(struct print_ctx *p, const struct tracedat_event *ev);
+struct tep_event *print_event_of(struct print_ctx *p,
+				 const struct tracedat_event *ev);
 
 /*
  * Runs the libtraceevent plugin handler of rec's event, if it has one,
@@ -100,7 +106,10 @@ struct tep_event *print_event_of(struct print_ctx *p, const struct tracedat_even
  */
 void print_run_handler(struct print_ctx *p, const struct tracedat_event *ev);
 
-/* 1 for ftrace:kernel_stack, the kernel's stack trace after an event (record -T). */
+/*
+ * 1 for ftrace:kernel_stack, the kernel's stack trace after an event
+ * (record -T).
+ */
 int print_is_kernel_stack(const struct tep_event *event);
 
 /*
@@ -110,6 +119,7 @@ int print_is_kernel_stack(const struct tep_event *event);
  * number of frames.
  */
 int print_kernel_stack_folded(struct strbuf *out, struct tep_handle *tep,
-			      struct tep_event *event, const struct tep_record *rec);
+			      struct tep_event *event,
+			      const struct tep_record *rec);
 
 #endif

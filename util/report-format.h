@@ -20,7 +20,8 @@ struct report_output;
 
 struct report_format {
 	const char *name;		/* --format's argument */
-	const char *help;		/* what it prints, for --format's help */
+	/* what it prints, for --format's help */
+	const char *help;
 	/* Allowed with --flamegraph, which then draws the folded stacks. */
 	int flamegraph;
 	/* Before the first event (NULL: nothing). */

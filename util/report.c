@@ -42,7 +42,8 @@ static int parse_cpu_list(struct report *r, struct strbuf *err)
 	}
 	return 0;
 bad:
-	strbuf_addf(err, "--cpu: bad CPU list '%s' (want e.g. 0,2-3)", r->o->cpus);
+	strbuf_addf(err, "--cpu: bad CPU list '%s' (want e.g. 0,2-3)",
+		    r->o->cpus);
 	return -EINVAL;
 }
 
@@ -71,7 +72,8 @@ static int event_selected(const struct report *r, const struct tep_event *ev)
 		if (strchr(g, '/')) {
 			char alt[512];
 
-			snprintf(alt, sizeof(alt), "%s/%s", ev->system, ev->name);
+			snprintf(alt, sizeof(alt), "%s/%s", ev->system,
+				 ev->name);
 			if (!fnmatch(g, alt, 0))
 				return 1;
 		}
@@ -79,7 +81,8 @@ static int event_selected(const struct report *r, const struct tep_event *ev)
 	return 0;
 }
 
-static void warn_file(const struct report_opts *o, const char *path, const char *what)
+static void warn_file(const struct report_opts *o, const char *path,
+		      const char *what)
 {
 	struct strbuf msg = STRBUF_INIT;
 
@@ -97,8 +100,8 @@ static void warn_file(const struct report_opts *o, const char *path, const char 
  * events come (tracedat_parse_pending()): the ones found bad since the
  * last call are taken in.
  */
-static void setup_bad_formats(struct report_file *f, const struct report_opts *o,
-			      const char *path)
+static void setup_bad_formats(struct report_file *f,
+			      const struct report_opts *o, const char *path)
 {
 	const struct tracedat_bad_format *bad;
 	int i, n = tracedat_bad_formats(f->td, &bad);
@@ -115,7 +118,8 @@ static void setup_bad_formats(struct report_file *f, const struct report_opts *o
 	f->nr_bad_seen = n;
 }
 
-static void warn_bad_format(const struct report *r, struct report_file *f, int id)
+static void warn_bad_format(const struct report *r, struct report_file *f,
+			    int id)
 {
 	const struct tracedat_bad_format *bad;
 	int i, n = tracedat_bad_formats(f->td, &bad);
@@ -174,8 +178,9 @@ static int setup_file(struct report *r, struct report_file *f, const char *path,
 	tep = tracedat_tep(f->td);
 	n = tep_get_events_count(tep);
 	for (i = 0; i < 2; i++) {
+		const char *name = i ? "user_stack" : "kernel_stack";
 		struct tep_event *ev = tep_find_event_by_name(tep, "ftrace",
-							      i ? "user_stack" : "kernel_stack");
+							      name);
 
 		f->stack_ids[i] = ev ? ev->id : -1;
 	}
@@ -186,7 +191,8 @@ static int setup_file(struct report *r, struct report_file *f, const char *path,
 		for (i = 0; i < n; i++) {
 			struct tep_event *ev = tep_get_event(tep, i);
 
-			if (ev->id >= 0 && ev->id < TRACEDAT_MAX_EVENT_ID && event_selected(r, ev))
+			if (ev->id >= 0 && ev->id < TRACEDAT_MAX_EVENT_ID &&
+			    event_selected(r, ev))
 				any = f->allowed[ev->id] = 1;
 		}
 		if (!any && o->warn) {
@@ -210,14 +216,17 @@ static int setup_file(struct report *r, struct report_file *f, const char *path,
 			}
 			e = tep_filter_add_filter_str(f->filter, o->filters[i]);
 			if (e < 0) {
-				tep_filter_strerror(f->filter, e, msg, sizeof(msg));
-				strbuf_addf(err, "-F '%s': %s", o->filters[i], msg);
+				tep_filter_strerror(f->filter, e, msg,
+						    sizeof(msg));
+				strbuf_addf(err, "-F '%s': %s", o->filters[i],
+					    msg);
 				return -EINVAL;
 			}
 		}
 	}
 	if (o->stat)
-		f->per_event = xcalloc(TRACEDAT_MAX_EVENT_ID, sizeof(*f->per_event));
+		f->per_event = xcalloc(TRACEDAT_MAX_EVENT_ID,
+				       sizeof(*f->per_event));
 	/* trace-cmd report -N leaves out its own handlers with the plugins. */
 	if (!o->no_plugins)
 		ftrace_print_register(&f->ftrace, tep);
@@ -250,9 +259,13 @@ int report_start(struct report *r, struct strbuf *err)
 
 				if (r->cpus && !r->cpus[cpu])
 					continue;
-				/* The merge numbers streams in add order: keep ours alike. */
+				/*
+				 * The merge numbers streams in add order:
+				 * keep ours alike.
+				 */
 				r->sources = xrealloc(r->sources,
-						      (r->nr_sources + 1) * sizeof(*s));
+						      (r->nr_sources + 1) *
+						      sizeof(*s));
 				s = &r->sources[r->nr_sources++];
 				memset(s, 0, sizeof(*s));
 				s->file = &r->files[i];
@@ -285,7 +298,8 @@ int report_next(struct report *r, struct tracedat_event *ev,
 	return tracedat_merge_next(r->merge, ev, err);
 }
 
-int report_fold_graph(struct report *r, struct tracedat_event *ev, struct strbuf *err)
+int report_fold_graph(struct report *r, struct tracedat_event *ev,
+		      struct strbuf *err)
 {
 	struct ftrace_print *fp = &r->sources[ev->source].file->ftrace;
 	struct tep_handle *tep = tracedat_tep(ev->td);

@@ -35,15 +35,19 @@ struct report_opts {
 
 struct report_file {
 	struct tracedat *td;
-	const char *base;		/* basename, the label with several files */
-	unsigned char *allowed;		/* by event id, NULL = all (-e) */
+	/* basename, the label with several files */
+	const char *base;
+	unsigned char *allowed;	/* by event id, NULL = all (-e) */
 	struct tep_event_filter *filter;	/* -F */
-	unsigned long long *per_event;	/* with stat: counts by event id */
+	/* with stat: counts by event id */
+	unsigned long long *per_event;
 	/* By event id: a format that did not parse, not yet warned of. */
 	unsigned char *unwarned;
 	int nr_bad_seen;		/* of tracedat_bad_formats() */
-	int stack_ids[2];		/* ftrace:kernel_stack, user_stack; -1 */
-	struct ftrace_print ftrace;	/* the tracers' handlers, unless no_plugins */
+	/* ftrace:kernel_stack, user_stack; -1 */
+	int stack_ids[2];
+	/* the tracers' handlers, unless no_plugins */
+	struct ftrace_print ftrace;
 };
 
 /* A merged stream: one CPU of one buffer of one file. */
@@ -51,7 +55,8 @@ struct report_source {
 	struct report_file *file;
 	int buffer, cpu;
 	unsigned long long events, missed;	/* with stat */
-	int missed_unknown;		/* pages that lost an unknown number */
+	/* pages that lost an unknown number */
+	int missed_unknown;
 	int last_selected;		/* by -e/--pid/--comm: the last event
 					 * that is no stack trace */
 	int filter_passed;		/* by -F: any event so far */
@@ -62,7 +67,8 @@ struct report {
 	unsigned char *cpus;		/* by cpu, NULL = all */
 	struct report_file *files;	/* nr_files opened, in input order */
 	int nr_files;
-	struct report_source *sources;	/* indexed by tracedat_event.source */
+	/* indexed by tracedat_event.source */
+	struct report_source *sources;
 	int nr_sources;
 	struct tracedat_merge *merge;
 	/* With stat: events kept, and the first and last timestamp. */
@@ -121,8 +127,9 @@ int report_fold_graph(struct report *r, struct tracedat_event *ev,
 /*
  * 1 when ev passes -e, --pid, --comm and -F (and is then counted, with
  * stat, and, the first time an event of a format that did not parse is
- * kept, told to o->warn), 0 when it is left out.  The record must have been checked to
- * fit its format first (print_record_check()): the filters read fields.
+ * kept, told to o->warn), 0 when it is left out.  The record must have
+ * been checked to fit its format first (print_record_check()): the
+ * filters read fields.
  */
 int report_keep(struct report *r, const struct tracedat_event *ev);
 
@@ -140,8 +147,10 @@ enum report_loss_kind {
 };
 
 struct report_loss {
-	const char *next;		/* where the walk goes on, NULL at the end */
-	char buffer[256];		/* instance name, "" for the top level */
+	/* where the walk goes on, NULL at the end */
+	const char *next;
+	/* instance name, "" for the top level */
+	char buffer[256];
 	int cpu;			/* -1 before a "CPU:" line */
 	enum report_loss_kind kind;
 	long long count;
