@@ -32,8 +32,9 @@ struct print_event {
 	struct tep_format_field **dyn;
 	int nr_dyn;
 	struct print_fmt *fmt;
-	int unchecked;		/* records still to compare with libtraceevent */
-	int capture;		/* has probe --call-graph's capture fields */
+	/* records still to compare with libtraceevent */
+	int unchecked;
+	int capture;	/* has probe --call-graph's capture fields */
 	/* kmem's handler, written here (call_site_prefix()) once checked */
 	struct tep_format_field *call_site;
 	int handler_unchecked;
@@ -49,7 +50,8 @@ struct json_event {
 	int nr;
 	struct json_key {
 		struct tep_format_field *f;
-		char *key;	/* "name": with the comma before all but the first */
+		/* "name": with the comma before all but the first */
+		char *key;
 		unsigned int esize;	/* element size of an array */
 	} *keys;
 };
@@ -64,7 +66,8 @@ struct json_event {
 
 struct print_tep {
 	struct tep_handle *tep;
-	struct print_event **by_id;	/* TRACEDAT_MAX_EVENT_ID slots, filled on first use */
+	/* TRACEDAT_MAX_EVENT_ID slots, filled on first use */
+	struct print_event **by_id;
 	unsigned int common_size;	/* the end of the common fields */
 	/* common_pid, read here rather than by tep_data_pid() */
 	int pid_off, pid_size, swap;
@@ -141,13 +144,15 @@ static struct print_tep *tep_table(struct print_ctx *p, struct tep_handle *tep)
 static int open_ended(const struct tep_format_field *f)
 {
 	return !f->next && (f->event->flags & TEP_EVENT_FL_ISFTRACE) &&
-	       (f->flags & TEP_FIELD_IS_ARRAY) && !(f->flags & TEP_FIELD_IS_DYNAMIC);
+	       (f->flags & TEP_FIELD_IS_ARRAY) &&
+	       !(f->flags & TEP_FIELD_IS_DYNAMIC);
 }
 
 static void scan_fields(struct print_event *pe, struct tep_format_field *f)
 {
 	for (; f; f = f->next) {
-		unsigned int end = (unsigned int)f->offset + (unsigned int)f->size;
+		unsigned int end = (unsigned int)f->offset +
+				   (unsigned int)f->size;
 
 		if (open_ended(f))
 			end = f->offset;
@@ -158,7 +163,8 @@ static void scan_fields(struct print_event *pe, struct tep_format_field *f)
 		if (callgraph_is_field(f->name))
 			pe->capture = 1;
 		if (f->flags & TEP_FIELD_IS_DYNAMIC) {
-			pe->dyn = xrealloc(pe->dyn, (pe->nr_dyn + 1) * sizeof(*pe->dyn));
+			pe->dyn = xrealloc(pe->dyn, (pe->nr_dyn + 1) *
+					   sizeof(*pe->dyn));
 			pe->dyn[pe->nr_dyn++] = f;
 		}
 	}
@@ -173,7 +179,10 @@ static struct print_event *event_of(struct print_ctx *p, struct tep_handle *tep,
 	struct print_tep *t = tep_table(p, tep);
 	struct print_event *pe;
 
-	/* The common fields, from any event: where they end, where the pid is. */
+	/*
+	 * The common fields, from any event: where they end, where the pid
+	 * is.
+	 */
 	if (!t->common_size) {
 		struct tep_event *first = tep_get_first_event(tep);
 		struct print_event common = { 0 };
@@ -207,10 +216,13 @@ static struct print_event *event_of(struct print_ctx *p, struct tep_handle *tep,
 		if (!p->no_compile)
 			pe->fmt = print_fmt_compile(pe->event);
 		pe->unchecked = CHECKED_RECORDS;
-		if (!p->no_compile && pe->event->handler && !strcmp(pe->event->system, "kmem"))
+		if (!p->no_compile && pe->event->handler &&
+		    !strcmp(pe->event->system, "kmem"))
 			pe->call_site = tep_find_field(pe->event, "call_site");
-		if (pe->call_site && (pe->call_site->size < 1 || pe->call_site->size > 8 ||
-				      (pe->call_site->size & (pe->call_site->size - 1))))
+		if (pe->call_site && (pe->call_site->size < 1 ||
+				      pe->call_site->size > 8 ||
+				      (pe->call_site->size &
+				       (pe->call_site->size - 1))))
 			pe->call_site = NULL;
 		pe->handler_unchecked = CHECKED_RECORDS;
 		make_name_col(pe);
@@ -220,12 +232,13 @@ static struct print_event *event_of(struct print_ctx *p, struct tep_handle *tep,
 
 /* Where a field's bytes are in the record: 0, or -1 when outside it. */
 static int field_span(struct tep_handle *tep, const struct tep_format_field *f,
-		      const struct tep_record *rec, unsigned int *off, unsigned int *len)
+		      const struct tep_record *rec, unsigned int *off,
+		      unsigned int *len)
 {
 	unsigned int loc;
 
-	if ((unsigned int)f->offset + (unsigned int)f->size > (unsigned int)rec->size ||
-	    f->offset < 0 || f->size < 0)
+	if ((unsigned int)f->offset + (unsigned int)f->size >
+	    (unsigned int)rec->size || f->offset < 0 || f->size < 0)
 		return -1;
 	if (!(f->flags & TEP_FIELD_IS_DYNAMIC)) {
 		*off = f->offset;
@@ -263,24 +276,31 @@ int print_record_check(struct print_ctx *p, const struct tracedat_event *ev)
 }
 
 /* tep_data_pid(), for a record event_of() has seen */
-static int pid_of(struct print_ctx *p, struct tep_handle *tep, struct tep_record *rec)
+static int pid_of(struct print_ctx *p, struct tep_handle *tep,
+		  struct tep_record *rec)
 {
 	struct print_tep *t = tep_table(p, tep);
 
 	if (t->pid_size)
-		return (int)print_fmt_read_number((char *)rec->data + t->pid_off, t->pid_size,
-					      t->swap);
+		return (int)print_fmt_read_number((char *)rec->data +
+						  t->pid_off, t->pid_size,
+						  t->swap);
 	return tep_data_pid(tep, rec);
 }
 
-static void tep_info(struct print_ctx *p, struct tep_handle *tep, struct tep_record *rec)
+static void tep_info(struct print_ctx *p, struct tep_handle *tep,
+		     struct tep_record *rec)
 {
 	struct trace_seq *s = &p->seq;
 
 	trace_seq_reset(s);
-	tep_print_event(tep, s, rec, "%s", p->raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
+	tep_print_event(tep, s, rec, "%s",
+			p->raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
 	trace_seq_terminate(s);
-	/* Plugins' handlers register comms (sched_switch's does), even over old ones. */
+	/*
+	 * Plugins' handlers register comms (sched_switch's does), even over
+	 * old ones.
+	 */
 	p->comm = NULL;
 }
 
@@ -290,8 +310,8 @@ static void tep_info(struct print_ctx *p, struct tep_handle *tep, struct tep_rec
  * such events are searched: a strstr() of every line was 3% of
  * `report` on a file of 301 event types (perf record).
  */
-static void cut_capture(struct print_ctx *p, struct print_event *pe, struct strbuf *out,
-			size_t start)
+static void cut_capture(struct print_ctx *p, struct print_event *pe,
+			struct strbuf *out, size_t start)
 {
 	char *at;
 
@@ -305,12 +325,14 @@ static void cut_capture(struct print_ctx *p, struct print_event *pe, struct strb
  * pretty_print()): compiled, or the library's with the event's handler
  * held off, as the caller ran it.
  */
-static void add_pretty(struct print_ctx *p, struct strbuf *out, struct tep_handle *tep,
-		       struct print_event *pe, struct tep_record *rec, int handled)
+static void add_pretty(struct print_ctx *p, struct strbuf *out,
+		       struct tep_handle *tep, struct print_event *pe,
+		       struct tep_record *rec, int handled)
 {
 	struct trace_seq *s = &p->seq;
 	size_t start = out->len;
-	int compiled = pe && pe->fmt && !p->raw && !print_fmt_info(pe->fmt, out, rec);
+	int compiled = pe && pe->fmt && !p->raw &&
+		       !print_fmt_info(pe->fmt, out, rec);
 
 	if (compiled && !pe->unchecked)
 		return;
@@ -321,7 +343,8 @@ static void add_pretty(struct print_ctx *p, struct strbuf *out, struct tep_handl
 		pe->event->flags &= ~TEP_EVENT_FL_NOHANDLE;
 	if (compiled) {
 		pe->unchecked--;
-		if (s->len == out->len - start && !memcmp(s->buffer, out->buf + start, s->len))
+		if (s->len == out->len - start &&
+		    !memcmp(s->buffer, out->buf + start, s->len))
 			return;
 		print_fmt_free(pe->fmt);
 		pe->fmt = NULL;
@@ -342,8 +365,9 @@ static void add_pretty(struct print_ctx *p, struct strbuf *out, struct tep_handl
  * event are compared with the handler's own text, and on any difference
  * the handler is kept.
  */
-static void call_site_prefix(struct print_ctx *p, struct strbuf *out, struct tep_handle *tep,
-			     struct print_event *pe, struct tep_record *rec)
+static void call_site_prefix(struct print_ctx *p, struct strbuf *out,
+			     struct tep_handle *tep, struct print_event *pe,
+			     struct tep_record *rec)
 {
 	const struct tep_format_field *f = pe->call_site;
 	unsigned long long val, start;
@@ -371,8 +395,9 @@ static void call_site_prefix(struct print_ctx *p, struct strbuf *out, struct tep
  * The plugin handler's part of the info text: 1 when the print format
  * follows, -1 when the handler printed all.
  */
-static int add_handled(struct print_ctx *p, struct strbuf *out, struct tep_handle *tep,
-		       struct print_event *pe, struct tep_record *rec)
+static int add_handled(struct print_ctx *p, struct strbuf *out,
+		       struct tep_handle *tep, struct print_event *pe,
+		       struct tep_record *rec)
 {
 	struct tep_event *ev = pe->event;
 	struct trace_seq *s = &p->seq;
@@ -409,8 +434,9 @@ static int add_handled(struct print_ctx *p, struct strbuf *out, struct tep_handl
  * kmem_cache_* were 131,000 of the 190,000 records of a 600,000-event
  * file that went through tep_print_event() whole.
  */
-static void add_info_full(struct print_ctx *p, struct strbuf *out, struct tep_handle *tep,
-			  struct print_event *pe, struct tep_record *rec)
+static void add_info_full(struct print_ctx *p, struct strbuf *out,
+			  struct tep_handle *tep, struct print_event *pe,
+			  struct tep_record *rec)
 {
 	struct tep_event *ev = pe ? pe->event : NULL;
 	size_t start = out->len;
@@ -426,8 +452,9 @@ static void add_info_full(struct print_ctx *p, struct strbuf *out, struct tep_ha
 }
 
 /* The event's info text, without the newline some formats end with. */
-static void add_info(struct print_ctx *p, struct strbuf *out, struct tep_handle *tep,
-		     struct print_event *pe, struct tep_record *rec)
+static void add_info(struct print_ctx *p, struct strbuf *out,
+		     struct tep_handle *tep, struct print_event *pe,
+		     struct tep_record *rec)
 {
 	size_t start = out->len;
 
@@ -440,7 +467,8 @@ static void add_info(struct print_ctx *p, struct strbuf *out, struct tep_handle 
  * reserved once per line: at a million lines a second, the checks of
  * a dozen separate appends are a tenth of the time.
  */
-static char *put_padded(char *o, const char *str, size_t len, int width, int left)
+static char *put_padded(char *o, const char *str, size_t len, int width,
+			int left)
 {
 	size_t pad = (size_t)width > len ? width - len : 0;
 
@@ -478,7 +506,8 @@ static char *put_uint(char *o, unsigned long long u)
 static char *put_int(char *o, long long v, int width, int left, int zero)
 {
 	char buf[2 * PRINT_DIGITS_COPY], *end = buf + PRINT_DIGITS_COPY;
-	char *p = digits_before(end, v < 0 ? -(unsigned long long)v : (unsigned long long)v);
+	char *p = digits_before(end, v < 0 ? -(unsigned long long)v :
+					      (unsigned long long)v);
 	int len, pad;
 
 	while (zero && end - p < width - (v < 0))
@@ -518,7 +547,8 @@ static const char *comm_of(struct print_ctx *p, struct tep_handle *tep, int pid)
 		len = strlen(p->comm);
 		/* 16 columns of comm, '-', and a pid of at most 11 */
 		p->task_col_len = len <= TASK_COL_ROOM - 13 ?
-			put_task(p->task_col, p->comm, len, pid) - p->task_col : 0;
+			put_task(p->task_col, p->comm, len, pid) -
+			p->task_col : 0;
 	}
 	return p->comm;
 }
@@ -542,7 +572,8 @@ static void make_name_col(struct print_event *pe)
 
 	/* put_name_col() writes at most len + 23 bytes */
 	pe->name_col = xcalloc(1, len + 24 + NAME_COL_PAD);
-	pe->name_col_len = put_name_col(pe->name_col, pe->event->name, len) - pe->name_col;
+	pe->name_col_len = put_name_col(pe->name_col, pe->event->name, len) -
+			   pe->name_col;
 }
 
 /* " %5llu.%06llu:" of the usecs, as libtraceevent's "%6.1000d" does. */
@@ -563,7 +594,8 @@ static char *put_usecs(char *o, unsigned long long ts)
 	return o;
 }
 
-#define put_lit(o, s)	((char *)memcpy((o), (s), sizeof(s) - 1) + sizeof(s) - 1)
+#define put_lit(o, s) \
+	((char *)memcpy((o), (s), sizeof(s) - 1) + sizeof(s) - 1)
 
 /* Room for everything put_*() write into; the strings are measured. */
 #define COLUMNS_ROOM	128
@@ -604,12 +636,14 @@ void print_text(struct print_ctx *p, struct strbuf *out,
 	} else {
 		/* "%16s-%-5d [%03d]", the task kept as printed where it fits */
 		if (p->task_col_len) {
-			o = strbuf_room(out, sizeof(p->task_col) + COLUMNS_ROOM);
+			o = strbuf_room(out,
+					sizeof(p->task_col) + COLUMNS_ROOM);
 			memcpy(o, p->task_col, sizeof(p->task_col));
 			o += p->task_col_len;
 		} else {
 			comm_len = strlen(comm);
-			o = put_task(strbuf_room(out, comm_len + COLUMNS_ROOM), comm, comm_len, pid);
+			o = put_task(strbuf_room(out, comm_len + COLUMNS_ROOM),
+				     comm, comm_len, pid);
 		}
 		*o++ = ' ';
 		*o++ = '[';
@@ -618,7 +652,8 @@ void print_text(struct print_ctx *p, struct strbuf *out,
 		strbuf_setend(out, o);
 	}
 	if (tracedat_info(ev->td)->in_usecs) {
-		strbuf_setend(out, put_usecs(strbuf_room(out, COLUMNS_ROOM), rec->ts));
+		strbuf_setend(out, put_usecs(strbuf_room(out, COLUMNS_ROOM),
+					     rec->ts));
 	} else {
 		trace_seq_reset(&p->seq);
 		tep_print_event(tep, &p->seq, rec, "%12d:", TEP_PRINT_TIME);
@@ -634,14 +669,15 @@ void print_text(struct print_ctx *p, struct strbuf *out,
 		strbuf_setend(out, o + pe->name_col_len);
 	} else {
 		name_len = strlen(name);
-		strbuf_setend(out, put_name_col(strbuf_room(out, name_len + COLUMNS_ROOM), name, name_len));
+		o = strbuf_room(out, name_len + COLUMNS_ROOM);
+		strbuf_setend(out, put_name_col(o, name, name_len));
 	}
 	add_info(p, out, tep, pe, rec);
 	strbuf_addch(out, '\n');
 }
 
-static void json_number(struct strbuf *out, struct tep_handle *tep, const void *p,
-			unsigned int size, int is_signed)
+static void json_number(struct strbuf *out, struct tep_handle *tep,
+			const void *p, unsigned int size, int is_signed)
 {
 	unsigned long long v;
 	char *o;
@@ -655,7 +691,8 @@ static void json_number(struct strbuf *out, struct tep_handle *tep, const void *
 	if (!is_signed)
 		o = put_uint(o, v);
 	else
-		o = put_int(o, size == 1 ? (signed char)v : size == 2 ? (short)v :
+		o = put_int(o, size == 1 ? (signed char)v :
+			       size == 2 ? (short)v :
 			       size == 4 ? (int)v : (long long)v, 0, 0, 0);
 	strbuf_setend(out, o);
 }
@@ -740,7 +777,8 @@ static struct json_event *json_event_of(struct tep_event *event)
 }
 
 /* A function's name, null where kallsyms has none. */
-static void json_func(struct strbuf *out, struct tep_handle *tep, unsigned long long addr)
+static void json_func(struct strbuf *out, struct tep_handle *tep,
+		      unsigned long long addr)
 {
 	const char *name = tep_find_function(tep, addr);
 
@@ -750,7 +788,8 @@ static void json_func(struct strbuf *out, struct tep_handle *tep, unsigned long 
 		strbuf_addstr(out, "null");
 }
 
-static void json_call(struct strbuf *out, struct tep_handle *tep, const struct ftrace_print *fp,
+static void json_call(struct strbuf *out, struct tep_handle *tep,
+		      const struct ftrace_print *fp,
 		      const struct tep_record *rec)
 {
 	static const char *const kinds[] = {
@@ -778,7 +817,8 @@ static void json_call(struct strbuf *out, struct tep_handle *tep, const struct f
 			    kinds[call.kind], call.depth);
 		json_func(out, tep, call.func);
 		if (call.kind != FTRACE_PRINT_ENTRY)
-			strbuf_addf(out, ",\"duration_ns\":%llu", call.duration_ns);
+			strbuf_addf(out, ",\"duration_ns\":%llu",
+				    call.duration_ns);
 		strbuf_addch(out, '}');
 		return;
 	}
@@ -864,9 +904,11 @@ void print_callchain_text(struct strbuf *out, const struct unwind_stack *st)
 		if (f->sym && f->inlined)
 			strbuf_addf(out, "  => %s", f->sym);
 		else if (f->sym)
-			strbuf_addf(out, "  => %s+0x%llx", f->sym, (unsigned long long)f->sym_off);
+			strbuf_addf(out, "  => %s+0x%llx", f->sym,
+				    (unsigned long long)f->sym_off);
 		else
-			strbuf_addf(out, "  => 0x%llx", (unsigned long long)f->ip);
+			strbuf_addf(out, "  => 0x%llx",
+				    (unsigned long long)f->ip);
 		strbuf_addf(out, " (%s)", f->dso ? f->dso : "[unknown]");
 		if (f->src)
 			strbuf_addf(out, " %s:%d", base_name(f->src), f->line);
@@ -894,7 +936,8 @@ void print_callchain_json(struct strbuf *out, const struct unwind_stack *st)
 	for (i = 0; i < st->nr; i++) {
 		const struct unwind_frame *f = &st->v[i];
 
-		strbuf_addf(out, "%s{\"ip\":%llu", i ? "," : "", (unsigned long long)f->ip);
+		strbuf_addf(out, "%s{\"ip\":%llu", i ? "," : "",
+			    (unsigned long long)f->ip);
 		json_opt_string(out, "sym", f->unknown ? "[unknown]" : f->sym);
 		json_opt_string(out, "dso", f->dso);
 		strbuf_reset(&src);
@@ -930,7 +973,8 @@ void print_callchain_folded(struct strbuf *out, const char *comm,
 
 int print_is_kernel_stack(const struct tep_event *event)
 {
-	return (event->flags & TEP_EVENT_FL_ISFTRACE) && !strcmp(event->system, "ftrace") &&
+	return (event->flags & TEP_EVENT_FL_ISFTRACE) &&
+	       !strcmp(event->system, "ftrace") &&
 	       !strcmp(event->name, "kernel_stack");
 }
 
@@ -952,13 +996,16 @@ int print_kernel_stack_folded(struct strbuf *out, struct tep_handle *tep,
 
 	if (!f || f->offset < 0 || f->offset > rec->size)
 		return 0;
-	for (n = 0; f->offset + (n + 1) * lsize <= (unsigned int)rec->size; n++) {
-		addr = tep_read_number(tep, data + f->offset + n * lsize, lsize);
+	for (n = 0; f->offset + (n + 1) * lsize <= (unsigned int)rec->size;
+	     n++) {
+		addr = tep_read_number(tep, data + f->offset + n * lsize,
+				       lsize);
 		if (addr == (lsize == 8 ? ~0ULL : 0xffffffffULL))
 			break;
 	}
 	for (i = n; i-- > 0;) {
-		addr = tep_read_number(tep, data + f->offset + i * lsize, lsize);
+		addr = tep_read_number(tep, data + f->offset + i * lsize,
+				       lsize);
 		name = tep_find_function(tep, addr);
 		if (name)
 			strbuf_addf(out, ";%s_[k]", name);
