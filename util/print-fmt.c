@@ -40,7 +40,8 @@ struct node {
 
 enum str_kind {
 	STR_ATOM,	/* text */
-	STR_ARRAY,	/* a char array field: len bytes at off, 0 = to the end */
+	/* a char array field: len bytes at off, 0 = to the end */
+	STR_ARRAY,
 	STR_DYN,	/* __get_str(): the __data_loc word at off */
 	STR_SYMBOL,	/* __print_symbolic(val, syms) */
 	STR_FLAGS,	/* __print_flags(val, delim, syms) */
@@ -89,9 +90,9 @@ struct print_fmt {
 	int long_size, swap;
 	struct seg *segs;
 	int nr_segs, alloc_segs;
-	void **allocs;		/* every node, str and table, freed together */
+	void **allocs;	/* every node, str and table, freed together */
 	int nr_allocs, alloc_allocs;
-	size_t room;		/* what the text and fast numbers can take */
+	size_t room;	/* what the text and fast numbers can take */
 };
 
 /* Literal text is allocated this much longer, for fixed-size copies. */
@@ -111,7 +112,8 @@ static void *fmt_alloc(struct print_fmt *f, size_t n)
 
 	if (f->nr_allocs == f->alloc_allocs) {
 		f->alloc_allocs = f->alloc_allocs ? 2 * f->alloc_allocs : 16;
-		f->allocs = xrealloc(f->allocs, f->alloc_allocs * sizeof(*f->allocs));
+		f->allocs = xrealloc(f->allocs,
+				     f->alloc_allocs * sizeof(*f->allocs));
 	}
 	f->allocs[f->nr_allocs++] = p;
 	return p;
@@ -146,9 +148,11 @@ static struct seg *add_seg(struct print_fmt *f, enum seg_kind kind)
 	return s;
 }
 
-static struct tep_format_field *arg_field(struct tep_event *ev, struct tep_print_arg *arg)
+static struct tep_format_field *arg_field(struct tep_event *ev,
+					  struct tep_print_arg *arg)
 {
-	return arg->field.field ? arg->field.field : tep_find_any_field(ev, arg->field.name);
+	return arg->field.field ? arg->field.field :
+	       tep_find_any_field(ev, arg->field.name);
 }
 
 static int number_size(int size)
@@ -235,7 +239,8 @@ static struct node *compile_num(struct print_fmt *f, struct tep_event *ev,
 		if (!arg->op.left || arg->op.left->type != TEP_PRINT_FIELD)
 			return NULL;
 		field = arg_field(ev, arg->op.left);
-		if (!field || field->offset < 0 || !number_size(field->elementsize))
+		if (!field || field->offset < 0 ||
+		    !number_size(field->elementsize))
 			return NULL;
 		n->kind = N_INDEX;
 		n->off = field->offset;
@@ -255,7 +260,8 @@ static struct node *compile_num(struct print_fmt *f, struct tep_event *ev,
 	if (!strcmp(arg->op.op, "?")) {
 		struct tep_print_arg *choice = arg->op.right;
 
-		if (!choice || choice->type != TEP_PRINT_OP || strcmp(choice->op.op, ":"))
+		if (!choice || choice->type != TEP_PRINT_OP ||
+		    strcmp(choice->op.op, ":"))
 			return NULL;
 		n->kind = N_COND;
 		n->a = compile_num(f, ev, arg->op.left);
@@ -270,13 +276,17 @@ static struct node *compile_num(struct print_fmt *f, struct tep_event *ev,
 		return NULL;
 	n->kind = N_OP;
 	strcpy(n->op, binary_ops[i]);
-	/* Both sides are evaluated even for the unary ones, as the library does. */
+	/*
+	 * Both sides are evaluated even for the unary ones, as the library
+	 * does.
+	 */
 	n->a = compile_num(f, ev, arg->op.left);
 	n->b = compile_num(f, ev, arg->op.right);
 	return n->a && n->b ? n : NULL;
 }
 
-static int eval(const struct rec_ctx *c, const struct node *n, unsigned long long *v)
+static int eval(const struct rec_ctx *c, const struct node *n,
+		unsigned long long *v)
 {
 	unsigned long long a, b;
 	unsigned int off;
@@ -288,7 +298,8 @@ static int eval(const struct rec_ctx *c, const struct node *n, unsigned long lon
 	case N_FIELD:
 		if (n->off + n->size > c->size)
 			return -EINVAL;
-		*v = print_fmt_read_number(c->data + n->off, n->size, c->f->swap);
+		*v = print_fmt_read_number(c->data + n->off, n->size,
+					   c->f->swap);
 		return 0;
 	case N_INDEX:
 		if (eval(c, n->a, &a) || a > c->size)
@@ -328,12 +339,14 @@ static int eval(const struct rec_ctx *c, const struct node *n, unsigned long lon
 	case '<':
 		if (n->op[1] == '<' && b >= 64)
 			return -EINVAL;
-		*v = n->op[1] == '<' ? a << b : n->op[1] == '=' ? a <= b : a < b;
+		*v = n->op[1] == '<' ? a << b :
+		     n->op[1] == '=' ? a <= b : a < b;
 		break;
 	case '>':
 		if (n->op[1] == '>' && b >= 64)
 			return -EINVAL;
-		*v = n->op[1] == '>' ? a >> b : n->op[1] == '=' ? a >= b : a > b;
+		*v = n->op[1] == '>' ? a >> b :
+		     n->op[1] == '=' ? a >= b : a > b;
 		break;
 	case '=':
 		*v = a == b;
@@ -363,10 +376,12 @@ static int eval(const struct rec_ctx *c, const struct node *n, unsigned long lon
 static long long flag_value(const char *s)
 {
 	static const struct { const char *name; long long val; } names[] = {
-		{ "HI_SOFTIRQ", 0 }, { "TIMER_SOFTIRQ", 1 }, { "NET_TX_SOFTIRQ", 2 },
-		{ "NET_RX_SOFTIRQ", 3 }, { "BLOCK_SOFTIRQ", 4 }, { "IRQ_POLL_SOFTIRQ", 5 },
-		{ "TASKLET_SOFTIRQ", 6 }, { "SCHED_SOFTIRQ", 7 }, { "HRTIMER_SOFTIRQ", 8 },
-		{ "RCU_SOFTIRQ", 9 }, { "HRTIMER_NORESTART", 0 }, { "HRTIMER_RESTART", 1 },
+		{ "HI_SOFTIRQ", 0 }, { "TIMER_SOFTIRQ", 1 },
+		{ "NET_TX_SOFTIRQ", 2 }, { "NET_RX_SOFTIRQ", 3 },
+		{ "BLOCK_SOFTIRQ", 4 }, { "IRQ_POLL_SOFTIRQ", 5 },
+		{ "TASKLET_SOFTIRQ", 6 }, { "SCHED_SOFTIRQ", 7 },
+		{ "HRTIMER_SOFTIRQ", 8 }, { "RCU_SOFTIRQ", 9 },
+		{ "HRTIMER_NORESTART", 0 }, { "HRTIMER_RESTART", 1 },
 	};
 	size_t i;
 
@@ -378,7 +393,8 @@ static long long flag_value(const char *s)
 	return -EINVAL;
 }
 
-static int compile_syms(struct print_fmt *f, struct str *s, struct tep_print_flag_sym *list)
+static int compile_syms(struct print_fmt *f, struct str *s,
+			struct tep_print_flag_sym *list)
 {
 	struct tep_print_flag_sym *fs;
 	int n = 0;
@@ -415,7 +431,8 @@ static struct str *compile_str(struct print_fmt *f, struct tep_event *ev,
 		field = arg_field(ev, arg);
 		/* A long-sized scalar is looked up in printk_formats. */
 		if (!field || field->offset < 0 || field->size < 0 ||
-		    (!(field->flags & TEP_FIELD_IS_ARRAY) && field->size == f->long_size))
+		    (!(field->flags & TEP_FIELD_IS_ARRAY) &&
+		     field->size == f->long_size))
 			return NULL;
 		s->kind = STR_ARRAY;
 		s->off = field->offset;
@@ -434,14 +451,17 @@ static struct str *compile_str(struct print_fmt *f, struct tep_event *ev,
 	case TEP_PRINT_SYMBOL:
 		s->kind = STR_SYMBOL;
 		s->val = compile_num(f, ev, arg->symbol.field);
-		return s->val && !compile_syms(f, s, arg->symbol.symbols) ? s : NULL;
+		return s->val && !compile_syms(f, s, arg->symbol.symbols) ?
+		       s : NULL;
 	case TEP_PRINT_FLAGS:
 		s->kind = STR_FLAGS;
 		s->delim = arg->flags.delim;
 		s->val = compile_num(f, ev, arg->flags.field);
-		return s->val && !compile_syms(f, s, arg->flags.flags) ? s : NULL;
+		return s->val && !compile_syms(f, s, arg->flags.flags) ?
+		       s : NULL;
 	case TEP_PRINT_OP:
-		if (arg->op.op[0] != '?' || !arg->op.right || arg->op.right->type != TEP_PRINT_OP)
+		if (arg->op.op[0] != '?' || !arg->op.right ||
+		    arg->op.right->type != TEP_PRINT_OP)
 			return NULL;
 		s->kind = STR_COND;
 		s->val = compile_num(f, ev, arg->op.left);
@@ -558,8 +578,8 @@ static void classify(struct seg *s)
 }
 
 /* parse_arg_format(): one conversion and the argument it takes. */
-static int compile_spec(struct print_fmt *f, struct tep_event *ev, const char *start,
-			struct tep_print_arg **arg)
+static int compile_spec(struct print_fmt *f, struct tep_event *ev,
+			const char *start, struct tep_print_arg **arg)
 {
 	const char *p = start + 1;
 	struct seg *s;
@@ -599,7 +619,10 @@ static int compile_spec(struct print_fmt *f, struct tep_event *ev, const char *s
 		return -EINVAL;
 	switch (*p) {
 	case 'p':
-		/* Plain %p, or %pS %ps %pF %pf; MAC, IP, UUID, hex are not here. */
+		/*
+		 * Plain %p, or %pS %ps %pF %pf; MAC, IP, UUID, hex are not
+		 * here.
+		 */
 		if (p[1] && strchr("FfSs", p[1])) {
 			s = add_seg(f, SEG_FUNC);
 			s->with_offset = p[1] == 'F' || p[1] == 'S';
@@ -619,7 +642,8 @@ static int compile_spec(struct print_fmt *f, struct tep_event *ev, const char *s
 	case 'x':
 	case 'X':
 	case 'o':
-		if (ls < -2 || ls > 2 || (ls == 1 && f->long_size == 8 && sizeof(long) != 8))
+		if (ls < -2 || ls > 2 ||
+		    (ls == 1 && f->long_size == 8 && sizeof(long) != 8))
 			return -EINVAL;
 		s = add_seg(f, SEG_INT);
 		s->ls = ls;
@@ -697,7 +721,8 @@ static void add_pad(struct strbuf *out, int n)
 }
 
 /* One string through a %s spec: print_str_to_seq(). */
-static void put_str(struct strbuf *out, const struct seg *s, const char *str, size_t n)
+static void put_str(struct strbuf *out, const struct seg *s, const char *str,
+		    size_t n)
 {
 	char *copy;
 
@@ -718,8 +743,8 @@ static void put_str(struct strbuf *out, const struct seg *s, const char *str, si
 		add_pad(out, s->width - (int)n);
 }
 
-static int str_out(const struct rec_ctx *c, struct strbuf *out, const struct seg *seg,
-		   const struct str *s)
+static int str_out(const struct rec_ctx *c, struct strbuf *out,
+		   const struct seg *seg, const struct str *s)
 {
 	unsigned long long v, loc;
 	unsigned int off, len, i;
@@ -769,7 +794,8 @@ static int str_out(const struct rec_ctx *c, struct strbuf *out, const struct seg
 		sv = v;
 		for (i = 0; i < (unsigned int)s->nr_syms; i++)
 			if (sv == s->syms[i].val) {
-				put_str(out, seg, s->syms[i].str, strlen(s->syms[i].str));
+				put_str(out, seg, s->syms[i].str,
+					strlen(s->syms[i].str));
 				return 0;
 			}
 		strbuf_addf(out, "0x%llx", v);
@@ -783,13 +809,15 @@ static int str_out(const struct rec_ctx *c, struct strbuf *out, const struct seg
 			long long fv = s->syms[i].val;
 
 			if (!sv && fv < 0) {
-				put_str(out, seg, s->syms[i].str, strlen(s->syms[i].str));
+				put_str(out, seg, s->syms[i].str,
+					strlen(s->syms[i].str));
 				break;
 			}
 			if (fv > 0 && (sv & fv) == fv) {
 				if (printed && s->delim)
 					strbuf_addstr(out, s->delim);
-				put_str(out, seg, s->syms[i].str, strlen(s->syms[i].str));
+				put_str(out, seg, s->syms[i].str,
+					strlen(s->syms[i].str));
 				printed = 1;
 				sv &= ~fv;
 			}
@@ -815,7 +843,8 @@ static char *fill(char *o, int c, int n)
 /* A fast integer spec, into the room print_fmt_info() reserved. */
 static char *put_int(char *o, const struct seg *s, unsigned long long v)
 {
-	char buf[2 * PRINT_DIGITS_COPY], *end = buf + PRINT_DIGITS_COPY, *p = end;
+	char buf[2 * PRINT_DIGITS_COPY];
+	char *end = buf + PRINT_DIGITS_COPY, *p = end;
 	int neg = 0, digits, pad;
 	unsigned long long u;
 
@@ -823,14 +852,16 @@ static char *put_int(char *o, const struct seg *s, unsigned long long v)
 		v &= (1ULL << s->bits) - 1;
 	u = v;
 	if (s->conv == 'd' || s->conv == 'i') {
-		long long sv = s->bits == 8 ? (signed char)v : s->bits == 16 ? (short)v :
+		long long sv = s->bits == 8 ? (signed char)v :
+			       s->bits == 16 ? (short)v :
 			       s->bits == 32 ? (int)v : (long long)v;
 
 		neg = sv < 0;
 		u = neg ? -(unsigned long long)sv : (unsigned long long)sv;
 	}
 	if (s->conv == 'x' || s->conv == 'X') {
-		const char *hex = s->conv == 'x' ? "0123456789abcdef" : "0123456789ABCDEF";
+		const char *hex = s->conv == 'x' ? "0123456789abcdef" :
+						   "0123456789ABCDEF";
 
 		do
 			*--p = hex[u & 15];
@@ -855,7 +886,8 @@ static char *put_int(char *o, const struct seg *s, unsigned long long v)
 }
 
 /* print_arg_number(): the value cast by the count of h and l letters. */
-static void printf_int(struct strbuf *out, const struct seg *s, unsigned long long v)
+static void printf_int(struct strbuf *out, const struct seg *s,
+		       unsigned long long v)
 {
 	switch (s->ls) {
 	case -2:
@@ -890,8 +922,8 @@ static char *put_hex(char *o, unsigned long long v)
 }
 
 /* print_function(), not raw. */
-static void put_func(struct strbuf *out, const struct rec_ctx *c, const struct seg *s,
-		     unsigned long long v)
+static void put_func(struct strbuf *out, const struct rec_ctx *c,
+		     const struct seg *s, unsigned long long v)
 {
 	unsigned long long start;
 	const char *name;
@@ -900,11 +932,15 @@ static void put_func(struct strbuf *out, const struct rec_ctx *c, const struct s
 		strbuf_addstr(out, name);
 		if (s->with_offset) {
 			strbuf_addch(out, '+');
-			strbuf_setend(out, put_hex(strbuf_room(out, PTR_ROOM), v - start));
+			strbuf_setend(out, put_hex(strbuf_room(out, PTR_ROOM),
+						   v - start));
 		}
 		return;
 	}
-	/* "0x%lx" of a long for 4-byte longs: the same digits on a 64-bit host. */
+	/*
+	 * "0x%lx" of a long for 4-byte longs: the same digits on a 64-bit
+	 * host.
+	 */
 	strbuf_setend(out, put_hex(strbuf_room(out, PTR_ROOM), v));
 }
 
@@ -912,7 +948,8 @@ static void put_func(struct strbuf *out, const struct rec_ctx *c, const struct s
  * The text and the fast numbers are written into room reserved once
  * (f->room); the rest is appended to out, and room reserved again.
  */
-int print_fmt_info(const struct print_fmt *f, struct strbuf *out, const struct tep_record *rec)
+int print_fmt_info(const struct print_fmt *f, struct strbuf *out,
+		   const struct tep_record *rec)
 {
 	struct rec_ctx c = { f, rec->data, rec->size > 0 ? rec->size : 0 };
 	size_t start = out->len;
@@ -924,7 +961,10 @@ int print_fmt_info(const struct print_fmt *f, struct strbuf *out, const struct t
 		const struct seg *s = &f->segs[i];
 
 		if (s->kind == SEG_TEXT) {
-			/* The text is padded: one fixed-size copy for short ones. */
+			/*
+			 * The text is padded: one fixed-size copy for short
+			 * ones.
+			 */
 			if (s->len <= TEXT_PAD)
 				memcpy(o, s->text, TEXT_PAD);
 			else
@@ -936,7 +976,8 @@ int print_fmt_info(const struct print_fmt *f, struct strbuf *out, const struct t
 			const struct node *n = s->val;
 
 			if (n->kind == N_FIELD && n->off + n->size <= c.size)
-				v = print_fmt_read_number(c.data + n->off, n->size, f->swap);
+				v = print_fmt_read_number(c.data + n->off,
+							  n->size, f->swap);
 			else if (eval(&c, n, &v))
 				goto refuse;
 			if (s->kind == SEG_INT && s->fast) {
@@ -944,7 +985,8 @@ int print_fmt_info(const struct print_fmt *f, struct strbuf *out, const struct t
 				continue;
 			}
 			if (s->kind == SEG_PTR) {
-				o = v ? put_hex(o, v) : (char *)memcpy(o, "(nil)", 5) + 5;
+				o = v ? put_hex(o, v) :
+				    (char *)memcpy(o, "(nil)", 5) + 5;
 				continue;
 			}
 		}
