@@ -26,7 +26,7 @@
 
 struct fg_node {
 	char *name;
-	uint64_t count;		/* samples in this frame and its callees */
+	uint64_t count;	/* samples in this frame and its callees */
 	struct fg_node *kids;
 	int nr_kids, alloc_kids;
 };
@@ -70,7 +70,8 @@ static struct fg_node *kid_of(struct fg_node *n, const char *name, size_t len)
 
 	/* Sorted input adds to the last callee most often: search back. */
 	for (i = n->nr_kids - 1; i >= 0; i--)
-		if (!strncmp(n->kids[i].name, name, len) && !n->kids[i].name[len])
+		if (!strncmp(n->kids[i].name, name, len) &&
+		    !n->kids[i].name[len])
 			return &n->kids[i];
 	if (n->nr_kids == n->alloc_kids) {
 		n->alloc_kids = n->alloc_kids ? 2 * n->alloc_kids : 4;
@@ -161,9 +162,11 @@ static void add_colour(struct strbuf *out, const struct fg_node *n, int root)
 	for (p = n->name; *p; p++)
 		h = (h ^ (unsigned char)*p) * 16777619u;
 	if (len > 4 && !strcmp(n->name + len - 4, "_[k]"))
-		strbuf_addf(out, "rgb(%u,%u,0)", 220 + h % 30, 110 + (h >> 8) % 60);
+		strbuf_addf(out, "rgb(%u,%u,0)", 220 + h % 30,
+			    110 + (h >> 8) % 60);
 	else
-		strbuf_addf(out, "rgb(%u,%u,%u)", 205 + h % 50, (h >> 8) % 230, (h >> 16) % 55);
+		strbuf_addf(out, "rgb(%u,%u,%u)", 205 + h % 50,
+			    (h >> 8) % 230, (h >> 16) % 55);
 }
 
 /* The label that fits w px: the name, cut with "..", or nothing. */
@@ -190,7 +193,8 @@ struct fg_layout {
 	int height;
 };
 
-static void add_frame(const struct fg_layout *l, const struct fg_node *n, uint64_t x0, int depth)
+static void add_frame(const struct fg_layout *l, const struct fg_node *n,
+		      uint64_t x0, int depth)
 {
 	double x = FG_PAD + (double)x0 * FG_WIDTH / l->total;
 	double w = (double)n->count * FG_WIDTH / l->total;
@@ -199,13 +203,16 @@ static void add_frame(const struct fg_layout *l, const struct fg_node *n, uint64
 	int i;
 
 	strbuf_addf(l->out, "<g class=\"f\" data-x=\"%llu\" data-w=\"%llu\" data-d=\"%d\"><title>",
-		    (unsigned long long)x0, (unsigned long long)n->count, depth);
+		    (unsigned long long)x0, (unsigned long long)n->count,
+		    depth);
 	add_xml(l->out, n->name);
 	strbuf_addf(l->out, " (%llu samples, %.2f%%)</title><rect x=\"%.2f\" y=\"%d\" "
-		    "width=\"%.2f\" height=\"%d\" fill=\"", (unsigned long long)n->count,
-		    100.0 * n->count / l->total, x, y, w, FG_FRAME_H - 1);
+		    "width=\"%.2f\" height=\"%d\" fill=\"",
+		    (unsigned long long)n->count, 100.0 * n->count / l->total,
+		    x, y, w, FG_FRAME_H - 1);
 	add_colour(l->out, n, !depth);
-	strbuf_addf(l->out, "\" rx=\"2\"/><text x=\"%.2f\" y=\"%d\">", x + 3, y + FG_FRAME_H - 4);
+	strbuf_addf(l->out, "\" rx=\"2\"/><text x=\"%.2f\" y=\"%d\">", x + 3,
+		    y + FG_FRAME_H - 4);
 	add_label(l->out, n->name, w);
 	strbuf_addstr(l->out, "</text></g>\n");
 	for (i = 0; i < n->nr_kids; i++) {
@@ -287,7 +294,8 @@ int flamegraph_write(const struct flamegraph *fg, const char *path,
 	strbuf_addf(&out, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
 		    "<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
 		    "height=\"%d\" viewBox=\"0 0 %d %d\" data-width=\"%d\" data-pad=\"%d\" "
-		    "data-char=\"%d\">\n", w, l.height, w, l.height, FG_WIDTH, FG_PAD, FG_CHAR_W);
+		    "data-char=\"%d\">\n", w, l.height, w, l.height, FG_WIDTH,
+		    FG_PAD, FG_CHAR_W);
 	strbuf_addstr(&out, "<style>text { font-family: Verdana, sans-serif; font-size: 12px; }\n"
 		      "g.f { cursor: pointer; } g.f:hover rect { stroke: black; }\n"
 		      "#reset { cursor: pointer; }</style>\n");
