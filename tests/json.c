@@ -80,7 +80,8 @@ static int decoded_by_jq(const struct strbuf *lines, struct strbuf *got)
 	strbuf_addf(&cmd, "jq -j '., \"\\u0000\"' %s > %s", in.buf, out.buf);
 	f = fopen(in.buf, "w");
 	if (f) {
-		int written = fwrite(lines->buf, 1, lines->len, f) == lines->len;
+		int written = fwrite(lines->buf, 1, lines->len, f) ==
+			      lines->len;
 
 		if (!fclose(f) && written && !system(cmd.buf) &&
 		    strbuf_read_file(got, out.buf, 0) >= 0)
@@ -110,7 +111,8 @@ static int strings(void)
 		strbuf_reset(&sb);
 		json_add_string(&sb, c->in, c->len);
 		if (strcmp(sb.buf, c->want)) {
-			fprintf(stderr, "json string %zu: got %s, want %s\n", i, sb.buf, c->want);
+			fprintf(stderr, "json string %zu: got %s, want %s\n",
+				i, sb.buf, c->want);
 			ret = TEST_FAIL;
 		}
 		strbuf_add(&lines, sb.buf, sb.len);
@@ -125,7 +127,8 @@ static int strings(void)
 		ret = test_need_host_cmd("jq");
 	if (ret == TEST_OK && decoded_by_jq(&lines, &got))
 		ret = TEST_FAIL;
-	if (ret == TEST_OK && (got.len != want.len || memcmp(got.buf, want.buf, got.len))) {
+	if (ret == TEST_OK && (got.len != want.len ||
+			       memcmp(got.buf, want.buf, got.len))) {
 		fprintf(stderr, "jq does not read back what was written\n");
 		print_hex("got", &got);
 		print_hex("want", &want);
