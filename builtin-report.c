@@ -165,9 +165,10 @@ static int print_events(struct report_cmd *c)
 	return 0;
 }
 
+/* A warning may hold several lines (one per changed file): each is one. */
 static void warn(const char *msg)
 {
-	warning("%s", msg);
+	warning_lines(msg);
 }
 
 static int run(struct report_cmd *c)
