@@ -113,7 +113,9 @@ static int opt_cpumask(const struct option *opt, const char *arg, int unset)
 	if (p == end)
 		return error("-M '%s': not a hex CPU mask", arg);
 	strbuf_reset(list);
-	/* Commas group the digits in 32-bit words, as tracing_cpumask prints. */
+	/*
+	 * Commas group the digits in 32-bit words, as tracing_cpumask prints.
+	 */
 	while (end-- > p) {
 		int digit, bit;
 
@@ -121,7 +123,8 @@ static int opt_cpumask(const struct option *opt, const char *arg, int unset)
 			continue;
 		if (!isxdigit((unsigned char)*end))
 			return error("-M '%s': not a hex CPU mask", arg);
-		digit = isdigit((unsigned char)*end) ? *end - '0' : tolower(*end) - 'a' + 10;
+		digit = isdigit((unsigned char)*end) ? *end - '0'
+						     : tolower(*end) - 'a' + 10;
 		for (bit = 0; bit < 4; bit++, cpu++)
 			if (digit & (1 << bit))
 				strbuf_addf(list, "%s%d", list->len ? "," : "", cpu);
@@ -131,7 +134,8 @@ static int opt_cpumask(const struct option *opt, const char *arg, int unset)
 	return 0;
 }
 
-static void take_list(struct record_strings *dst, const struct opt_string_list *src)
+static void take_list(struct record_strings *dst,
+		      const struct opt_string_list *src)
 {
 	dst->nr = src->nr;
 	dst->v = src->items;
@@ -173,7 +177,8 @@ int cmd_record(int argc, const char **argv)
 	int no_compress = 0, quiet = 0, list_events = 0, ret;
 	unsigned long buffer_kb = 0;
 	struct strbuf version = STRBUF_INIT, cpumask = STRBUF_INIT;
-	struct opt_string_list filter = { 0 }, notrace = { 0 }, graph = { 0 }, topts = { 0 };
+	struct opt_string_list filter = { 0 }, notrace = { 0 }, graph = { 0 },
+			       topts = { 0 };
 	char size[32];
 	const struct option options[] = {
 		OPT_GROUP("What to record"),
@@ -241,8 +246,8 @@ int cmd_record(int argc, const char **argv)
 		error("nothing to record: give -e EVENT or -p TRACER");
 		usage_with_options(record_usage, options);
 	}
-	if (!o.tracer && (filter.nr || notrace.nr || graph.nr || o.max_graph_depth ||
-			  o.func_stack))
+	if (!o.tracer && (filter.nr || notrace.nr || graph.nr ||
+			  o.max_graph_depth || o.func_stack))
 		die_code(TK_EXIT_USAGE, "-l, -n, -g, --max-graph-depth and --func-stack "
 			 "configure a tracer: give -p TRACER");
 	if (o.func_stack && !filter.nr)
@@ -297,8 +302,10 @@ int cmd_record(int argc, const char **argv)
 	if (ret)
 		return tk_exit_code(ret);
 	human_bytes(size, sizeof(size), res.file_size);
-	fprintf(stderr, "tracekit record: %llu events (%llu lost) written to %s (%s, ratio %.1f)\n",
-		(unsigned long long)res.events, (unsigned long long)res.lost, output, size,
+	fprintf(stderr,
+		"tracekit record: %llu events (%llu lost) written to %s (%s, ratio %.1f)\n",
+		(unsigned long long)res.events, (unsigned long long)res.lost,
+		output, size,
 		res.bytes_out ? (double)res.bytes_in / res.bytes_out : 1.0);
 	return TK_EXIT_OK;
 }

@@ -92,8 +92,8 @@ static void show_json(const struct stack_report *r, const int *exit_status)
 	strbuf_release(&sb);
 }
 
-static void print_report(const struct stack_report *r, const struct stack_opts *o,
-			 const int *exit_status)
+static void print_report(const struct stack_report *r,
+			 const struct stack_opts *o, const int *exit_status)
 {
 	if (o->json)
 		show_json(r, exit_status);
@@ -113,7 +113,8 @@ static int measure_command(const char **argv, const struct stack_opts *o)
 	struct stack_measure m;
 	int ret;
 
-	ret = stack_measure_command(argv, o->filter.items, o->filter.nr, &m, &err);
+	ret = stack_measure_command(argv, o->filter.items, o->filter.nr, &m,
+				    &err);
 	if (ret)
 		die_code(m.not_run ? 127 : tk_exit_code(ret), "%s", err.buf);
 	print_report(&m.report, o, &m.status);
@@ -129,7 +130,8 @@ static void change_settings(const struct stack_opts *o)
 	int ret = 0;
 
 	if (o->filter.nr || o->clear_filter)
-		ret = stack_tracer_set_filter(o->filter.items, o->filter.nr, 1, &err);
+		ret = stack_tracer_set_filter(o->filter.items, o->filter.nr, 1,
+					      &err);
 	if (!ret && o->reset)
 		ret = stack_tracer_reset(&err);
 	if (!ret && (o->start || o->stop))
@@ -162,7 +164,8 @@ int cmd_stack(int argc, const char **argv)
 	int ret, action;
 
 	argc = parse_options(argc, argv, options, stack_usage,
-			     PARSE_OPT_STOP_AT_NON_OPTION | PARSE_OPT_KEEP_DASHDASH);
+			     PARSE_OPT_STOP_AT_NON_OPTION |
+				     PARSE_OPT_KEEP_DASHDASH);
 	if (argc > 0 && !strcmp(argv[0], "--")) {
 		argc--;
 		argv++;

@@ -119,7 +119,8 @@ static int unknown_command(const char *name)
 	return TK_EXIT_USAGE;
 }
 
-static int run_builtin(const struct cmd_struct *cmd, int argc, const char **argv)
+static int run_builtin(const struct cmd_struct *cmd, int argc,
+		       const char **argv)
 {
 	int ret;
 

@@ -63,13 +63,15 @@ enum sdt_operand {
 
 /* One SDT argument "[-]SIZE[f]@OPERAND" of a note. */
 struct sdt_arg {
-	int size;		/* bytes: 1, 2, 4, 8; 0 when the note gives none */
+	/* bytes: 1, 2, 4, 8; 0 when the note gives none */
+	int size;
 	unsigned is_signed:1;	/* negative SIZE */
 	unsigned is_float:1;	/* "f" after SIZE: raw IEEE bits in a GPR */
 	enum sdt_operand op;
 	const struct sdt_reg *reg;	/* REG and MEM */
 	long long disp;			/* MEM and RIP */
-	long long imm;			/* IMM (unsigned values above LLONG_MAX wrap) */
+	/* IMM (unsigned values above LLONG_MAX wrap) */
+	long long imm;
 	unsigned imm_unsigned:1;	/* print imm as unsigned */
 	char *sym;			/* RIP, allocated */
 };

@@ -44,7 +44,8 @@ int test__hostcap(void)
 		return test_skip_cap("tracefs", "tracefs is not mounted");
 	TEST_ASSERT_VAL("statfs tracefs dir", statfs(dir, &st) == 0);
 	TEST_ASSERT_VAL("tracefs dir is tracefs or debugfs/tracing",
-			st.f_type == TRACEFS_MAGIC || st.f_type == DEBUGFS_MAGIC);
+			st.f_type == TRACEFS_MAGIC ||
+				st.f_type == DEBUGFS_MAGIC);
 	if (geteuid() != 0)
 		return test_skip_cap("root", "not root: tracefs files are not readable");
 	TEST_ASSERT_VAL("README read", f.readme);

@@ -34,12 +34,12 @@ static uint64_t rnd(void)
 }
 
 /* 1 if the walk of page differs from kbuffer's, with what differs on stderr. */
-static int walks_differ(const unsigned char *page, int long_size, int big_endian,
-			const char *what)
+static int walks_differ(const unsigned char *page, int long_size,
+			int big_endian, const char *what)
 {
-	struct kbuffer *kb = kbuffer_alloc(long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
-					   big_endian ? KBUFFER_ENDIAN_BIG :
-					   KBUFFER_ENDIAN_LITTLE);
+	struct kbuffer *kb = kbuffer_alloc(
+		long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+		big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
 	struct page_walk w;
 	unsigned long long kts = 0, wts = 0;
 	int n, wsize = 0, wmissed = 0, ret = 0;
@@ -62,10 +62,13 @@ static int walks_differ(const unsigned char *page, int long_size, int big_endian
 	for (n = 0; !ret && (kdata || wdata); n++) {
 		if (!kdata || !wdata || (const unsigned char *)kdata != wdata ||
 		    kts != wts || kbuffer_event_size(kb) != wsize) {
-			fprintf(stderr, "%s: event %d: at %ld, %d bytes, ts %llu; kbuffer: "
-				"at %ld, %d bytes, ts %llu\n", what, n,
-				wdata ? (long)(wdata - page) : -1L, wsize, wts,
-				kdata ? (long)((unsigned char *)kdata - page) : -1L,
+			fprintf(stderr,
+				"%s: event %d: at %ld, %d bytes, ts %llu; kbuffer: "
+				"at %ld, %d bytes, ts %llu\n",
+				what, n, wdata ? (long)(wdata - page) : -1L,
+				wsize, wts,
+				kdata ? (long)((unsigned char *)kdata - page)
+				      : -1L,
 				kdata ? kbuffer_event_size(kb) : 0, kts);
 			ret = 1;
 			break;
@@ -82,13 +85,17 @@ static void put(unsigned char *p, int size, uint64_t v, int big_endian)
 	int i;
 
 	for (i = 0; i < size; i++)
-		p[big_endian ? size - 1 - i : i] = (unsigned char)(v >> (8 * i));
+		p[big_endian ? size - 1 - i : i] =
+			(unsigned char)(v >> (8 * i));
 }
 
-static void put_header(unsigned char *p, unsigned int type, uint32_t delta, int big_endian)
+static void put_header(unsigned char *p, unsigned int type, uint32_t delta,
+		       int big_endian)
 {
-	put(p, 4, big_endian ? (uint64_t)type << 27 | (delta & ((1u << 27) - 1)) :
-		  (uint64_t)delta << 5 | type, big_endian);
+	put(p, 4,
+	    big_endian ? (uint64_t)type << 27 | (delta & ((1u << 27) - 1))
+		       : (uint64_t)delta << 5 | type,
+	    big_endian);
 }
 
 /*
@@ -97,7 +104,8 @@ static void put_header(unsigned char *p, unsigned int type, uint32_t delta, int 
  */
 static unsigned int craft(unsigned char *page, int long_size, int big_endian)
 {
-	unsigned int hdr = 8 + long_size, end = hdr + rnd() % (PAGE - hdr - 8 - 64), off = hdr;
+	unsigned int hdr = 8 + long_size,
+		     end = hdr + rnd() % (PAGE - hdr - 8 - 64), off = hdr;
 	uint64_t flags;
 
 	memset(page, 0, PAGE_ROOM);
@@ -117,16 +125,23 @@ static unsigned int craft(unsigned char *page, int long_size, int big_endian)
 			off += 8 + ((len + 3) & ~3u);
 			break;
 		case 1:
-			/* padding: a discarded event (its delta counts) or the page's rest */
+			/*
+			 * padding: a discarded event (its delta counts) or the
+			 * page's rest
+			 */
 			len = 4 * (rnd() % 8);
-			put_header(page + off, 29, rnd() % 2 ? delta : 0, big_endian);
+			put_header(page + off, 29, rnd() % 2 ? delta : 0,
+				   big_endian);
 			put(page + off + 4, 4, len, big_endian);
 			off += 4 + len;
 			break;
 		case 2:
 		case 3:
-			put_header(page + off, 30 + kind - 2, delta, big_endian);
-			put(page + off + 4, 4, rnd() % 2 ? rnd() % 64 : (uint32_t)rnd(), big_endian);
+			put_header(page + off, 30 + kind - 2, delta,
+				   big_endian);
+			put(page + off + 4, 4,
+			    rnd() % 2 ? rnd() % 64 : (uint32_t)rnd(),
+			    big_endian);
 			off += 8;
 			break;
 		default:
@@ -218,14 +233,15 @@ static int pages_differ(unsigned char *buf, size_t n, const struct tracedat *td,
 
 	for (at = 0; at + PAGE <= n; at += PAGE, ++*pages) {
 		snprintf(what, sizeof(what), "%s: cpu %d page %d", rel, cpu, *pages);
-		bad += walks_differ(buf + at, td->info.long_size, td->info.big_endian, what);
+		bad += walks_differ(buf + at, td->info.long_size,
+				    td->info.big_endian, what);
 	}
 	return bad;
 }
 
 /* The pages of one CPU's data, raw or in compressed chunks, walked. */
-static int cpu_pages(struct tracedat *td, const struct td_cpu *c, const char *rel,
-		     int *pages)
+static int cpu_pages(struct tracedat *td, const struct td_cpu *c,
+		     const char *rel, int *pages)
 {
 	unsigned char hdr[TRACEDAT_CHUNK_HDR_SIZE], *in = NULL, *out = NULL;
 	uint64_t pos = c->offset, csize, usize;
@@ -297,7 +313,8 @@ static int file_pages(const char *rel)
 		if (td->buffers[b].page_size != PAGE)
 			continue;
 		for (c = 0; c < td->buffers[b].nr_cpus; c++)
-			bad += cpu_pages(td, &td->buffers[b].cpus[c], rel, &pages);
+			bad += cpu_pages(td, &td->buffers[b].cpus[c], rel,
+					 &pages);
 	}
 	if (err.len)
 		fprintf(stderr, "%s", err.buf);

@@ -51,7 +51,9 @@ static unsigned long long edge_value(unsigned int size)
 	case 3:
 		return 1ULL << (rnd() % bits);
 	case 4:
-		/* inside one of the registered functions, or just before them */
+		/*
+		 * inside one of the registered functions, or just before them
+		 */
 		return FUNC_BASE + rnd() % 0x5000 - 0x100;
 	case 5:
 		return -(long long)(rnd() % 5);
@@ -60,7 +62,8 @@ static unsigned long long edge_value(unsigned int size)
 	}
 }
 
-static void put_number(unsigned char *p, unsigned int size, unsigned long long v)
+static void put_number(unsigned char *p, unsigned int size,
+		       unsigned long long v)
 {
 	/* Little endian, as the tep is told. */
 	unsigned int i;
@@ -78,9 +81,11 @@ static void put_text(unsigned char *p, unsigned int n)
 }
 
 /* A record of ev with every field filled; returns its size. */
-static unsigned int make_record(struct tep_event *ev, unsigned char *buf, unsigned int room)
+static unsigned int make_record(struct tep_event *ev, unsigned char *buf,
+				unsigned int room)
 {
-	struct tep_format_field *lists[2] = { ev->format.common_fields, ev->format.fields };
+	struct tep_format_field *lists[2] = { ev->format.common_fields,
+					      ev->format.fields };
 	struct tep_format_field *f;
 	unsigned int end = 0, tail, len, off;
 	int l;
@@ -103,18 +108,23 @@ static unsigned int make_record(struct tep_event *ev, unsigned char *buf, unsign
 					continue;
 				put_text(buf + tail, len);
 				buf[tail + len] = '\0';
-				/* A length without its NUL now and then: not a string. */
+				/*
+				 * A length without its NUL now and then: not a
+				 * string.
+				 */
 				len += rnd() % 8 ? 1 : 0;
 				off = tail;
 				if (f->flags & TEP_FIELD_IS_RELATIVE)
 					off -= f->offset + f->size;
-				put_number(p, 4, (unsigned long long)len << 16 | off);
+				put_number(p, 4,
+					   (unsigned long long)len << 16 | off);
 				tail += (len + 4) & ~3U;
 			} else if (f->flags & TEP_FIELD_IS_ARRAY) {
 				put_text(p, f->size);
 				if (f->size && rnd() % 4)
 					p[rnd() % f->size] = '\0';
-				if (!(f->flags & TEP_FIELD_IS_STRING) && rnd() % 2)
+				if (!(f->flags & TEP_FIELD_IS_STRING) &&
+				    rnd() % 2)
 					put_number(p, f->size, edge_value(8));
 			} else if (f->size > 0 && f->size <= 8) {
 				put_number(p, f->size, edge_value(f->size));
@@ -128,7 +138,8 @@ struct stats {
 	int events, compiled, records, compared, mismatches;
 };
 
-static void compare_event(struct tep_handle *tep, struct tep_event *ev, struct stats *st)
+static void compare_event(struct tep_handle *tep, struct tep_event *ev,
+			  struct stats *st)
 {
 	static unsigned char buf[8192];
 	struct strbuf fast = STRBUF_INIT;
@@ -157,9 +168,10 @@ static void compare_event(struct tep_handle *tep, struct tep_event *ev, struct s
 		if (fast.len == s.len && !memcmp(fast.buf, s.buffer, s.len))
 			continue;
 		if (st->mismatches++ < 10)
-			fprintf(stderr, "%s:%s record %d\n  format: %s\n  tep:  \"%.*s\"\n  fast: \"%s\"\n",
-				ev->system, ev->name, i, ev->print_fmt.format, (int)s.len,
-				s.buffer, fast.buf);
+			fprintf(stderr,
+				"%s:%s record %d\n  format: %s\n  tep:  \"%.*s\"\n  fast: \"%s\"\n",
+				ev->system, ev->name, i, ev->print_fmt.format,
+				(int)s.len, s.buffer, fast.buf);
 	}
 	trace_seq_destroy(&s);
 	strbuf_release(&fast);
@@ -307,9 +319,12 @@ static int synthetic_formats(struct stats *st)
 		}
 		ev = tep_find_event(tep, 100 + i);
 		compare_event(tep, ev, &one);
-		fprintf(stderr, "synthetic %zu: compiled %d, %d of %d records compared, %d differ\n",
-			i, one.compiled, one.compared, one.records, one.mismatches);
-		if (!one.compiled || one.compared < RECORDS_PER_EVENT / 4 || one.mismatches)
+		fprintf(stderr,
+			"synthetic %zu: compiled %d, %d of %d records compared, %d differ\n",
+			i, one.compiled, one.compared, one.records,
+			one.mismatches);
+		if (!one.compiled || one.compared < RECORDS_PER_EVENT / 4 ||
+		    one.mismatches)
 			ret = TEST_FAIL;
 		st->events += one.events;
 		st->compiled += one.compiled;
@@ -322,7 +337,9 @@ static int synthetic_formats(struct stats *st)
 	return ret;
 }
 
-/* Every events/SYSTEM/EVENT/format of the running kernel; -1 without tracefs. */
+/*
+ * Every events/SYSTEM/EVENT/format of the running kernel; -1 without tracefs.
+ */
 static int kernel_formats(struct tep_handle *tep)
 {
 	const char *root = "/sys/kernel/tracing/events";
@@ -350,7 +367,8 @@ static int kernel_formats(struct tep_handle *tep)
 			strbuf_reset(&text);
 			if (strbuf_read_file(&text, path.buf, 4096) <= 0)
 				continue;
-			if (!tep_parse_event(tep, text.buf, text.len, sd->d_name))
+			if (!tep_parse_event(tep, text.buf, text.len,
+					     sd->d_name))
 				n++;
 		}
 		closedir(evs);
@@ -391,7 +409,8 @@ static void tamper(struct tep_handle *tep, char **saved, int restore)
  * formats that disagree with the library's (which must then be noticed
  * and dropped).
  */
-static int file_lines(const char *path, int no_compile, int disagree, struct strbuf *out)
+static int file_lines(const char *path, int no_compile, int disagree,
+		      struct strbuf *out)
 {
 	struct tracedat_merge *m = tracedat_merge_new();
 	struct strbuf err = STRBUF_INIT;
@@ -410,7 +429,8 @@ static int file_lines(const char *path, int no_compile, int disagree, struct str
 	}
 	if (disagree) {
 		tracedat_parse_formats(td);
-		saved = calloc(tep_get_events_count(tracedat_tep(td)), sizeof(*saved));
+		saved = calloc(tep_get_events_count(tracedat_tep(td)),
+			       sizeof(*saved));
 		tamper(tracedat_tep(td), saved, 0);
 	}
 	print_init(&pc, 0, 0);
@@ -420,8 +440,10 @@ static int file_lines(const char *path, int no_compile, int disagree, struct str
 			tracedat_merge_add(m, td, b, c, &err);
 	while (!err.len && tracedat_merge_next(m, &ev, &err) > 0 &&
 	       !print_record_check(&pc, &ev)) {
-		print_text(&pc, out, &ev, tracedat_buffer_name(td, ev.buffer), 8);
-		print_json(&pc, out, &ev, tracedat_buffer_name(td, ev.buffer), NULL, NULL);
+		print_text(&pc, out, &ev, tracedat_buffer_name(td, ev.buffer),
+			   8);
+		print_json(&pc, out, &ev, tracedat_buffer_name(td, ev.buffer),
+			   NULL, NULL);
 		strbuf_addstr(out, "}\n");
 		n++;
 	}
@@ -462,12 +484,14 @@ static int fixture_files(void)
 		strbuf_reset(&slow);
 		strbuf_reset(&wrong);
 		n = file_lines(path, 0, 0, &fast);
-		if (n <= 0 || file_lines(path, 1, 0, &slow) != n || fast.len != slow.len ||
+		if (n <= 0 || file_lines(path, 1, 0, &slow) != n ||
+		    fast.len != slow.len ||
 		    memcmp(fast.buf, slow.buf, fast.len)) {
 			fprintf(stderr, "%s: unreadable, or compiled and libtraceevent lines differ "
 				"(%d events)\n", path, n);
 			ret = TEST_FAIL;
-		} else if (file_lines(path, 0, 1, &wrong) != n || wrong.len != slow.len ||
+		} else if (file_lines(path, 0, 1, &wrong) != n ||
+			   wrong.len != slow.len ||
 			   memcmp(wrong.buf, slow.buf, slow.len)) {
 			fprintf(stderr, "%s: formats that disagree with libtraceevent were kept\n",
 				path);
@@ -508,8 +532,10 @@ int test__print_fmt(void)
 		struct stats k = { 0 };
 
 		compare_all(tep, &k);
-		fprintf(stderr, "kernel: %d formats, %d compiled, %d of %d records compared, %d differ\n",
-			k.events, k.compiled, k.compared, k.records, k.mismatches);
+		fprintf(stderr,
+			"kernel: %d formats, %d compiled, %d of %d records compared, %d differ\n",
+			k.events, k.compiled, k.compared, k.records,
+			k.mismatches);
 		if (k.mismatches || (k.events && k.compiled < k.events / 2))
 			ret = TEST_FAIL;
 	}

@@ -45,7 +45,8 @@ static int present(const char *group, const char *event)
 	if (probe_defs_read(&defs))
 		return -1;
 	for (i = 0; i < defs.nr; i++)
-		if (!strcmp(defs.v[i].group, group) && !strcmp(defs.v[i].event, event))
+		if (!strcmp(defs.v[i].group, group) &&
+		    !strcmp(defs.v[i].event, event))
 			found = 1;
 	probe_defs_release(&defs);
 	return found;
@@ -72,7 +73,9 @@ int test__probe_file(void)
 	TEST_ASSERT_VAL("ehdr", gelf_getehdr(elf, &eh));
 	TEST_ASSERT_EQUAL("entry has a file offset", elf_addr_vaddr_to_offset(elf, eh.e_entry, &off), 0);
 	TEST_ASSERT_EQUAL("far address is in no segment",
-			  elf_addr_vaddr_to_offset(elf, 0x7fff00000000ull, &off), -ENOENT);
+			  elf_addr_vaddr_to_offset(elf, 0x7fff00000000ull,
+						   &off),
+			  -ENOENT);
 	elf_addr_vaddr_to_offset(elf, eh.e_entry, &off);
 	elf_addr_close_file(elf, fd);
 	TEST_ASSERT_VAL("non-ELF rejected", !elf_addr_open_file("/proc/self/cmdline", &fd, &e) && e == -EINVAL);

@@ -71,7 +71,8 @@ static int test_args(void)
 
 	for (i = 0; i < sizeof(arg_cases) / sizeof(arg_cases[0]); i++) {
 		const struct arg_case *c = &arg_cases[i];
-		struct strbuf why = STRBUF_INIT, fetch = STRBUF_INIT, type = STRBUF_INIT;
+		struct strbuf why = STRBUF_INIT, fetch = STRBUF_INIT,
+			      type = STRBUF_INIT;
 		struct sdt_arg arg;
 		int ret = sdt_arg_parse(c->text, strlen(c->text), &arg, &why);
 
@@ -115,8 +116,9 @@ static int test_regs(void)
 }
 
 /* desc: 3 words then strings; returns its length. */
-static size_t make_desc(unsigned char *d, int w, int msb, uint64_t pc, uint64_t base,
-			uint64_t sema, const char *strs, size_t slen)
+static size_t make_desc(unsigned char *d, int w, int msb, uint64_t pc,
+			uint64_t base, uint64_t sema, const char *strs,
+			size_t slen)
 {
 	uint64_t v[3] = { pc, base, sema };
 	int i, b;
@@ -158,8 +160,9 @@ static int test_decode(void)
 	len = make_desc(d, 8, 0, 1, 2, 3, STRS("\0req\0\0"));
 	TEST_ASSERT_EQUAL("empty provider", DECODE64(len), -EINVAL);
 	len = make_desc(d, 4, 1, 0x08048000, 0x0804a000, 0, STRS("p\0n\0\0"));
-	TEST_ASSERT_EQUAL("32-bit big endian",
-			  sdt_note_decode(d, len, ELFCLASS32, ELFDATA2MSB, &n, &why), 0);
+	TEST_ASSERT_EQUAL(
+		"32-bit big endian",
+		sdt_note_decode(d, len, ELFCLASS32, ELFDATA2MSB, &n, &why), 0);
 	TEST_ASSERT_EQUAL("32-bit pc", n.pc, 0x08048000);
 	TEST_ASSERT_EQUAL("32-bit base", n.base, 0x0804a000);
 	TEST_ASSERT_STR("empty args", n.args, "");
@@ -182,7 +185,8 @@ static int test_user_args(void)
 	TEST_ASSERT_VAL("name", ua.index == 6 && !strcmp(ua.name, "tag"));
 	sdt_user_arg_release(&ua);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		TEST_ASSERT_EQUAL(bad[i], sdt_user_arg_parse(bad[i], &ua, &err), -EINVAL);
+		TEST_ASSERT_EQUAL(bad[i], sdt_user_arg_parse(bad[i], &ua, &err),
+				  -EINVAL);
 		TEST_ASSERT_VAL("names the text", strstr(err.buf, bad[i]));
 		strbuf_reset(&err);
 	}
@@ -221,16 +225,28 @@ struct fake_elf {
 	const unsigned char *desc;	/* one note's descriptor */
 	size_t desc_len;
 	int notes;			/* how many copies of the note */
-	size_t cut;			/* bytes cut from the end of .note.stapsdt */
+	/* bytes cut from the end of .note.stapsdt */
+	size_t cut;
 };
 
-enum { S_NULL, S_TEXT, S_BASE, S_PROBES, S_NOTE, S_SYMTAB, S_STRTAB, S_SHSTRTAB, S_NR };
+enum {
+	S_NULL,
+	S_TEXT,
+	S_BASE,
+	S_PROBES,
+	S_NOTE,
+	S_SYMTAB,
+	S_STRTAB,
+	S_SHSTRTAB,
+	S_NR
+};
 
 #define FAKE_SIZE 0x2800
 #define NOTE_OFF 0x2100
 
-static void shdr(Elf64_Shdr *sh, Elf64_Word name, Elf64_Word type, Elf64_Xword flags,
-		 Elf64_Addr addr, Elf64_Off off, Elf64_Xword size)
+static void shdr(Elf64_Shdr *sh, Elf64_Word name, Elf64_Word type,
+		 Elf64_Xword flags, Elf64_Addr addr, Elf64_Off off,
+		 Elf64_Xword size)
 {
 	sh->sh_name = name;
 	sh->sh_type = type;
@@ -291,9 +307,12 @@ static char *fake_build(const struct fake_elf *f, size_t *size)
 	sym[1].st_size = 8;
 	memcpy(buf + 0x2480, strtab, sizeof(strtab));
 	memcpy(buf + 0x2500, shstr, sizeof(shstr));
-	shdr(&sh[S_TEXT], 1, SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, 0x1000 + f->shift, 0x1000, 0x800);
-	shdr(&sh[S_BASE], 7, SHT_PROGBITS, SHF_ALLOC, 0x1800 + f->shift, 0x1800, 1);
-	shdr(&sh[S_PROBES], 21, SHT_PROGBITS, SHF_ALLOC | SHF_WRITE, 0x4000 + f->shift, 0x2000, 0x20);
+	shdr(&sh[S_TEXT], 1, SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR,
+	     0x1000 + f->shift, 0x1000, 0x800);
+	shdr(&sh[S_BASE], 7, SHT_PROGBITS, SHF_ALLOC, 0x1800 + f->shift, 0x1800,
+	     1);
+	shdr(&sh[S_PROBES], 21, SHT_PROGBITS, SHF_ALLOC | SHF_WRITE,
+	     0x4000 + f->shift, 0x2000, 0x20);
 	shdr(&sh[S_NOTE], 29, SHT_NOTE, 0, 0, NOTE_OFF, note_size - f->cut);
 	sh[S_NOTE].sh_addralign = 4;
 	shdr(&sh[S_SYMTAB], 43, SHT_SYMTAB, 0, 0, 0x2400, 2 * sizeof(*sym));
@@ -307,7 +326,8 @@ static char *fake_build(const struct fake_elf *f, size_t *size)
 }
 
 /* Reads the fake file; 0 or the error, with err filled. */
-static int fake_read(const struct fake_elf *f, struct sdt_markers *ms, struct strbuf *err)
+static int fake_read(const struct fake_elf *f, struct sdt_markers *ms,
+		     struct strbuf *err)
 {
 	size_t size;
 	char *buf = fake_build(f, &size);
@@ -351,14 +371,17 @@ static int test_conflicts(const struct sdt_marker *m)
 	struct strbuf who = STRBUF_INIT;
 	size_t i;
 
-	for (i = 0; i < sizeof(conflict_cases) / sizeof(conflict_cases[0]); i++) {
+	for (i = 0; i < sizeof(conflict_cases) / sizeof(conflict_cases[0]);
+	     i++) {
 		const struct conflict_case *c = &conflict_cases[i];
 		struct probe_def d;
 		struct probe_defs defs = { &d, 1, 1 };
 
 		TEST_ASSERT_EQUAL("parse", probe_def_parse(c->line, PROBE_UPROBE, &d), 0);
-		TEST_ASSERT_EQUAL(c->line, sdt_ref_ctr_conflict(&defs, "/x/fake.so", m,
-								c->ref_ctr, &who), c->conflict);
+		TEST_ASSERT_EQUAL(c->line,
+				  sdt_ref_ctr_conflict(&defs, "/x/fake.so", m,
+						       c->ref_ctr, &who),
+				  c->conflict);
 		if (c->conflict)
 			TEST_ASSERT_STR("names it", who.buf, "g:e");
 		strbuf_reset(&who);
@@ -389,7 +412,9 @@ static int test_fake_good(uint64_t shift)
 	TEST_ASSERT_EQUAL("semaphore file offset", m->sema_off, 0x2002);
 	TEST_ASSERT_EQUAL("four args", m->argc, 4);
 	TEST_ASSERT_STR("arg1", m->argv[0].fetch, "%ax");
-	/* @+ is relative to the text segment: the same N however far it moved. */
+	/*
+	 * @+ is relative to the text segment: the same N however far it moved.
+	 */
 	TEST_ASSERT_STR("arg2 rip", m->argv[1].fetch, "@+0x4010");
 	TEST_ASSERT_VAL("arg3 SIB left out", !m->argv[2].fetch && strstr(m->argv[2].why, "index"));
 
@@ -398,27 +423,37 @@ static int test_fake_good(uint64_t shift)
 	TEST_ASSERT_EQUAL("event", sdt_marker_event(&ms, 1, &g, &e, &err), 0);
 	TEST_ASSERT_STR("group", g.buf, "sdt_app");
 	TEST_ASSERT_STR("second site suffixed", e.buf, "req_1");
-	TEST_ASSERT_EQUAL("definition", sdt_marker_definition(m, "/x/fake.so", "sdt_app", "req", 1,
-							      NULL, 0, &def, &warn, &err), 0);
+	TEST_ASSERT_EQUAL("definition",
+			  sdt_marker_definition(m, "/x/fake.so", "sdt_app",
+						"req", 1, NULL, 0, &def, &warn,
+						&err),
+			  0);
 	TEST_ASSERT_STR("definition text", def.buf,
 			"p:sdt_app/req /x/fake.so:0x1010(0x2002) arg1=%ax:s32 arg2=@+0x4010:s64 arg4=%si:u64");
 	TEST_ASSERT_VAL("warns about arg3", strstr(warn.buf, "arg3"));
 	strbuf_reset(&def), strbuf_reset(&warn);
 	TEST_ASSERT_EQUAL("user args", sdt_user_arg_parse("p=arg4:string", &ua[0], &err), 0);
-	TEST_ASSERT_EQUAL("no ref_ctr", sdt_marker_definition(m, "/x/fake.so", "sdt_app", "req", 0,
-							      ua, 1, &def, &warn, &err), 0);
+	TEST_ASSERT_EQUAL("no ref_ctr",
+			  sdt_marker_definition(m, "/x/fake.so", "sdt_app",
+						"req", 0, ua, 1, &def, &warn,
+						&err),
+			  0);
 	TEST_ASSERT_STR("without ref_ctr", def.buf,
 			"p:sdt_app/req /x/fake.so:0x1010 arg1=%ax:s32 arg2=@+0x4010:s64 p=+0(%si):string");
 	TEST_ASSERT_VAL("warns about the semaphore", strstr(warn.buf, "semaphore"));
 	sdt_user_arg_release(&ua[0]);
 	strbuf_reset(&def);
 	TEST_ASSERT_EQUAL("string of an int", sdt_user_arg_parse("arg1:string", &ua[0], &err), 0);
-	TEST_ASSERT_EQUAL("refused", sdt_marker_definition(m, "/x", "g", "e", 1, ua, 1,
-							   &def, &warn, &err), -EINVAL);
+	TEST_ASSERT_EQUAL("refused",
+			  sdt_marker_definition(m, "/x", "g", "e", 1, ua, 1,
+						&def, &warn, &err),
+			  -EINVAL);
 	sdt_user_arg_release(&ua[0]);
 	TEST_ASSERT_EQUAL("missing arg", sdt_user_arg_parse("arg9", &ua[0], &err), 0);
-	TEST_ASSERT_EQUAL("refused", sdt_marker_definition(m, "/x", "g", "e", 1, ua, 1,
-							   &def, &warn, &err), -EINVAL);
+	TEST_ASSERT_EQUAL("refused",
+			  sdt_marker_definition(m, "/x", "g", "e", 1, ua, 1,
+						&def, &warn, &err),
+			  -EINVAL);
 	TEST_ASSERT_VAL("names it", strstr(err.buf, "arg9"));
 	sdt_user_arg_release(&ua[0]);
 	if (test_conflicts(m))
@@ -458,7 +493,9 @@ static int test_fake_corrupt(void)
 		struct fake_elf f = { 0, d, 0, 1, c->cut };
 		struct sdt_markers ms;
 
-		f.desc_len = make_desc(d, 8, 0, c->pc, 0x1800, c->sema, MARKER_STRS) - c->strip;
+		f.desc_len = make_desc(d, 8, 0, c->pc, 0x1800, c->sema,
+				       MARKER_STRS) -
+			     c->strip;
 		if (strstr(c->what, "20 bytes"))
 			f.desc_len = 20;
 		TEST_ASSERT_EQUAL(c->what, fake_read(&f, &ms, &err), -EINVAL);

@@ -90,7 +90,8 @@ static int parse_bad(void)
 	return TEST_OK;
 }
 
-static int format(struct fetch_arg *fa, enum probe_kind kind, int64_t delta, const char *want)
+static int format(struct fetch_arg *fa, enum probe_kind kind, int64_t delta,
+		  const char *want)
 {
 	struct fetch_ctx ctx = { .kind = kind, .load_delta = delta };
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
@@ -153,7 +154,8 @@ static int fetcharg_text(void)
 }
 
 /* Translates SPEC against this binary; the definition's args into out. */
-static int self_resolve(struct probe_debuginfo *dbg, const char *text, struct strbuf *out)
+static int self_resolve(struct probe_debuginfo *dbg, const char *text,
+			struct strbuf *out)
 {
 	struct probe_opts opts = { .kind = PROBE_UPROBE };
 	struct fetch_ctx ctx = { .kind = PROBE_UPROBE };
@@ -164,11 +166,13 @@ static int self_resolve(struct probe_debuginfo *dbg, const char *text, struct st
 
 	ret = probe_spec_parse(text, &spec, &err);
 	if (!ret)
-		ret = probe_dwarf_resolve(dbg, &spec, &opts, &pps, &nr, NULL, &err);
+		ret = probe_dwarf_resolve(dbg, &spec, &opts, &pps, &nr, NULL,
+					  &err);
 	if (!ret) {
 		ctx.load_delta = pps[0].load_delta;
 		for (i = 0; i < pps[0].nr_args && !ret; i++)
-			ret = fetch_arg_format(&pps[0].args[i], &ctx, out, &err);
+			ret = fetch_arg_format(&pps[0].args[i], &ctx, out,
+					       &err);
 		probe_points_release(pps, nr);
 	}
 	if (ret)

@@ -32,7 +32,8 @@ static int write_file(const char *path, int zlevel)
 		return -errno;
 	ret = tracedat_write_new(fd, 4096, zlevel, &w);
 	if (!ret)
-		ret = tracedat_write_section(w, TRACEDAT_OPT_HEADER_INFO, hdr, sizeof(hdr) - 1);
+		ret = tracedat_write_section(w, TRACEDAT_OPT_HEADER_INFO, hdr,
+					     sizeof(hdr) - 1);
 	if (!ret)
 		ret = tracedat_write_option_str(w, TRACEDAT_OPT_UNAME, "Linux test");
 	if (!ret)

@@ -134,7 +134,10 @@ static int make_trace(const char *dir, const char *prog)
 		fprintf(stderr, "uprobe refused: %s\n", err.buf);
 		goto out;
 	}
-	/* trace-cmd extract -B removes the instance itself; the undo is harmless then. */
+	/*
+	 * trace-cmd extract -B removes the instance itself; the undo is
+	 * harmless then.
+	 */
 	e = tk_instance_create(INSTANCE);
 	if (e) {
 		fprintf(stderr, "instance %s: %s\n", INSTANCE, strerror(-e));

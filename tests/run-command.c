@@ -10,7 +10,9 @@
 #include "util/run-command.h"
 #include "util/strbuf.h"
 
-/* Starts argv, releases it, waits: the wait status, exec's -errno in *exec_err. */
+/*
+ * Starts argv, releases it, waits: the wait status, exec's -errno in *exec_err.
+ */
 static int run(char *const *argv, int *exec_err)
 {
 	struct child_process cmd = CHILD_PROCESS_INIT;
@@ -32,7 +34,10 @@ static void on_signal(int sig)
 {
 }
 
-/* The gate holds the exec back, and the caller's handlers do not reach the child. */
+/*
+ * The gate holds the exec back, and the caller's handlers do not reach the
+ * child.
+ */
 static int gated(void)
 {
 	char dir[] = "/tmp/tk-runcmd.XXXXXX";

@@ -104,7 +104,10 @@ static int module_frames(void)
 	return TEST_OK;
 }
 
-/* After a reset with the tracer off the kernel prints the note and the old rows. */
+/*
+ * After a reset with the tracer off the kernel prints the note and the old
+ * rows.
+ */
 static int after_reset(void)
 {
 	struct stack_trace st;
@@ -120,7 +123,8 @@ static const char header[] =
 	"        Depth    Size   Location    (1 entries)\n"
 	"        -----    ----   --------\n";
 
-static int parse_one(const char *row, struct stack_trace *st, struct strbuf *err)
+static int parse_one(const char *row, struct stack_trace *st,
+		     struct strbuf *err)
 {
 	struct strbuf text = STRBUF_INIT;
 	int ret;

@@ -34,7 +34,8 @@
  */
 static const struct {
 	const char *args;	/* after FIELDS */
-	int whole;		/* passed whole, else cut before the print fmt */
+	/* passed whole, else cut before the print fmt */
+	int whole;
 } shapes[] = {
 	{ "REC->pid, REC->prio\n", 1 },
 	{ "REC->pid ? 1 : 0, REC->prio[0] ? 2 : 3\n", 1 },

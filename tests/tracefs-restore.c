@@ -143,7 +143,9 @@ static int busy_instance(const char *name)
 		if (!ok)
 			fprintf(stderr, "%s/tracing_on: \"%s\", expected 1\n", path.buf, on.buf);
 	}
-	/* Before any verdict: a failing run leaves tracefs as it found it too. */
+	/*
+	 * Before any verdict: a failing run leaves tracefs as it found it too.
+	 */
 	rmdir(path.buf);
 	strbuf_release(&path);
 	strbuf_release(&on);

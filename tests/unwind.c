@@ -28,7 +28,8 @@
  * interceptor of backtrace() adds a frame of its own before it); the
  * callers follow, which the offline frames 1 on must equal.
  */
-static int check_stack(const struct unwind_stack *all, const struct test_snapshot *s)
+static int check_stack(const struct unwind_stack *all,
+		       const struct test_snapshot *s)
 {
 	static struct unwind_frame frames[UNWIND_MAX_FRAMES + 1];
 	struct unwind_stack real = { .v = frames }, *st = &real;
@@ -58,7 +59,8 @@ static int check_stack(const struct unwind_stack *all, const struct test_snapsho
 				(unsigned long long)st->v[i].ip,
 				st->v[i].sym ? st->v[i].sym : "?", b < s->nr_bt ? s->bt[b] : NULL);
 		TEST_ASSERT_VAL("offline frame equals backtrace()'s",
-				b < s->nr_bt && st->v[i].ip == (uintptr_t)s->bt[b]);
+				b < s->nr_bt &&
+					st->v[i].ip == (uintptr_t)s->bt[b]);
 	}
 	TEST_ASSERT_VAL("the frame of take() is named", st->v[0].sym &&
 			strstr(st->v[0].sym, "take"));
@@ -71,8 +73,11 @@ static size_t mutate(unsigned char *buf, size_t size, unsigned int *seed)
 	int i, n = 1 + rand_r(seed) % 8;
 
 	for (i = 0; i < n; i++) {
-		size_t at = TEST_SNAPSHOT_HEAD + (size_t)rand_r(seed) % (size - TEST_SNAPSHOT_HEAD - 8);
-		uint64_t v = ((uint64_t)rand_r(seed) << 33) ^ ((uint64_t)rand_r(seed) << 2);
+		size_t at =
+			TEST_SNAPSHOT_HEAD +
+			(size_t)rand_r(seed) % (size - TEST_SNAPSHOT_HEAD - 8);
+		uint64_t v = ((uint64_t)rand_r(seed) << 33) ^
+			     ((uint64_t)rand_r(seed) << 2);
 
 		if (rand_r(seed) % 2)
 			memcpy(buf + at, &v, 8);
@@ -120,7 +125,8 @@ int test__unwind(void)
 	size = test_lay_out(buf, &s);
 	rec.data = buf;
 	rec.size = size;
-	if (unwind_record(u, 0, event, &rec, TEST_SNAPSHOT_PID, &st) <= 0 || check_stack(&st, &s))
+	if (unwind_record(u, 0, event, &rec, TEST_SNAPSHOT_PID, &st) <= 0 ||
+	    check_stack(&st, &s))
 		goto out_u;
 	if (unwind_record(u, 0, event, &rec, TEST_SNAPSHOT_PID + 1, &st)) {
 		fprintf(stderr, "a pid without maps unwound\n");
@@ -130,7 +136,8 @@ int test__unwind(void)
 		memcpy(work, buf, size);
 		rec.data = work;
 		rec.size = mutate(work, size, &seed);
-		if (unwind_record(u, 0, event, &rec, TEST_SNAPSHOT_PID, &st) > UNWIND_MAX_FRAMES + 1) {
+		if (unwind_record(u, 0, event, &rec, TEST_SNAPSHOT_PID, &st) >
+		    UNWIND_MAX_FRAMES + 1) {
 			fprintf(stderr, "mutation %d: %d frames\n", i, st.nr);
 			goto out_u;
 		}

@@ -30,18 +30,21 @@ static inline void free_ptr(void *pp)
  * their const char * member field, whose field does not sort before key
  * (nr when none): where a run of equal names starts.
  */
-#define lower_bound_by_name(v, nr, field, key)					\
-	name_lower_bound((v), (nr), sizeof(*(v)), offsetof(__typeof__(*(v)), field), (key))
+#define lower_bound_by_name(v, nr, field, key)                                 \
+	name_lower_bound((v), (nr), sizeof(*(v)),                              \
+			 offsetof(__typeof__(*(v)), field), (key))
 
-static inline size_t name_lower_bound(const void *v, size_t nr, size_t size, size_t off,
-				      const char *key)
+static inline size_t name_lower_bound(const void *v, size_t nr, size_t size,
+				      size_t off, const char *key)
 {
 	size_t lo = 0, hi = nr;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (strcmp(*(const char *const *)((const char *)v + mid * size + off), key) < 0)
+		if (strcmp(*(const char *const *)((const char *)v + mid * size +
+						  off),
+			   key) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;

@@ -81,7 +81,8 @@ void elf_addr_close_file(Elf *elf, int fd)
 		close(fd);
 }
 
-int elf_addr_symbol_file_offset(const char *path, const char *name, uint64_t *off)
+int elf_addr_symbol_file_offset(const char *path, const char *name,
+				uint64_t *off)
 {
 	Elf_Scn *scn = NULL;
 	int fd, err, ret = -ENOENT;
@@ -105,7 +106,8 @@ int elf_addr_symbol_file_offset(const char *path, const char *name, uint64_t *of
 				continue;
 			n = elf_strptr(elf, sh.sh_link, sym.st_name);
 			if (n && !strcmp(n, name)) {
-				ret = elf_addr_vaddr_to_offset(elf, sym.st_value, off);
+				ret = elf_addr_vaddr_to_offset(
+					elf, sym.st_value, off);
 				break;
 			}
 		}
@@ -126,9 +128,12 @@ int elf_addr_build_id(Elf *elf, struct strbuf *hex)
 	for (i = 0; i < n; i++) {
 		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_NOTE)
 			continue;
-		d = elf_getdata_rawchunk(elf, ph.p_offset, ph.p_filesz, ELF_T_NHDR);
-		for (off = 0; d && (off = gelf_getnote(d, off, &nh, &name_off, &desc_off));) {
-			const unsigned char *desc = (const unsigned char *)d->d_buf + desc_off;
+		d = elf_getdata_rawchunk(elf, ph.p_offset, ph.p_filesz,
+					 ELF_T_NHDR);
+		for (off = 0; d && (off = gelf_getnote(d, off, &nh, &name_off,
+						       &desc_off));) {
+			const unsigned char *desc =
+				(const unsigned char *)d->d_buf + desc_off;
 			size_t j;
 
 			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||

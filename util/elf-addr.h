@@ -26,7 +26,8 @@ int elf_addr_load_delta(Elf *elf, uint64_t probe_vaddr, int64_t *delta);
 
 /* File offset of the .symtab symbol NAME in PATH; 0, -ENOENT, or the
  * open error. */
-int elf_addr_symbol_file_offset(const char *path, const char *name, uint64_t *off);
+int elf_addr_symbol_file_offset(const char *path, const char *name,
+				uint64_t *off);
 
 /*
  * The GNU build-id of elf (the NT_GNU_BUILD_ID note of a PT_NOTE

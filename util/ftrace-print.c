@@ -14,11 +14,12 @@
 static unsigned long long field_val(const struct tep_format_field *f,
 				    const struct tep_record *rec)
 {
-	return tep_read_number(f->event->tep, (char *)rec->data + f->offset, f->size);
+	return tep_read_number(f->event->tep, (char *)rec->data + f->offset,
+			       f->size);
 }
 
-static void put_func(struct trace_seq *s, struct tep_handle *tep, unsigned long long addr,
-		     const char *unknown_fmt)
+static void put_func(struct trace_seq *s, struct tep_handle *tep,
+		     unsigned long long addr, const char *unknown_fmt)
 {
 	const char *name = tep_find_function(tep, addr);
 
@@ -111,7 +112,8 @@ static int exit_handler(struct trace_seq *s, struct tep_record *rec,
 			struct tep_event *ev, void *ctx)
 {
 	struct ftrace_print *fp = ctx;
-	unsigned long long ns = field_val(fp->rettime, rec) - field_val(fp->calltime, rec);
+	unsigned long long ns =
+		field_val(fp->rettime, rec) - field_val(fp->calltime, rec);
 
 	(void)ev;
 	put_overhead(s, ns);
@@ -126,8 +128,8 @@ static struct tep_format_field *number(struct tep_event *ev, const char *name)
 {
 	struct tep_format_field *f = ev ? tep_find_field(ev, name) : NULL;
 
-	if (!f || f->size < 1 || f->size > 8 || (f->flags & (TEP_FIELD_IS_ARRAY |
-							     TEP_FIELD_IS_DYNAMIC)))
+	if (!f || f->size < 1 || f->size > 8 ||
+	    (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)))
 		return NULL;
 	return f;
 }
@@ -165,10 +167,13 @@ void ftrace_print_register(struct ftrace_print *fp, struct tep_handle *tep)
 	fp->ret_depth = number(fp->exit, "depth");
 	fp->calltime = number(fp->exit, "calltime");
 	fp->rettime = number(fp->exit, "rettime");
-	/* Folding needs both halves; a half-known graph prints as its formats say. */
+	/*
+	 * Folding needs both halves; a half-known graph prints as its formats
+	 * say.
+	 */
 	if (!unhandled(fp->entry) || !unhandled(fp->exit) || !fp->ent_func ||
-	    !fp->ent_depth || !fp->ret_func || !fp->ret_depth || !fp->calltime ||
-	    !fp->rettime) {
+	    !fp->ent_depth || !fp->ret_func || !fp->ret_depth ||
+	    !fp->calltime || !fp->rettime) {
 		fp->entry = fp->exit = NULL;
 		return;
 	}
@@ -192,17 +197,20 @@ int ftrace_print_is_entry(const struct ftrace_print *fp, int id)
 }
 
 int ftrace_print_is_leaf(const struct ftrace_print *fp, struct tep_handle *tep,
-			 const struct tep_record *rec, const struct tep_record *next)
+			 const struct tep_record *rec,
+			 const struct tep_record *next)
 {
 	return fp->exit && next->cpu == rec->cpu && next->size >= 0 &&
-	       (unsigned int)next->size >= fp->exit_min && type_of(tep, next) == fp->exit->id &&
+	       (unsigned int)next->size >= fp->exit_min &&
+	       type_of(tep, next) == fp->exit->id &&
 	       tep_data_pid(tep, (struct tep_record *)next) ==
-	       tep_data_pid(tep, (struct tep_record *)rec) &&
+		       tep_data_pid(tep, (struct tep_record *)rec) &&
 	       field_val(fp->ret_func, next) == field_val(fp->ent_func, rec);
 }
 
 void ftrace_print_call(const struct ftrace_print *fp, struct tep_handle *tep,
-		       const struct tep_record *rec, struct ftrace_print_call *call)
+		       const struct tep_record *rec,
+		       struct ftrace_print_call *call)
 {
 	int type = type_of(tep, rec);
 	const struct tep_record *exit = rec;
@@ -231,5 +239,6 @@ void ftrace_print_call(const struct ftrace_print *fp, struct tep_handle *tep,
 	} else {
 		return;
 	}
-	call->duration_ns = field_val(fp->rettime, exit) - field_val(fp->calltime, exit);
+	call->duration_ns =
+		field_val(fp->rettime, exit) - field_val(fp->calltime, exit);
 }

@@ -34,7 +34,8 @@ int ftrace_print_is_entry(const struct ftrace_print *fp, int id);
 
 /* 1 when next is the exit of the entry rec: the two print as one leaf. */
 int ftrace_print_is_leaf(const struct ftrace_print *fp, struct tep_handle *tep,
-			 const struct tep_record *rec, const struct tep_record *next);
+			 const struct tep_record *rec,
+			 const struct tep_record *next);
 
 /* What a record is to the tracers, for typed output (JSON). */
 enum ftrace_print_kind {
@@ -47,9 +48,11 @@ enum ftrace_print_kind {
 
 struct ftrace_print_call {
 	enum ftrace_print_kind kind;
-	unsigned long long func, parent;	/* addresses; parent of FUNCTION only */
+	/* addresses; parent of FUNCTION only */
+	unsigned long long func, parent;
 	long long depth;			/* graph events */
-	unsigned long long duration_ns;		/* LEAF and EXIT: rettime - calltime */
+	/* LEAF and EXIT: rettime - calltime */
+	unsigned long long duration_ns;
 };
 
 /*
@@ -58,6 +61,7 @@ struct ftrace_print_call {
  * record must have been checked to fit its format.
  */
 void ftrace_print_call(const struct ftrace_print *fp, struct tep_handle *tep,
-		       const struct tep_record *rec, struct ftrace_print_call *call);
+		       const struct tep_record *rec,
+		       struct ftrace_print_call *call);
 
 #endif

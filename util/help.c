@@ -7,7 +7,8 @@
 #include "util/run-command.h"
 #include "util/strbuf.h"
 
-static int run_man(const char *const *argv, int quiet, int *status, struct strbuf *err)
+static int run_man(const char *const *argv, int quiet, int *status,
+		   struct strbuf *err)
 {
 	struct child_process cmd = CHILD_PROCESS_INIT;
 	int exec_err, ret;
@@ -35,7 +36,8 @@ int help_show_man_page(const char *page, struct strbuf *err)
 	int status, ret;
 
 	ret = run_man(where, 1, &status, err);
-	if (ret == -ENOENT || (!ret && (!WIFEXITED(status) || WEXITSTATUS(status))))
+	if (ret == -ENOENT ||
+	    (!ret && (!WIFEXITED(status) || WEXITSTATUS(status))))
 		return -ENOENT;
 	if (!ret)
 		ret = run_man(show, 0, &status, err);

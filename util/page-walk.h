@@ -38,20 +38,23 @@ struct page_walk {
 	int long_size, big_endian;
 	const unsigned char *data;	/* the page's first event */
 	unsigned int size;		/* bytes of events */
-	unsigned int curr, index, next;	/* event header, its data, the next header */
+	/* event header, its data, the next header */
+	unsigned int curr, index, next;
 	unsigned long long ts;
 	long long lost;
 	int backwards;			/* the walk stopped at a length < 0 */
 };
 
-static inline void page_walk_init(struct page_walk *w, int long_size, int big_endian)
+static inline void page_walk_init(struct page_walk *w, int long_size,
+				  int big_endian)
 {
 	memset(w, 0, sizeof(*w));
 	w->long_size = long_size;
 	w->big_endian = big_endian;
 }
 
-static inline uint32_t page_walk_4(const struct page_walk *w, const unsigned char *p)
+static inline uint32_t page_walk_4(const struct page_walk *w,
+				   const unsigned char *p)
 {
 	uint32_t v;
 
@@ -59,7 +62,8 @@ static inline uint32_t page_walk_4(const struct page_walk *w, const unsigned cha
 	return w->big_endian ? be32toh(v) : le32toh(v);
 }
 
-static inline uint64_t page_walk_8(const struct page_walk *w, const unsigned char *p)
+static inline uint64_t page_walk_8(const struct page_walk *w,
+				   const unsigned char *p)
 {
 	uint64_t v;
 
@@ -67,7 +71,8 @@ static inline uint64_t page_walk_8(const struct page_walk *w, const unsigned cha
 	return w->big_endian ? be64toh(v) : le64toh(v);
 }
 
-static inline uint64_t page_walk_long(const struct page_walk *w, const unsigned char *p)
+static inline uint64_t page_walk_long(const struct page_walk *w,
+				      const unsigned char *p)
 {
 	return w->long_size == 8 ? page_walk_8(w, p) : page_walk_4(w, p);
 }
@@ -100,7 +105,10 @@ static inline int page_walk_step(struct page_walk *w)
 			extend = page_walk_4(w, p);
 			p += 4;
 			delta += extend << 27;
-			/* A stamp holds 59 bits: the rest stay the running time's. */
+			/*
+			 * A stamp holds 59 bits: the rest stay the running
+			 * time's.
+			 */
 			if (type == 31)
 				delta |= w->ts & PAGE_WALK_TS_MSB;
 			length = 0;
@@ -134,7 +142,8 @@ static inline int page_walk_step(struct page_walk *w)
 }
 
 /* kbuffer_load_subbuffer(): the page's header, then up to its first event. */
-static inline void page_walk_load(struct page_walk *w, const unsigned char *page)
+static inline void page_walk_load(struct page_walk *w,
+				  const unsigned char *page)
 {
 	uint64_t flags = page_walk_long(w, page + 8);
 
@@ -157,8 +166,8 @@ static inline void page_walk_load(struct page_walk *w, const unsigned char *page
  * of a page just loaded: its first event, or NULL.
  */
 static inline const unsigned char *page_walk_first(const struct page_walk *w,
-						   unsigned long long *ts, int *size,
-						   int *missed)
+						   unsigned long long *ts,
+						   int *size, int *missed)
 {
 	*missed = w->curr ? 0 : (int)w->lost;
 	if (w->curr >= w->size)
@@ -169,8 +178,8 @@ static inline const unsigned char *page_walk_first(const struct page_walk *w,
 }
 
 /* kbuffer_next_event() and kbuffer_event_size(): the next event, or NULL. */
-static inline const unsigned char *page_walk_next(struct page_walk *w,
-						  unsigned long long *ts, int *size)
+static inline const unsigned char *
+page_walk_next(struct page_walk *w, unsigned long long *ts, int *size)
 {
 	if (page_walk_step(w) < 0)
 		return NULL;

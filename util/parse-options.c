@@ -244,7 +244,8 @@ static int parse_core(int argc, const char **argv, const struct option *opts,
 			c.argv++;
 			break;
 		}
-		ret = a[1] == '-' ? parse_long(&c, opts) : parse_short(&c, opts);
+		ret = a[1] == '-' ? parse_long(&c, opts)
+				  : parse_short(&c, opts);
 		if (ret)
 			return ret;
 	}
@@ -268,8 +269,9 @@ void parse_options_list(FILE *fp, const struct option *opts)
 	int own_h = 0;
 
 	for (o = opts; o->type != OPTION_END; o++) {
-		const char *arg = takes_arg(o) && !(o->flags & PARSE_OPT_OPTARG) ?
-				  (o->argh ? o->argh : "...") : NULL;
+		const char *arg = takes_arg(o) && !(o->flags & PARSE_OPT_OPTARG)
+					  ? (o->argh ? o->argh : "...")
+					  : NULL;
 
 		own_h |= o->short_name == 'h';
 		if (o->type == OPTION_GROUP || (o->flags & PARSE_OPT_HIDDEN))

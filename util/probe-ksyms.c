@@ -65,7 +65,8 @@ const char *probe_ksyms_clone_suffix(const char *sym)
 
 static int kallsym_cmp(const void *a, const void *b)
 {
-	return strcmp(((const struct kallsym *)a)->name, ((const struct kallsym *)b)->name);
+	return strcmp(((const struct kallsym *)a)->name,
+		      ((const struct kallsym *)b)->name);
 }
 
 /*
@@ -134,8 +135,8 @@ static size_t kallsyms_lower(const struct probe_ksyms *k, const char *name)
 	return lower_bound_by_name(k->syms, k->nr_syms, name, name);
 }
 
-int probe_ksyms_find(struct probe_ksyms *k, const char *name, struct probe_ksym *ks,
-		     struct strbuf *err)
+int probe_ksyms_find(struct probe_ksyms *k, const char *name,
+		     struct probe_ksym *ks, struct strbuf *err)
 {
 	struct strbuf dot = STRBUF_INIT;
 	size_t i, n = strlen(name);
@@ -144,15 +145,19 @@ int probe_ksyms_find(struct probe_ksyms *k, const char *name, struct probe_ksym 
 	memset(ks, 0, sizeof(*ks));
 	if (ret)
 		return ret;
-	for (i = kallsyms_lower(k, name); i < k->nr_syms && !strcmp(k->syms[i].name, name); i++)
+	for (i = kallsyms_lower(k, name);
+	     i < k->nr_syms && !strcmp(k->syms[i].name, name); i++)
 		if (k->syms[i].text && !ks->nr++)
 			ks->module = k->syms[i].mod;
 	/* The clones sort right after "FUNC.". */
 	strbuf_addf(&dot, "%s.", name);
 	for (i = kallsyms_lower(k, dot.buf);
-	     i < k->nr_syms && !strncmp(k->syms[i].name, dot.buf, n + 1) && !ks->clone; i++)
+	     i < k->nr_syms && !strncmp(k->syms[i].name, dot.buf, n + 1) &&
+	     !ks->clone;
+	     i++)
 		if (k->syms[i].text &&
-		    probe_ksyms_clone_suffix(k->syms[i].name) == k->syms[i].name + n)
+		    probe_ksyms_clone_suffix(k->syms[i].name) ==
+			    k->syms[i].name + n)
 			ks->clone = k->syms[i].name;
 	strbuf_release(&dot);
 	return 0;
@@ -162,7 +167,8 @@ int probe_ksyms_has_text(const struct probe_ksyms *k, const char *name)
 {
 	size_t i;
 
-	for (i = kallsyms_lower(k, name); i < k->nr_syms && !strcmp(k->syms[i].name, name); i++)
+	for (i = kallsyms_lower(k, name);
+	     i < k->nr_syms && !strcmp(k->syms[i].name, name); i++)
 		if (k->syms[i].text)
 			return 1;
 	return 0;
@@ -232,13 +238,15 @@ static int traceable(struct probe_ksyms *k, const char *func)
 		if (events_on_notrace() ||
 		    tk_tracefs_read(NULL, "available_filter_functions", &k->traceable) <= 0)
 			return 1;
-		for (line = k->traceable.buf; (nl = strchr(line, '\n')); line = nl + 1) {
+		for (line = k->traceable.buf; (nl = strchr(line, '\n'));
+		     line = nl + 1) {
 			*nl = '\0';
 			line[strcspn(line, " \t")] = '\0';
 			if (n == alloc) {
 				alloc = alloc ? 2 * alloc : 1 << 16;
-				k->ftrace_funcs = xrealloc(k->ftrace_funcs,
-							   alloc * sizeof(*k->ftrace_funcs));
+				k->ftrace_funcs = xrealloc(
+					k->ftrace_funcs,
+					alloc * sizeof(*k->ftrace_funcs));
 			}
 			k->ftrace_funcs[n++] = line;
 		}
@@ -246,8 +254,8 @@ static int traceable(struct probe_ksyms *k, const char *func)
 		k->nr_ftrace_funcs = n;
 	}
 	return k->nr_ftrace_funcs < 0 ||
-	       bsearch(&func, k->ftrace_funcs, k->nr_ftrace_funcs, sizeof(*k->ftrace_funcs),
-		       str_cmp);
+	       bsearch(&func, k->ftrace_funcs, k->nr_ftrace_funcs,
+		       sizeof(*k->ftrace_funcs), str_cmp);
 }
 
 /*
@@ -255,22 +263,24 @@ static int traceable(struct probe_ksyms *k, const char *func)
  * MOD:SYM the module's alone (measured on 6.1.0-57: tktest:kallsyms_open
  * is taken while vmlinux has a kallsyms_open too), else all of them.
  */
-static void count_in(const struct probe_ksyms *k, const char *name, const char *module,
-		     int *nr, int *all)
+static void count_in(const struct probe_ksyms *k, const char *name,
+		     const char *module, int *nr, int *all)
 {
 	size_t i;
 
 	*nr = *all = 0;
-	for (i = kallsyms_lower(k, name); i < k->nr_syms && !strcmp(k->syms[i].name, name); i++) {
-		if (module && (!k->syms[i].mod || strcmp(k->syms[i].mod, module)))
+	for (i = kallsyms_lower(k, name);
+	     i < k->nr_syms && !strcmp(k->syms[i].name, name); i++) {
+		if (module &&
+		    (!k->syms[i].mod || strcmp(k->syms[i].mod, module)))
 			continue;
 		++*all;
 		*nr += k->syms[i].text;
 	}
 }
 
-int probe_ksyms_check(struct probe_ksyms *k, const char *sym, const char *module,
-		      struct strbuf *err)
+int probe_ksyms_check(struct probe_ksyms *k, const char *sym,
+		      const char *module, struct strbuf *err)
 {
 	int nr, all, ret = probe_ksyms_load(k, err);
 

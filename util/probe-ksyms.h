@@ -17,7 +17,8 @@ struct probe_ksyms;
 /* What kallsyms says of one name. */
 struct probe_ksym {
 	int nr;			/* text symbols of that name */
-	const char *module;	/* the first text one's [MOD], or NULL for vmlinux */
+	/* the first text one's [MOD], or NULL for vmlinux */
+	const char *module;
 	const char *clone;	/* FUNC.isra.N, FUNC.constprop.N, FUNC.part.N */
 };
 
@@ -28,8 +29,8 @@ void probe_ksyms_free(struct probe_ksyms *k);
 const char *probe_ksyms_clone_suffix(const char *sym);
 
 /* What kallsyms holds of name; 0, or -errno with err = "/proc/kallsyms: why". */
-int probe_ksyms_find(struct probe_ksyms *k, const char *name, struct probe_ksym *ks,
-		     struct strbuf *err);
+int probe_ksyms_find(struct probe_ksyms *k, const char *name,
+		     struct probe_ksym *ks, struct strbuf *err);
 
 /* Reads /proc/kallsyms (once); 0, or -errno with err = "/proc/kallsyms: why". */
 int probe_ksyms_load(struct probe_ksyms *k, struct strbuf *err);
@@ -43,7 +44,7 @@ int probe_ksyms_has_text(const struct probe_ksyms *k, const char *name);
  * (text or data; within the module for MOD:SYM), when it is on the kprobe
  * blacklist, or notrace.  0, or -errno with err = "SYM: why".
  */
-int probe_ksyms_check(struct probe_ksyms *k, const char *sym, const char *module,
-		      struct strbuf *err);
+int probe_ksyms_check(struct probe_ksyms *k, const char *sym,
+		      const char *module, struct strbuf *err);
 
 #endif

@@ -27,7 +27,8 @@ static uint64_t get_word(const unsigned char *p, int size, int elfdata)
 }
 
 /* The NUL-terminated string at *pos within len bytes, or NULL. */
-static const char *take_string(const unsigned char *desc, size_t len, size_t *pos)
+static const char *take_string(const unsigned char *desc, size_t len,
+			       size_t *pos)
 {
 	const unsigned char *s = desc + *pos, *nul;
 
@@ -90,7 +91,8 @@ int sdt_arg_parse(const char *text, size_t len, struct sdt_arg *arg,
 			return -EINVAL;
 		}
 		arg->size = *p - '0';
-		if (arg->size != 1 && arg->size != 2 && arg->size != 4 && arg->size != 8) {
+		if (arg->size != 1 && arg->size != 2 && arg->size != 4 &&
+		    arg->size != 8) {
 			strbuf_addf(why, "bad size '%.*s'", (int)(at - text), text);
 			return -EINVAL;
 		}
@@ -173,7 +175,8 @@ static int find_symbol(Elf *elf, const char *name, uint64_t *val)
 				GElf_Sym sym;
 				const char *s;
 
-				if (!gelf_getsym(data, i, &sym) || sym.st_shndx == SHN_UNDEF)
+				if (!gelf_getsym(data, i, &sym) ||
+				    sym.st_shndx == SHN_UNDEF)
 					continue;
 				s = elf_strptr(elf, sh.sh_link, sym.st_name);
 				if (s && !strcmp(s, name)) {
@@ -189,7 +192,8 @@ static int find_symbol(Elf *elf, const char *name, uint64_t *val)
 static void convert_arg(const struct elf_ctx *ctx, const struct sdt_marker *m,
 			const char *text, size_t len, struct sdt_fetch *f)
 {
-	struct strbuf why = STRBUF_INIT, fetch = STRBUF_INIT, type = STRBUF_INIT;
+	struct strbuf why = STRBUF_INIT, fetch = STRBUF_INIT,
+		      type = STRBUF_INIT;
 	struct sdt_arg arg;
 	uint64_t n = 0;
 	int ret;
@@ -328,11 +332,14 @@ static int read_note(const struct elf_ctx *ctx, const unsigned char *desc,
 
 	if (!gelf_getehdr(ctx->elf, &eh))
 		return -EINVAL;
-	ret = sdt_note_decode(desc, len, eh.e_ident[EI_CLASS], eh.e_ident[EI_DATA],
-			      &note, why);
+	ret = sdt_note_decode(desc, len, eh.e_ident[EI_CLASS],
+			      eh.e_ident[EI_DATA], &note, why);
 	if (ret)
 		return ret;
-	/* The base word is where .stapsdt.base was at link time: prelink moved it. */
+	/*
+	 * The base word is where .stapsdt.base was at link time: prelink moved
+	 * it.
+	 */
 	if (base && note.base)
 		delta = *base - note.base;
 	memset(&m, 0, sizeof(m));
@@ -379,10 +386,14 @@ static int read_note_section(const struct elf_ctx *ctx, Elf_Scn *scn,
 			ret = -EINVAL;
 			break;
 		}
-		if (nh.n_type == SDT_NOTE_TYPE && nh.n_namesz == sizeof(SDT_NOTE_OWNER) &&
-		    !memcmp((char *)data->d_buf + name_off, SDT_NOTE_OWNER, nh.n_namesz)) {
-			ret = read_note(ctx, (unsigned char *)data->d_buf + desc_off,
-					nh.n_descsz, has_base ? &base : NULL, ms, &why);
+		if (nh.n_type == SDT_NOTE_TYPE &&
+		    nh.n_namesz == sizeof(SDT_NOTE_OWNER) &&
+		    !memcmp((char *)data->d_buf + name_off, SDT_NOTE_OWNER,
+			    nh.n_namesz)) {
+			ret = read_note(ctx,
+					(unsigned char *)data->d_buf + desc_off,
+					nh.n_descsz, has_base ? &base : NULL,
+					ms, &why);
 			if (ret)
 				break;
 		}
@@ -405,12 +416,14 @@ int sdt_markers_from_elf(Elf *elf, const char *path, struct sdt_markers *ms,
 	int ret = 0;
 
 	memset(ms, 0, sizeof(*ms));
-	if (!gelf_getehdr(elf, &eh) || (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)) {
+	if (!gelf_getehdr(elf, &eh) ||
+	    (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)) {
 		strbuf_addf(err, "%s: not an ELF executable or shared object", path);
 		return -EINVAL;
 	}
 	/* libelf reports no sections when their headers lie past the end. */
-	if (eh.e_shoff && eh.e_shnum && (elf_getshdrnum(elf, &shnum) || !shnum)) {
+	if (eh.e_shoff && eh.e_shnum &&
+	    (elf_getshdrnum(elf, &shnum) || !shnum)) {
 		strbuf_addf(err, "%s: section headers at 0x%llx are unreadable (truncated file?)",
 			    path, (unsigned long long)eh.e_shoff);
 		return -EINVAL;
@@ -437,7 +450,8 @@ int sdt_markers_from_elf(Elf *elf, const char *path, struct sdt_markers *ms,
 	return ret;
 }
 
-int sdt_markers_read(const char *path, struct sdt_markers *ms, struct strbuf *err)
+int sdt_markers_read(const char *path, struct sdt_markers *ms,
+		     struct strbuf *err)
 {
 	Elf *elf;
 	int fd, ret;
@@ -460,7 +474,8 @@ void sdt_markers_release(struct sdt_markers *ms)
 	memset(ms, 0, sizeof(*ms));
 }
 
-int sdt_user_arg_parse(const char *text, struct sdt_user_arg *ua, struct strbuf *err)
+int sdt_user_arg_parse(const char *text, struct sdt_user_arg *ua,
+		       struct strbuf *err)
 {
 	const char *eq = strchr(text, '='), *ref = eq ? eq + 1 : text;
 	const char *colon = strchr(ref, ':');
@@ -471,7 +486,8 @@ int sdt_user_arg_parse(const char *text, struct sdt_user_arg *ua, struct strbuf 
 	memset(ua, 0, sizeof(*ua));
 	if (eq) {
 		char *name = xstrndup(text, eq - text);
-		int ok = probe_name_valid(name) && eq - text < FETCH_MAX_ARG_NAME_LEN;
+		int ok = probe_name_valid(name) &&
+			 eq - text < FETCH_MAX_ARG_NAME_LEN;
 
 		free(name);
 		if (!ok) {
@@ -506,7 +522,8 @@ void sdt_user_arg_release(struct sdt_user_arg *ua)
 	memset(ua, 0, sizeof(*ua));
 }
 
-int sdt_spec_parse(const char *spec, char **provider, char **name, struct strbuf *err)
+int sdt_spec_parse(const char *spec, char **provider, char **name,
+		   struct strbuf *err)
 {
 	const char *p = spec, *colon;
 	int pct = *p == '%';
@@ -573,9 +590,11 @@ void sdt_request_release(struct sdt_request *rq)
 	memset(rq, 0, sizeof(*rq));
 }
 
-int sdt_marker_matches(const struct sdt_marker *m, const char *provider, const char *name)
+int sdt_marker_matches(const struct sdt_marker *m, const char *provider,
+		       const char *name)
 {
-	return part_matches(provider, m->provider) && part_matches(name, m->name);
+	return part_matches(provider, m->provider) &&
+	       part_matches(name, m->name);
 }
 
 int sdt_marker_event(const struct sdt_markers *ms, int i, struct strbuf *group,
@@ -585,7 +604,8 @@ int sdt_marker_event(const struct sdt_markers *ms, int i, struct strbuf *group,
 	int j, k = 0;
 
 	for (j = 0; j < i; j++)
-		if (!strcmp(ms->v[j].provider, m->provider) && !strcmp(ms->v[j].name, m->name))
+		if (!strcmp(ms->v[j].provider, m->provider) &&
+		    !strcmp(ms->v[j].name, m->name))
 			k++;
 	strbuf_addstr(group, "sdt_");
 	probe_name_sanitize(group, m->provider);
@@ -602,7 +622,8 @@ int sdt_marker_event(const struct sdt_markers *ms, int i, struct strbuf *group,
 	return 0;
 }
 
-static const struct sdt_user_arg *user_arg(const struct sdt_user_arg *ua, int nua, int index)
+static const struct sdt_user_arg *user_arg(const struct sdt_user_arg *ua,
+					   int nua, int index)
 {
 	int i;
 
@@ -613,13 +634,16 @@ static const struct sdt_user_arg *user_arg(const struct sdt_user_arg *ua, int nu
 }
 
 /* Checks that every request names an argument this marker can fetch. */
-static int check_user_args(const struct sdt_marker *m, const struct sdt_user_arg *ua,
-			   int nua, struct strbuf *err)
+static int check_user_args(const struct sdt_marker *m,
+			   const struct sdt_user_arg *ua, int nua,
+			   struct strbuf *err)
 {
 	int i;
 
 	for (i = 0; i < nua; i++) {
-		const struct sdt_fetch *f = ua[i].index <= m->argc ? &m->argv[ua[i].index - 1] : NULL;
+		const struct sdt_fetch *f = ua[i].index <= m->argc
+						    ? &m->argv[ua[i].index - 1]
+						    : NULL;
 		const char *t = ua[i].type;
 		int deref = t && (!strcmp(t, "string") || !strcmp(t, "ustring"));
 
@@ -633,9 +657,12 @@ static int check_user_args(const struct sdt_marker *m, const struct sdt_user_arg
 				    m->name, ua[i].index, f->text, f->why);
 			return -EINVAL;
 		}
-		if (deref && (f->is_imm || f->high_byte || (f->size && f->size != 8))) {
-			strbuf_addf(err, "%s:%s arg%d (%s) is no pointer: cannot be a %s",
-				    m->provider, m->name, ua[i].index, f->text, t);
+		if (deref &&
+		    (f->is_imm || f->high_byte || (f->size && f->size != 8))) {
+			strbuf_addf(
+				err,
+				"%s:%s arg%d (%s) is no pointer: cannot be a %s",
+				m->provider, m->name, ua[i].index, f->text, t);
 			return -EINVAL;
 		}
 		if (t && !deref && f->high_byte) {
@@ -647,8 +674,9 @@ static int check_user_args(const struct sdt_marker *m, const struct sdt_user_arg
 	return 0;
 }
 
-int sdt_marker_fetchargs(const struct sdt_marker *m, const struct sdt_user_arg *ua,
-			 int nua, struct strbuf *out, struct strbuf *warn,
+int sdt_marker_fetchargs(const struct sdt_marker *m,
+			 const struct sdt_user_arg *ua, int nua,
+			 struct strbuf *out, struct strbuf *warn,
 			 struct strbuf *err)
 {
 	int i, ret = check_user_args(m, ua, nua, err);
@@ -669,7 +697,10 @@ int sdt_marker_fetchargs(const struct sdt_marker *m, const struct sdt_user_arg *
 			strbuf_addf(out, " %s=", u->name);
 		else
 			strbuf_addf(out, " arg%d=", i + 1);
-		/* string types read at the address the fetch yields: the pointer. */
+		/*
+		 * string types read at the address the fetch yields: the
+		 * pointer.
+		 */
 		if (u && u->type && (!strcmp(u->type, "string") || !strcmp(u->type, "ustring")))
 			strbuf_addf(out, "+0(%s)", f->fetch);
 		else
@@ -683,7 +714,8 @@ int sdt_marker_fetchargs(const struct sdt_marker *m, const struct sdt_user_arg *
 int sdt_marker_definition(const struct sdt_marker *m, const char *path,
 			  const char *group, const char *event, int ref_ctr,
 			  const struct sdt_user_arg *ua, int nua,
-			  struct strbuf *def, struct strbuf *warn, struct strbuf *err)
+			  struct strbuf *def, struct strbuf *warn,
+			  struct strbuf *err)
 {
 	strbuf_addf(def, "p:%s/%s %s:0x%llx", group, event, path,
 		    (unsigned long long)m->pc_off);
@@ -696,10 +728,12 @@ int sdt_marker_definition(const struct sdt_marker *m, const char *path,
 	return sdt_marker_fetchargs(m, ua, nua, def, warn, err);
 }
 
-static void describe_marker(const struct sdt_markers *ms, int i, struct strbuf *out)
+static void describe_marker(const struct sdt_markers *ms, int i,
+			    struct strbuf *out)
 {
 	const struct sdt_marker *m = &ms->v[i];
-	struct strbuf group = STRBUF_INIT, event = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf group = STRBUF_INIT, event = STRBUF_INIT,
+		      err = STRBUF_INIT;
 	struct strbuf args = STRBUF_INIT, warn = STRBUF_INIT;
 	int j;
 
@@ -742,7 +776,8 @@ int sdt_markers_describe(const struct sdt_markers *ms, const char *provider,
 }
 
 int sdt_ref_ctr_conflict(const struct probe_defs *defs, const char *path,
-			 const struct sdt_marker *m, int ref_ctr, struct strbuf *who)
+			 const struct sdt_marker *m, int ref_ctr,
+			 struct strbuf *who)
 {
 	int i;
 

@@ -98,7 +98,8 @@ struct sdt_markers {
  * writable one fails the whole read: -EINVAL with err naming the file
  * and the note's offset.  No .note.stapsdt at all is not an error (nr 0).
  */
-int sdt_markers_read(const char *path, struct sdt_markers *ms, struct strbuf *err);
+int sdt_markers_read(const char *path, struct sdt_markers *ms,
+		     struct strbuf *err);
 int sdt_markers_from_elf(Elf *elf, const char *path, struct sdt_markers *ms,
 			 struct strbuf *err);
 void sdt_markers_release(struct sdt_markers *ms);
@@ -118,7 +119,8 @@ struct sdt_user_arg {
 	char *type;		/* NULL: the note's; "string"/"ustring": dereference */
 };
 
-int sdt_user_arg_parse(const char *text, struct sdt_user_arg *ua, struct strbuf *err);
+int sdt_user_arg_parse(const char *text, struct sdt_user_arg *ua,
+		       struct strbuf *err);
 void sdt_user_arg_release(struct sdt_user_arg *ua);
 
 /* What one add request selects: markers by glob, argument requests. */
@@ -142,8 +144,10 @@ void sdt_request_release(struct sdt_request *rq);
  * globs, free them), 0 when it is not an SDT spec, -EINVAL when it is
  * one but malformed (err set).
  */
-int sdt_spec_parse(const char *spec, char **provider, char **name, struct strbuf *err);
-int sdt_marker_matches(const struct sdt_marker *m, const char *provider, const char *name);
+int sdt_spec_parse(const char *spec, char **provider, char **name,
+		   struct strbuf *err);
+int sdt_marker_matches(const struct sdt_marker *m, const char *provider,
+		       const char *name);
 
 /*
  * Group "sdt_PROVIDER" and event NAME of marker i, where the k-th site
@@ -159,8 +163,9 @@ int sdt_marker_event(const struct sdt_markers *ms, int i, struct strbuf *group,
  * numbers) with a line in warn each.  -EINVAL with err when a request
  * names a missing argument or asks for a string of a non-pointer.
  */
-int sdt_marker_fetchargs(const struct sdt_marker *m, const struct sdt_user_arg *ua,
-			 int nua, struct strbuf *out, struct strbuf *warn,
+int sdt_marker_fetchargs(const struct sdt_marker *m,
+			 const struct sdt_user_arg *ua, int nua,
+			 struct strbuf *out, struct strbuf *warn,
 			 struct strbuf *err);
 
 /*
@@ -171,7 +176,8 @@ int sdt_marker_fetchargs(const struct sdt_marker *m, const struct sdt_user_arg *
 int sdt_marker_definition(const struct sdt_marker *m, const char *path,
 			  const char *group, const char *event, int ref_ctr,
 			  const struct sdt_user_arg *ua, int nua,
-			  struct strbuf *def, struct strbuf *warn, struct strbuf *err);
+			  struct strbuf *def, struct strbuf *warn,
+			  struct strbuf *err);
 
 /*
  * 1 when a uprobe in defs sits at m's place in path with another (or no)
@@ -180,6 +186,7 @@ int sdt_marker_definition(const struct sdt_marker *m, const char *path,
  * dmesg only).  who gets its GROUP:EVENT.
  */
 int sdt_ref_ctr_conflict(const struct probe_defs *defs, const char *path,
-			 const struct sdt_marker *m, int ref_ctr, struct strbuf *who);
+			 const struct sdt_marker *m, int ref_ctr,
+			 struct strbuf *who);
 
 #endif

@@ -57,7 +57,8 @@ static void child_exec(const struct child_process *cmd, int gate, int err)
 	if (cmd->quiet) {
 		int null = open("/dev/null", O_WRONLY);
 
-		if (null < 0 || dup2(null, STDOUT_FILENO) < 0 || dup2(null, STDERR_FILENO) < 0)
+		if (null < 0 || dup2(null, STDOUT_FILENO) < 0 ||
+		    dup2(null, STDERR_FILENO) < 0)
 			_exit(127);
 		close(null);
 	}
@@ -72,7 +73,8 @@ int start_command(struct child_process *cmd, struct strbuf *err)
 {
 	int gate[2] = { -1, -1 }, ex[2] = { -1, -1 }, ret;
 
-	if ((cmd->gated && pipe2(gate, O_CLOEXEC) < 0) || pipe2(ex, O_CLOEXEC) < 0) {
+	if ((cmd->gated && pipe2(gate, O_CLOEXEC) < 0) ||
+	    pipe2(ex, O_CLOEXEC) < 0) {
 		ret = -errno;
 		strbuf_addf(err, "pipe: %s", strerror(errno));
 		goto fail;
@@ -144,7 +146,8 @@ int finish_command(struct child_process *cmd, int *status)
 	return 0;
 }
 
-int wait_command_foreground(struct child_process *cmd, int *exec_err, int *status)
+int wait_command_foreground(struct child_process *cmd, int *exec_err,
+			    int *status)
 {
 	struct sigaction ign, old_int, old_quit;
 	int ret;

@@ -69,7 +69,8 @@ int finish_command(struct child_process *cmd, int *status);
  * sees the end.  The release's result (0, or -errno of the exec) in
  * *exec_err; returns finish_command()'s.
  */
-int wait_command_foreground(struct child_process *cmd, int *exec_err, int *status);
+int wait_command_foreground(struct child_process *cmd, int *exec_err,
+			    int *status);
 
 /* finish_command() without waiting: 1 when reaped, 0 when still running. */
 int command_exited(struct child_process *cmd, int *status);

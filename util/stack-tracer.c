@@ -51,7 +51,8 @@ static int parse_hex(const char *s, const char *end, unsigned long long *v)
 {
 	char *e;
 
-	if (end - s < 3 || s[0] != '0' || s[1] != 'x' || !isxdigit((unsigned char)s[2]))
+	if (end - s < 3 || s[0] != '0' || s[1] != 'x' ||
+	    !isxdigit((unsigned char)s[2]))
 		return -1;
 	errno = 0;
 	*v = strtoull(s + 2, &e, 16);
@@ -132,7 +133,8 @@ void stack_trace_release(struct stack_trace *st)
 	memset(st, 0, sizeof(*st));
 }
 
-int stack_trace_parse(const char *text, struct stack_trace *st, struct strbuf *err)
+int stack_trace_parse(const char *text, struct stack_trace *st,
+		      struct strbuf *err)
 {
 	const char *p = text;
 	int lineno = 0, seen_header = 0, seen_sep = 0;
@@ -167,7 +169,8 @@ int stack_trace_parse(const char *text, struct stack_trace *st, struct strbuf *e
 		} else {
 			if (st->nr == st->alloc) {
 				st->alloc = st->alloc ? 2 * st->alloc : 32;
-				st->v = xrealloc(st->v, st->alloc * sizeof(*st->v));
+				st->v = xrealloc(st->v,
+						 st->alloc * sizeof(*st->v));
 			}
 			st->v[st->nr++] = e;
 		}
@@ -637,7 +640,8 @@ void stack_report_release(struct stack_report *r)
 	stack_trace_release(&r->trace);
 }
 
-void stack_report_json(const struct stack_report *r, const int *exit_status, struct strbuf *out)
+void stack_report_json(const struct stack_report *r, const int *exit_status,
+		       struct strbuf *out)
 {
 	struct json_writer jw = JSON_WRITER_INIT(out);
 	char addr[32];
@@ -709,13 +713,16 @@ static int measure_command(const char *const *argv, struct stack_measure *m,
 		return ret;
 	}
 	if (exec_err)
-		return cannot_run(m, exec_err, argv[0], strerror(-exec_err), err);
-	m->status = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+		return cannot_run(m, exec_err, argv[0], strerror(-exec_err),
+				  err);
+	m->status = WIFSIGNALED(status) ? 128 + WTERMSIG(status)
+					: WEXITSTATUS(status);
 	return 0;
 }
 
 int stack_measure_command(const char *const *argv, const char *const *filter,
-			  int nr_filter, struct stack_measure *m, struct strbuf *err)
+			  int nr_filter, struct stack_measure *m,
+			  struct strbuf *err)
 {
 	int ret = 0;
 

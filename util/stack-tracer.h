@@ -44,7 +44,8 @@ struct stack_trace {
  * Parses the text of stack_trace.  On a malformed line returns -EINVAL
  * with err naming the line number and what was expected.
  */
-int stack_trace_parse(const char *text, struct stack_trace *st, struct strbuf *err);
+int stack_trace_parse(const char *text, struct stack_trace *st,
+		      struct strbuf *err);
 void stack_trace_release(struct stack_trace *st);
 
 /*
@@ -128,7 +129,8 @@ void stack_report_json(const struct stack_report *r, const int *exit_status,
 /* `tracekit stack -- COMMAND`: the deepest stack the command reached. */
 struct stack_measure {
 	struct stack_report report;
-	int status;		/* the command's exit code; 128 + N for signal N */
+	/* the command's exit code; 128 + N for signal N */
+	int status;
 	int not_run;		/* on failure: the command could not be run */
 };
 
@@ -143,6 +145,7 @@ struct stack_measure {
  * failure of the tracer.
  */
 int stack_measure_command(const char *const *argv, const char *const *filter,
-			  int nr_filter, struct stack_measure *m, struct strbuf *err);
+			  int nr_filter, struct stack_measure *m,
+			  struct strbuf *err);
 
 #endif

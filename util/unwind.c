@@ -27,7 +27,10 @@
 #include "util/unwind.h"
 #include "util/usage.h"
 
-/* Exported by libunwind-generic, declared by no header of it (perf does the same). */
+/*
+ * Exported by libunwind-generic, declared by no header of it (perf does the
+ * same).
+ */
 #define dwarf_search_unwind_table UNW_OBJ(dwarf_search_unwind_table)
 extern int dwarf_search_unwind_table(unw_addr_space_t as, unw_word_t ip,
 				     unw_dyn_info_t *di, unw_proc_info_t *pi,
@@ -51,12 +54,15 @@ struct unwind_elf {
 	size_t size;
 	struct elf_seg *segs;
 	int nr_segs;
-	uint64_t first_vaddr;	/* the lowest PT_LOAD, page aligned: at the map's start */
-	uint64_t hdr_vaddr, fde_count;	/* .eh_frame_hdr; fde_count 0: none usable */
+	/* the lowest PT_LOAD, page aligned: at the map's start */
+	uint64_t first_vaddr;
+	/* .eh_frame_hdr; fde_count 0: none usable */
+	uint64_t hdr_vaddr, fde_count;
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
 	uint64_t dwfl_bias;	/* libdw's address of vaddr 0 */
-	char *mismatch;		/* the build-id on disk, when not the recorded one */
+	/* the build-id on disk, when not the recorded one */
+	char *mismatch;
 };
 
 struct unwind_map {
@@ -151,7 +157,8 @@ struct sym_entry {
 struct unwind {
 	struct unwind_ctx ctx;		/* the event being unwound */
 	struct strbuf build_ids;	/* as recorded: "BUILDID PATH\n" */
-	struct sym_entry *syms;		/* open addressing, alloc_syms a power of 2 */
+	/* open addressing, alloc_syms a power of 2 */
+	struct sym_entry *syms;
 	size_t nr_syms, alloc_syms;
 	struct unwind_elf **elfs;
 	int nr_elfs, alloc_elfs;
@@ -193,18 +200,23 @@ static int read_phdrs(struct unwind_elf *e, Elf *elf)
 		if (!gelf_getphdr(elf, i, &ph))
 			return -1;
 		if (ph.p_type == PT_LOAD) {
-			if (ph.p_offset > e->size || ph.p_filesz > e->size - ph.p_offset)
+			if (ph.p_offset > e->size ||
+			    ph.p_filesz > e->size - ph.p_offset)
 				return -1;
-			e->segs[e->nr_segs++] = (struct elf_seg){ ph.p_vaddr, ph.p_filesz,
-								 ph.p_offset };
-			if (!have_first || (ph.p_vaddr & page_mask) < e->first_vaddr)
+			e->segs[e->nr_segs++] =
+				(struct elf_seg){ ph.p_vaddr, ph.p_filesz,
+						  ph.p_offset };
+			if (!have_first ||
+			    (ph.p_vaddr & page_mask) < e->first_vaddr)
 				e->first_vaddr = ph.p_vaddr & page_mask;
 			have_first = 1;
-		} else if (ph.p_type == PT_GNU_EH_FRAME && ph.p_offset <= e->size &&
-			   ph.p_filesz >= 12 && ph.p_filesz <= e->size - ph.p_offset) {
+		} else if (ph.p_type == PT_GNU_EH_FRAME &&
+			   ph.p_offset <= e->size && ph.p_filesz >= 12 &&
+			   ph.p_filesz <= e->size - ph.p_offset) {
 			const unsigned char *h = e->data + ph.p_offset;
 
-			if (h[0] == 1 && h[2] == EH_PE_UDATA4 && h[3] == EH_PE_DATAREL_SDATA4) {
+			if (h[0] == 1 && h[2] == EH_PE_UDATA4 &&
+			    h[3] == EH_PE_DATAREL_SDATA4) {
 				uint32_t cnt;
 
 				memcpy(&cnt, h + 8, 4);
@@ -231,12 +243,14 @@ static void open_dwfl(struct unwind_elf *e)
 		return;
 	e->mod = dwfl_report_elf(e->dwfl, e->base, e->path, -1, 0, false);
 	dwfl_report_end(e->dwfl, NULL, NULL);
-	if (e->mod && dwfl_module_info(e->mod, NULL, &low, NULL, NULL, NULL, NULL, NULL))
+	if (e->mod &&
+	    dwfl_module_info(e->mod, NULL, &low, NULL, NULL, NULL, NULL, NULL))
 		e->dwfl_bias = low - e->first_vaddr;
 }
 
 /* The build-id recorded for path, or NULL; its length in *len. */
-static const char *recorded_build_id(const struct unwind *u, const char *path, int *len)
+static const char *recorded_build_id(const struct unwind *u, const char *path,
+				     int *len)
 {
 	const char *l;
 
@@ -244,7 +258,8 @@ static const char *recorded_build_id(const struct unwind *u, const char *path, i
 		int n = strcspn(l, " \n");
 		size_t plen = strcspn(l + n + (l[n] == ' '), "\n");
 
-		if (l[n] == ' ' && plen == strlen(path) && !strncmp(l + n + 1, path, plen)) {
+		if (l[n] == ' ' && plen == strlen(path) &&
+		    !strncmp(l + n + 1, path, plen)) {
 			*len = n;
 			return l;
 		}
@@ -285,7 +300,8 @@ int unwind_mismatches(const struct unwind *u, struct strbuf *out)
 	for (i = 0; i < u->nr_elfs; i++) {
 		const struct unwind_elf *e = u->elfs[i];
 
-		if (!e->mismatch || !(want = recorded_build_id(u, e->path, &len)))
+		if (!e->mismatch ||
+		    !(want = recorded_build_id(u, e->path, &len)))
 			continue;
 		strbuf_addf(out, "%s: build-id %s, recorded %.*s: a changed file, not used\n",
 			    e->path, *e->mismatch ? e->mismatch : "(none)", len, want);
@@ -309,7 +325,8 @@ static struct unwind_elf *elf_get(struct unwind *u, const char *path)
 	e->path = xstrdup(path);
 	e->base = strrchr(e->path, '/') ? strrchr(e->path, '/') + 1 : e->path;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0) {
+	if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	    st.st_size > 0) {
 		e->size = st.st_size;
 		e->data = mmap(NULL, e->size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (e->data == MAP_FAILED)
@@ -349,7 +366,8 @@ static struct unwind_map *map_of(struct unwind_proc *p, uint64_t addr)
 }
 
 /* n bytes at runtime address addr of a file mapped by p; 0 or -1. */
-static int read_file_mem(struct unwind_proc *p, uint64_t addr, void *dst, size_t n)
+static int read_file_mem(struct unwind_proc *p, uint64_t addr, void *dst,
+			 size_t n)
 {
 	struct unwind_map *m = map_of(p, addr);
 	uint64_t vaddr;
@@ -363,15 +381,16 @@ static int read_file_mem(struct unwind_proc *p, uint64_t addr, void *dst, size_t
 
 		if (vaddr >= s->vaddr && vaddr - s->vaddr <= s->filesz &&
 		    n <= s->filesz - (vaddr - s->vaddr)) {
-			memcpy(dst, m->elf->data + s->off + (vaddr - s->vaddr), n);
+			memcpy(dst, m->elf->data + s->off + (vaddr - s->vaddr),
+			       n);
 			return 0;
 		}
 	}
 	return -1;
 }
 
-static int find_proc_info(unw_addr_space_t as, unw_word_t ip, unw_proc_info_t *pi,
-			  int need_unwind_info, void *arg)
+static int find_proc_info(unw_addr_space_t as, unw_word_t ip,
+			  unw_proc_info_t *pi, int need_unwind_info, void *arg)
 {
 	struct unwind_ctx *c = arg;
 	struct unwind_map *m = map_of(c->proc, ip);
@@ -399,14 +418,16 @@ static int find_proc_info(unw_addr_space_t as, unw_word_t ip, unw_proc_info_t *p
 	di.u.rti.segbase = m->bias + e->hdr_vaddr;
 	di.u.rti.table_data = m->bias + e->hdr_vaddr + 12;
 	di.u.rti.table_len = e->fde_count * 8 / sizeof(unw_word_t);
-	return dwarf_search_unwind_table(as, ip, &di, pi, need_unwind_info, arg);
+	return dwarf_search_unwind_table(as, ip, &di, pi, need_unwind_info,
+					 arg);
 }
 
 static void put_unwind_info(unw_addr_space_t as, unw_proc_info_t *pi, void *arg)
 {
 }
 
-static int get_dyn_info_list_addr(unw_addr_space_t as, unw_word_t *dilap, void *arg)
+static int get_dyn_info_list_addr(unw_addr_space_t as, unw_word_t *dilap,
+				  void *arg)
 {
 	return -UNW_ENOINFO;
 }
@@ -433,8 +454,8 @@ static int access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *valp,
 	return 0;
 }
 
-static int access_reg(unw_addr_space_t as, unw_regnum_t regnum, unw_word_t *valp,
-		      int write, void *arg)
+static int access_reg(unw_addr_space_t as, unw_regnum_t regnum,
+		      unw_word_t *valp, int write, void *arg)
 {
 	struct unwind_ctx *c = arg;
 	int i;
@@ -460,8 +481,8 @@ static int resume(unw_addr_space_t as, unw_cursor_t *cu, void *arg)
 	return -UNW_EINVAL;
 }
 
-static int get_proc_name(unw_addr_space_t as, unw_word_t addr, char *bufp, size_t buf_len,
-			 unw_word_t *offp, void *arg)
+static int get_proc_name(unw_addr_space_t as, unw_word_t addr, char *bufp,
+			 size_t buf_len, unw_word_t *offp, void *arg)
 {
 	return -UNW_EINVAL;
 }
@@ -530,8 +551,10 @@ static struct unwind_proc *proc_add(struct unwind *u, int space, int pid)
 		proc_release(p);
 	} else {
 		if (u->nr_procs == u->alloc_procs) {
-			u->alloc_procs = u->alloc_procs ? 2 * u->alloc_procs : 8;
-			u->procs = xrealloc(u->procs, u->alloc_procs * sizeof(*u->procs));
+			u->alloc_procs =
+				u->alloc_procs ? 2 * u->alloc_procs : 8;
+			u->procs = xrealloc(u->procs,
+					    u->alloc_procs * sizeof(*u->procs));
 		}
 		p = &u->procs[u->nr_procs++];
 	}
@@ -563,7 +586,8 @@ static void set_biases(struct unwind_proc *p)
 }
 
 /* One "PID NR EXE" block; *text moves past it.  0 or -EINVAL. */
-static int add_block(struct unwind *u, int space, const char **text, struct strbuf *err)
+static int add_block(struct unwind *u, int space, const char **text,
+		     struct strbuf *err)
 {
 	const char *t = *text;
 	unsigned int pid, nr, i;
@@ -604,7 +628,8 @@ static int add_block(struct unwind *u, int space, const char **text, struct strb
 	return 0;
 }
 
-int unwind_add_procmaps(struct unwind *u, int space, const char *text, struct strbuf *err)
+int unwind_add_procmaps(struct unwind *u, int space, const char *text,
+			struct strbuf *err)
 {
 	int ret = 0;
 
@@ -645,9 +670,11 @@ static void layout_init(struct unwind_layout *l, struct tep_event *event)
 	l->has_stack = l->nr_regs == nr && l->nr_stack > 0;
 }
 
-static const struct unwind_layout *layout_of(struct unwind *u, struct tep_event *event)
+static const struct unwind_layout *layout_of(struct unwind *u,
+					     struct tep_event *event)
 {
-	struct layout_slot *slot = &u->layout_slot[(unsigned int)event->id % LAYOUT_SLOTS];
+	struct layout_slot *slot =
+		&u->layout_slot[(unsigned int)event->id % LAYOUT_SLOTS];
 	int i;
 
 	if (slot->event == event)
@@ -657,9 +684,11 @@ static const struct unwind_layout *layout_of(struct unwind *u, struct tep_event 
 			break;
 	if (i == u->nr_layouts) {
 		if (u->nr_layouts == u->alloc_layouts) {
-			u->alloc_layouts = u->alloc_layouts ? 2 * u->alloc_layouts : 8;
+			u->alloc_layouts =
+				u->alloc_layouts ? 2 * u->alloc_layouts : 8;
 			u->layouts = xrealloc(u->layouts,
-					      u->alloc_layouts * sizeof(*u->layouts));
+					      u->alloc_layouts *
+						      sizeof(*u->layouts));
 		}
 		layout_init(&u->layouts[u->nr_layouts++], event);
 	}
@@ -671,7 +700,8 @@ static const struct unwind_layout *layout_of(struct unwind *u, struct tep_event 
 
 int unwind_event_has_stack(struct unwind *u, struct tep_event *event)
 {
-	const struct layout_slot *slot = &u->layout_slot[(unsigned int)event->id % LAYOUT_SLOTS];
+	const struct layout_slot *slot =
+		&u->layout_slot[(unsigned int)event->id % LAYOUT_SLOTS];
 
 	if (slot->event == event)
 		return slot->has_stack;
@@ -690,7 +720,8 @@ static int load_dump(struct unwind_ctx *c, const struct tep_record *rec)
 
 	c->valid = 0;
 	for (i = 0; i < l->nr_regs; i++) {
-		memcpy(&c->regs[i], c->data + l->regs[i].off, sizeof(c->regs[i]));
+		memcpy(&c->regs[i], c->data + l->regs[i].off,
+		       sizeof(c->regs[i]));
 		c->valid |= 1u << i;
 	}
 	c->sp = c->regs[1];
@@ -722,8 +753,8 @@ static struct unwind_frame *push_frame(struct unwind_stack *st)
 	return &st->v[st->nr++];
 }
 
-static size_t sym_slot(const struct sym_entry *v, size_t alloc, const struct unwind_elf *e,
-		       uint64_t addr)
+static size_t sym_slot(const struct sym_entry *v, size_t alloc,
+		       const struct unwind_elf *e, uint64_t addr)
 {
 	size_t i = (addr * 0x9e3779b97f4a7c15ull ^ (uintptr_t)e) & (alloc - 1);
 
@@ -741,7 +772,8 @@ static void syms_grow(struct unwind *u)
 	u->syms = xcalloc(u->alloc_syms, sizeof(*u->syms));
 	for (i = 0; i < n; i++)
 		if (old[i].elf)
-			u->syms[sym_slot(u->syms, u->alloc_syms, old[i].elf, old[i].addr)] = old[i];
+			u->syms[sym_slot(u->syms, u->alloc_syms, old[i].elf,
+					 old[i].addr)] = old[i];
 	free(old);
 }
 
@@ -757,7 +789,8 @@ static const char *cu_file(Dwarf_Die *cu, Dwarf_Word idx)
 }
 
 /* The DW_TAG_inlined_subroutine scopes at addr, innermost first, into s. */
-static void find_inlines(struct unwind_elf *e, uint64_t addr, struct sym_entry *s)
+static void find_inlines(struct unwind_elf *e, uint64_t addr,
+			 struct sym_entry *s)
 {
 	Dwarf_Die *cu, *scopes = NULL, origin;
 	Dwarf_Attribute attr;
@@ -775,12 +808,17 @@ static void find_inlines(struct unwind_elf *e, uint64_t addr, struct sym_entry *
 		s->inl = xrealloc(s->inl, (s->nr_inl + 1) * sizeof(*s->inl));
 		in = &s->inl[s->nr_inl++];
 		memset(in, 0, sizeof(*in));
-		if (dwarf_formref_die(dwarf_attr(&scopes[i], DW_AT_abstract_origin, &attr),
+		if (dwarf_formref_die(dwarf_attr(&scopes[i],
+						 DW_AT_abstract_origin, &attr),
 				      &origin))
 			in->name = dwarf_diename(&origin);
-		if (!dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &attr), &file))
+		if (!dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file,
+						&attr),
+				     &file))
 			in->call_src = cu_file(cu, file);
-		if (!dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &attr), &line))
+		if (!dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line,
+						&attr),
+				     &line))
 			in->call_line = line;
 	}
 	free(scopes);
@@ -824,7 +862,8 @@ static int reg_rule(const Dwarf_Op *ops, size_t nops, struct cfi_reg *r)
 }
 
 /* fr's rules for the registers of l into r; 0 when one is not such a rule. */
-static int frame_rule(Dwarf_Frame *fr, const struct unwind_layout *l, struct cfi_rule *r)
+static int frame_rule(Dwarf_Frame *fr, const struct unwind_layout *l,
+		      struct cfi_rule *r)
 {
 	Dwarf_Op mem[3], *ops;
 	size_t nops;
@@ -840,10 +879,14 @@ static int frame_rule(Dwarf_Frame *fr, const struct unwind_layout *l, struct cfi
 	if (r->cfa_reg < 0)
 		return 0;
 	for (i = 0; i < l->nr_regs; i++)
-		if (dwarf_frame_register(fr, i ? l->regs[i].dwarf : ra, mem, &ops, &nops) ||
+		if (dwarf_frame_register(fr, i ? l->regs[i].dwarf : ra, mem,
+					 &ops, &nops) ||
 		    !reg_rule(ops, nops, &r->regs[i]))
 			return 0;
-	/* The caller's stack pointer is the CFA (x86-64 psABI 3.7; libdw's default). */
+	/*
+	 * The caller's stack pointer is the CFA (x86-64 psABI 3.7; libdw's
+	 * default).
+	 */
 	if (r->regs[1].how == CFI_UNDEF || r->regs[1].how == CFI_SAME)
 		r->regs[1] = (struct cfi_reg){ 0, CFI_VAL_CFA };
 	return 1;
@@ -854,8 +897,8 @@ static int frame_rule(Dwarf_Frame *fr, const struct unwind_layout *l, struct cfi
  * file or of its separate debug file), which libunwind 1.6 does not read
  * in a remote address space.
  */
-static void cfi_lookup(struct unwind_elf *e, const struct unwind_layout *l, uint64_t addr,
-		       struct cfi_rule *r)
+static void cfi_lookup(struct unwind_elf *e, const struct unwind_layout *l,
+		       uint64_t addr, struct cfi_rule *r)
 {
 	Dwarf_Frame *fr = NULL;
 	Dwarf_CFI *cfi;
@@ -872,8 +915,10 @@ static void cfi_lookup(struct unwind_elf *e, const struct unwind_layout *l, uint
 }
 
 /* What libdw knows of addr in e, looked up once. */
-static const struct sym_entry *sym_lookup(struct unwind *u, struct unwind_elf *e,
-					  const struct unwind_layout *l, uint64_t addr)
+static const struct sym_entry *sym_lookup(struct unwind *u,
+					  struct unwind_elf *e,
+					  const struct unwind_layout *l,
+					  uint64_t addr)
 {
 	struct sym_entry *s;
 	Dwfl_Line *line;
@@ -888,7 +933,8 @@ static const struct sym_entry *sym_lookup(struct unwind *u, struct unwind_elf *e
 	s->elf = e;
 	s->addr = addr;
 	u->nr_syms++;
-	s->sym = dwfl_module_addrinfo(e->mod, addr, &off, &sym, NULL, NULL, NULL);
+	s->sym = dwfl_module_addrinfo(e->mod, addr, &off, &sym, NULL, NULL,
+				      NULL);
 	s->off = off;
 	line = dwfl_module_getsrc(e->mod, addr);
 	if (line)
@@ -903,8 +949,8 @@ static const struct sym_entry *sym_lookup(struct unwind *u, struct unwind_elf *e
  * them, innermost first and marked inlined, then the function they were
  * inlined into; each at the source line of the call in the one before.
  */
-static const struct sym_entry *push_named(struct unwind *u, struct unwind_stack *st,
-					  uint64_t ip, int caller)
+static const struct sym_entry *
+push_named(struct unwind *u, struct unwind_stack *st, uint64_t ip, int caller)
 {
 	struct unwind_map *m = map_of(u->ctx.proc, ip);
 	struct unwind_elf *e = m ? m->elf : NULL;
@@ -919,7 +965,10 @@ static const struct sym_entry *push_named(struct unwind *u, struct unwind_stack 
 	f->dso = e->base;
 	if (!e->mod)
 		return NULL;
-	/* A return address may be the first byte after a noreturn call's function. */
+	/*
+	 * A return address may be the first byte after a noreturn call's
+	 * function.
+	 */
 	s = sym_lookup(u, e, u->ctx.lay, ip - m->bias + e->dwfl_bias - caller);
 	f->src = s->src;
 	f->line = s->line;
@@ -938,7 +987,10 @@ static const struct sym_entry *push_named(struct unwind *u, struct unwind_stack 
 	return s;
 }
 
-/* The caller's registers by rule r into c: 1, 0 at the outermost frame, -1 if r fails. */
+/*
+ * The caller's registers by rule r into c: 1, 0 at the outermost frame, -1 if r
+ * fails.
+ */
 static int cfi_step(struct unwind_ctx *c, const struct cfi_rule *r)
 {
 	uint64_t regs[MAX_REGS], cfa;
@@ -964,7 +1016,10 @@ static int cfi_step(struct unwind_ctx *c, const struct cfi_rule *r)
 		}
 		valid |= (uint32_t)ok << i;
 	}
-	/* libunwind's ends: an undefined or null return address, a frame that repeats. */
+	/*
+	 * libunwind's ends: an undefined or null return address, a frame that
+	 * repeats.
+	 */
 	if (r->regs[0].how == CFI_UNDEF || (valid & 1 && !regs[0]))
 		return 0;
 	if (!(valid & 1) || (regs[0] == c->regs[0] && regs[1] == c->regs[1]))
@@ -1029,7 +1084,9 @@ int unwind_record(struct unwind *u, int space, struct tep_event *event,
 	c->lay = l;
 	c->data = rec->data;
 	ret = load_dump(c, rec) ? -1 : 0;
-	/* A step: > 0 a caller, 0 the outermost frame (CFI says so), < 0 lost. */
+	/*
+	 * A step: > 0 a caller, 0 the outermost frame (CFI says so), < 0 lost.
+	 */
 	while (ret >= 0) {
 		s = push_named(u, st, c->regs[0], caller);
 		if (st->nr >= UNWIND_MAX_FRAMES)

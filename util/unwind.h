@@ -26,14 +26,18 @@ struct unwind;
 
 /* One frame.  The strings belong to the struct unwind; NULL when unknown. */
 struct unwind_frame {
-	uint64_t ip;		/* the pc of frame 0, the return address of the others */
+	/* the pc of frame 0, the return address of the others */
+	uint64_t ip;
 	const char *sym;
 	uint64_t sym_off;	/* ip - the symbol's address */
 	const char *dso;	/* the file's base name */
-	const char *src;	/* source file of the call (ip - 1 beyond frame 0) */
+	/* source file of the call (ip - 1 beyond frame 0) */
+	const char *src;
 	int line;
-	int inlined;		/* a function inlined into the next frame (same ip) */
-	int unknown;		/* the unwinder stopped here on bad or missing data */
+	/* a function inlined into the next frame (same ip) */
+	int inlined;
+	/* the unwinder stopped here on bad or missing data */
+	int unknown;
 };
 
 struct unwind_stack {
@@ -62,7 +66,8 @@ int unwind_mismatches(const struct unwind *u, struct strbuf *out);
  * Takes the maps of the PROCMAPS text (tracedat_procmaps()) of trace
  * file number space.  0, or -EINVAL with err naming the bad line.
  */
-int unwind_add_procmaps(struct unwind *u, int space, const char *text, struct strbuf *err);
+int unwind_add_procmaps(struct unwind *u, int space, const char *text,
+			struct strbuf *err);
 
 /* 1 when the records of event carry --call-graph's registers and stack. */
 int unwind_event_has_stack(struct unwind *u, struct tep_event *event);
@@ -70,10 +75,10 @@ int unwind_event_has_stack(struct unwind *u, struct tep_event *event);
 /*
  * Unwinds rec (of event, task pid, in trace file space) into st, outer
  * frames last, the functions inlined at an address expanded before the
- * one they are inlined into.  The number of frames; 0 when nothing is known of pid or
- * event has no stack fields.  A stack the unwinder could not finish
- * (a short or corrupt dump, a file missing) ends with a frame marked
- * unknown.
+ * one they are inlined into.  The number of frames; 0 when nothing is
+ * known of pid or event has no stack fields.  A stack the unwinder could
+ * not finish (a short or corrupt dump, a file missing) ends with a frame
+ * marked unknown.
  */
 int unwind_record(struct unwind *u, int space, struct tep_event *event,
 		  struct tep_record *rec, int pid, struct unwind_stack *st);

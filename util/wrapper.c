@@ -15,7 +15,8 @@ static int write_all(int fd, const char *p, size_t len, const uint64_t *at)
 	uint64_t off = at ? *at : 0;
 
 	while (len) {
-		ssize_t n = at ? pwrite(fd, p, len, (off_t)off) : write(fd, p, len);
+		ssize_t n =
+			at ? pwrite(fd, p, len, (off_t)off) : write(fd, p, len);
 
 		if (n < 0) {
 			if (errno == EINTR)

@@ -9,7 +9,9 @@
 
 #define DWARF_REG_SP 7
 
-/* Index = DWARF number; names as kernel/trace's x86 regs_query_register_offset. */
+/*
+ * Index = DWARF number; names as kernel/trace's x86 regs_query_register_offset.
+ */
 static const char *const regnames[] = {
 	"ax", "dx", "cx", "bx", "si", "di", "bp", "sp",
 	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
@@ -17,7 +19,8 @@ static const char *const regnames[] = {
 
 const char *arch_dwarf_regname(int regno)
 {
-	if (regno < 0 || (size_t)regno >= sizeof(regnames) / sizeof(regnames[0]))
+	if (regno < 0 ||
+	    (size_t)regno >= sizeof(regnames) / sizeof(regnames[0]))
 		return NULL;
 	return regnames[regno];
 }

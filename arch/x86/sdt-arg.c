@@ -49,7 +49,8 @@ const struct sdt_reg *arch_sdt_reg_lookup(const char *name)
 }
 
 /* [+-]NUMBER (base 0) covering all of s[0..len); 0 or -EINVAL. */
-static int parse_number(const char *s, size_t len, long long *val, int *is_unsigned)
+static int parse_number(const char *s, size_t len, long long *val,
+			int *is_unsigned)
 {
 	char buf[32], *end;
 	unsigned long long mag;
@@ -102,7 +103,8 @@ static int is_sym_char(int c)
 }
 
 /* "SYM[+-DISP]" before "(%rip)". */
-static int parse_rip(const char *s, size_t len, struct sdt_arg *arg, struct strbuf *why)
+static int parse_rip(const char *s, size_t len, struct sdt_arg *arg,
+		     struct strbuf *why)
 {
 	size_t n = 0;
 
@@ -121,7 +123,8 @@ static int parse_rip(const char *s, size_t len, struct sdt_arg *arg, struct strb
 	return 0;
 }
 
-static int parse_memory(const char *s, size_t len, struct sdt_arg *arg, struct strbuf *why)
+static int parse_memory(const char *s, size_t len, struct sdt_arg *arg,
+			struct strbuf *why)
 {
 	const char *open = memchr(s, '(', len);
 	const char *in;
@@ -151,7 +154,8 @@ static int parse_memory(const char *s, size_t len, struct sdt_arg *arg, struct s
 		return parse_rip(s, pre, arg, why);
 	arg->op = SDT_OP_MEM;
 	if (pre && parse_number(s, pre, &arg->disp, NULL)) {
-		if (isdigit((unsigned char)s[0]) || s[0] == '+' || s[0] == '-') {
+		if (isdigit((unsigned char)s[0]) || s[0] == '+' ||
+		    s[0] == '-') {
 			strbuf_addf(why, "bad displacement '%.*s'", (int)pre, s);
 			return -EINVAL;
 		}

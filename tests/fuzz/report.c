@@ -43,7 +43,8 @@ static void check_error(const char *path, int failed, struct strbuf *err)
  * has its own opening: plugins register comms as they print, so two
  * printers must not share a tep.
  */
-static void decode(struct tracedat *td, int no_compile, struct strbuf *out, int *dropped)
+static void decode(struct tracedat *td, int no_compile, struct strbuf *out,
+		   int *dropped)
 {
 	struct tracedat_merge *m = tracedat_merge_new();
 	struct strbuf err = STRBUF_INIT;
@@ -56,12 +57,15 @@ static void decode(struct tracedat *td, int no_compile, struct strbuf *out, int 
 	for (b = 0; !r && b < tracedat_nr_buffers(td); b++)
 		for (c = 0; !r && c < tracedat_buffer_nr_cpus(td, b); c++)
 			r = tracedat_merge_add(m, td, b, c, &err);
-	while (!r && n++ < MAX_EVENTS && (r = tracedat_merge_next(m, &ev, &err)) > 0) {
+	while (!r && n++ < MAX_EVENTS &&
+	       (r = tracedat_merge_next(m, &ev, &err)) > 0) {
 		r = 0;
 		if (print_record_check(&pc, &ev))
 			break;
-		print_text(&pc, out, &ev, tracedat_buffer_name(td, ev.buffer), 8);
-		print_json(&pc, out, &ev, tracedat_buffer_name(td, ev.buffer), NULL, NULL);
+		print_text(&pc, out, &ev, tracedat_buffer_name(td, ev.buffer),
+			   8);
+		print_json(&pc, out, &ev, tracedat_buffer_name(td, ev.buffer),
+			   NULL, NULL);
 		strbuf_addstr(out, "}\n");
 	}
 	check_error(tracedat_path(td), r < 0, &err);
@@ -100,7 +104,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		decode(td, 1, &ref, &unused);
 		tracedat_close(td);
 		/* Compiled formats print libtraceevent's bytes, unaided. */
-		if (dropped || out.len != ref.len || memcmp(out.buf, ref.buf, out.len))
+		if (dropped || out.len != ref.len ||
+		    memcmp(out.buf, ref.buf, out.len))
 			abort();
 	}
 	strbuf_release(&out);

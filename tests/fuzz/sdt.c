@@ -35,8 +35,10 @@ static void fuzz_elf(const uint8_t *data, size_t size)
 			struct strbuf def = STRBUF_INIT, warn = STRBUF_INIT;
 
 			if (!sdt_marker_event(&ms, i, &g, &e, &err))
-				sdt_marker_definition(&ms.v[i], "/fuzz", g.buf, e.buf, i & 1,
-						      &ua, i & 2 ? 1 : 0, &def, &warn, &err);
+				sdt_marker_definition(&ms.v[i], "/fuzz", g.buf,
+						      e.buf, i & 1, &ua,
+						      i & 2 ? 1 : 0, &def,
+						      &warn, &err);
 			strbuf_release(&g);
 			strbuf_release(&e);
 			strbuf_release(&def);
@@ -53,7 +55,8 @@ static void fuzz_elf(const uint8_t *data, size_t size)
 
 static void fuzz_text(uint8_t mode, const char *s, size_t len)
 {
-	struct strbuf why = STRBUF_INIT, fetch = STRBUF_INIT, type = STRBUF_INIT;
+	struct strbuf why = STRBUF_INIT, fetch = STRBUF_INIT,
+		      type = STRBUF_INIT;
 	struct sdt_user_arg ua;
 	struct sdt_arg arg;
 	char *p, *n;
@@ -93,12 +96,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1)
 		return 0;
 	if (data[0] < 0x80) {
-		sdt_note_decode(data + 1, size - 1, data[0] & 1 ? ELFCLASS32 : ELFCLASS64,
-				data[0] & 2 ? ELFDATA2MSB : ELFDATA2LSB, &note, &why);
+		sdt_note_decode(data + 1, size - 1,
+				data[0] & 1 ? ELFCLASS32 : ELFCLASS64,
+				data[0] & 2 ? ELFDATA2MSB : ELFDATA2LSB, &note,
+				&why);
 		strbuf_release(&why);
 		return 0;
 	}
-	/* The parsers take NUL-terminated text from the command line or a note. */
+	/*
+	 * The parsers take NUL-terminated text from the command line or a note.
+	 */
 	s = malloc(size);
 	if (!s)
 		return 0;

@@ -35,7 +35,10 @@ enum edit {
 };
 
 #define MAX_MAPS	256
-/* A fresh struct unwind that often: its cache of names grows with each new address. */
+/*
+ * A fresh struct unwind that often: its cache of names grows with each new
+ * address.
+ */
 #define RENEW_EVERY	4096
 
 struct map_line {
@@ -108,8 +111,8 @@ static int take(const uint8_t **p, const uint8_t *end, void *dst, size_t n)
 	return 0;
 }
 
-static void apply(const uint8_t *p, const uint8_t *end, unsigned char *rec, size_t *size,
-		  struct map_line *m, int *nr)
+static void apply(const uint8_t *p, const uint8_t *end, unsigned char *rec,
+		  size_t *size, struct map_line *m, int *nr)
 {
 	uint8_t op, a, b;
 	uint16_t off;
@@ -122,9 +125,11 @@ static void apply(const uint8_t *p, const uint8_t *end, unsigned char *rec, size
 		case EDIT_ADD:
 			if (take(&p, end, &off, 2))
 				return;
-			off = TEST_SNAPSHOT_HEAD + off % (base_size - TEST_SNAPSHOT_HEAD - 7);
+			off = TEST_SNAPSHOT_HEAD +
+			      off % (base_size - TEST_SNAPSHOT_HEAD - 7);
 			memcpy(&v, rec + off, 8);
-			if (op % EDIT_NR == EDIT_SET ? take(&p, end, &v, 8) : take(&p, end, &d, 4))
+			if (op % EDIT_NR == EDIT_SET ? take(&p, end, &v, 8)
+						     : take(&p, end, &d, 4))
 				return;
 			if (op % EDIT_NR == EDIT_ADD)
 				v += d;
@@ -150,7 +155,8 @@ static void apply(const uint8_t *p, const uint8_t *end, unsigned char *rec, size
 		case EDIT_SWAP: {
 			char t[sizeof(m->name)];
 
-			if (take(&p, end, &a, 1) || take(&p, end, &b, 1) || !*nr)
+			if (take(&p, end, &a, 1) || take(&p, end, &b, 1) ||
+			    !*nr)
 				return;
 			a %= *nr;
 			b %= *nr;
@@ -160,7 +166,8 @@ static void apply(const uint8_t *p, const uint8_t *end, unsigned char *rec, size
 			break;
 		}
 		case EDIT_SHIFT:
-			if (take(&p, end, &a, 1) || take(&p, end, &d, 4) || !*nr)
+			if (take(&p, end, &a, 1) || take(&p, end, &d, 4) ||
+			    !*nr)
 				return;
 			a %= *nr;
 			m[a].start += d;

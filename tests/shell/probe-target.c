@@ -81,8 +81,8 @@ static void print_array(const char *name, const unsigned char *v, int n)
 int main(int argc, char **argv)
 {
 	struct inner in = { { 10, -20, 30, 40 }, "eth0" };
-	struct dev dev = { { 0xde, 0xad, 0xbe, 0xef, 0x00, 0x01 }, 1, 5, 10000, 1500,
-			   &in, handler };
+	struct dev dev = { { 0xde, 0xad, 0xbe, 0xef, 0x00, 0x01 }, 1, 5,
+			   10000, 1500, &in, handler };
 	struct pkt skb = { 100 + argc, &dev, { 1, -2, 3, 4 }, { 0 }, { 0, 0 } };
 	long r;
 	int i, ret;
@@ -93,11 +93,12 @@ int main(int argc, char **argv)
 		print_array("mac", dev.mac, 6);
 		printf(" up=%u flags=%u speed=%u mtu=%d name=\"%s\"", dev.up, dev.flags,
 		       dev.speed, dev.mtu, in.name);
-		printf(" vals={%ld,%ld,%ld,%ld} v2=%ld s4={%d,%d,%d,%d}", in.vals[0],
-		       in.vals[1], in.vals[2], in.vals[3], in.vals[1], skb.s4[0],
-		       skb.s4[1], skb.s4[2], skb.s4[3]);
+		printf(" vals={%ld,%ld,%ld,%ld} v2=%ld s4={%d,%d,%d,%d}",
+		       in.vals[0], in.vals[1], in.vals[2], in.vals[3],
+		       in.vals[1], skb.s4[0], skb.s4[1], skb.s4[2], skb.s4[3]);
 		printf(" handler=%#lx fl=%d who=\"%s\" g_counter=%d s_total=%ld\n",
-		       (unsigned long)dev.handler, 3 + i, argv[0], g_counter, s_total);
+		       (unsigned long)dev.handler, 3 + i, argv[0], g_counter,
+		       s_total);
 		ret = ip_rcv(&skb, 3 + i, argv[0]);
 		printf("EXPECT ip_rcv__return: ret=%d\n", ret);
 		g_counter++;

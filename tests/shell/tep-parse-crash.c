@@ -14,11 +14,12 @@
 #include <string.h>
 #include <traceevent/event-parse.h>
 
-enum tep_errno tep_parse_format(struct tep_handle *tep, struct tep_event **eventp,
-				const char *buf, unsigned long size, const char *sys)
+enum tep_errno tep_parse_format(struct tep_handle *tep,
+				struct tep_event **eventp, const char *buf,
+				unsigned long size, const char *sys)
 {
-	enum tep_errno (*real)(struct tep_handle *, struct tep_event **, const char *,
-			       unsigned long, const char *);
+	enum tep_errno (*real)(struct tep_handle *, struct tep_event **,
+			       const char *, unsigned long, const char *);
 	const char *event = getenv("TK_CRASH_EVENT");
 	char name[256];
 

@@ -17,8 +17,10 @@ struct tracecmd_compression_proto {
 	int weight;
 	const char *name;
 	const char *version;
-	int (*compress)(void *ctx, const void *in, int in_bytes, void *out, int out_bytes);
-	int (*uncompress)(void *ctx, const void *in, int in_bytes, void *out, int out_bytes);
+	int (*compress)(void *ctx, const void *in, int in_bytes, void *out,
+			int out_bytes);
+	int (*uncompress)(void *ctx, const void *in, int in_bytes, void *out,
+			  int out_bytes);
 	unsigned int (*compress_size)(void *ctx, unsigned int bytes);
 	bool (*is_supported)(const char *name, const char *version);
 	void *(*new_context)(void);
@@ -27,15 +29,19 @@ struct tracecmd_compression_proto {
 
 int tracecmd_compress_proto_register(struct tracecmd_compression_proto *proto);
 
-static int zlib_compress(void *ctx, const void *in, int in_bytes, void *out, int out_bytes)
+static int zlib_compress(void *ctx, const void *in, int in_bytes, void *out,
+			 int out_bytes)
 {
 	uLongf n = out_bytes;
 
 	(void)ctx;
-	return compress2(out, &n, in, in_bytes, Z_BEST_COMPRESSION) == Z_OK ? (int)n : -1;
+	return compress2(out, &n, in, in_bytes, Z_BEST_COMPRESSION) == Z_OK
+		       ? (int)n
+		       : -1;
 }
 
-static int zlib_uncompress(void *ctx, const void *in, int in_bytes, void *out, int out_bytes)
+static int zlib_uncompress(void *ctx, const void *in, int in_bytes, void *out,
+			   int out_bytes)
 {
 	uLongf n = out_bytes;
 

@@ -53,12 +53,17 @@ int main(int argc, char **argv)
 		return die("cannot read the file");
 	if (memcmp(f, "\x17\x08\x44tracing7", 11) || f[12])
 		return die("not a little-endian v7 trace.dat");
-	pos = 18;			/* magic, version, endian, long size, page size */
+	/* magic, version, endian, long size, page size */
+	pos = 18;
 	pos += strlen((char *)f + pos) + 1;	/* compression name */
 	pos += strlen((char *)f + pos) + 1;	/* and version */
 	sec = first = get(f + pos, 8);
-	/* Each options section: u16 id 0, u16 flags, u32 string, u64 size, options. */
-	while (sec && sec + 16 <= size && get(f + sec, 2) == 0 && get(f + sec + 2, 2) == 0) {
+	/*
+	 * Each options section: u16 id 0, u16 flags, u32 string, u64 size,
+	 * options.
+	 */
+	while (sec && sec + 16 <= size && get(f + sec, 2) == 0 &&
+	       get(f + sec + 2, 2) == 0) {
 		pos = sec + 16;
 		while (pos + 6 <= size && get(f + pos, 2) != 0)
 			pos += 6 + get(f + pos + 2, 4);
@@ -87,7 +92,8 @@ int main(int argc, char **argv)
 	put(opt + 22 + n + 2, 8, 4);	/* DONE: id 0, size 8, next 0 */
 	put(f + done, size, 8);
 	if (fseek(fp, done, SEEK_SET) || fwrite(f + done, 1, 8, fp) != 8 ||
-	    fseek(fp, 0, SEEK_END) || fwrite(opt, 1, len, fp) != len || fclose(fp))
+	    fseek(fp, 0, SEEK_END) || fwrite(opt, 1, len, fp) != len ||
+	    fclose(fp))
 		return die("cannot write the file");
 	free(opt);
 	free(f);

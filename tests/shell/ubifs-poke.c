@@ -214,7 +214,8 @@ static void vtbl_field(size_t rec, const char *fv)
 
 static int cmd_vtbl(int argc, char **argv)
 {
-	size_t peb = strtoul(argv[3], NULL, 0), slot = strtoul(argv[5], NULL, 0);
+	size_t peb = strtoul(argv[3], NULL, 0),
+	       slot = strtoul(argv[5], NULL, 0);
 	int both = !strcmp(argv[4], "both"), done = 0, i;
 	unsigned long copy = strtoul(argv[4], NULL, 0);
 	size_t p;

@@ -72,7 +72,8 @@ __attribute__((noinline)) void rec(int id, int depth, int left)
 
 int main(int argc, char **argv)
 {
-	int n = argc > 1 ? atoi(argv[1]) : 10, depths[8] = { 5, 20, 60 }, nr = 3, i;
+	int n = argc > 1 ? atoi(argv[1]) : 10, nr = 3, i;
+	int depths[8] = { 5, 20, 60 };
 	char *p = argc > 2 ? argv[2] : NULL;
 
 	for (i = 0; p && *p && i < 8; i++, p += *p == ',')
