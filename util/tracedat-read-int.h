@@ -3,7 +3,10 @@
 #define TK_TRACEDAT_READ_INT_H
 
 /*
- * What the reader (tracedat-read.c) and the merge of its per-CPU streams
+ * What the reader's files (tracedat-read.c, the sections; -format, the
+ * checks on event formats; -events, their parsing; -kallsyms; -options;
+ * -tsync, the time sync; -compress; -info, the accessors) and the merge
+ * of its per-CPU streams
  * (tracedat-merge.c) share, and nobody else: the opened file and the
  * primitives that read it with bounds checks and offsets in every error.
  */
@@ -19,6 +22,8 @@
 #include "util/tracedat-read.h"
 
 #define MAX_CHUNK_SIZE		(64u << 20)
+/* Sanity limit: far above real files, low enough to refuse absurd ones. */
+#define MAX_CPUS		4096
 /* Zeros after every data buffer: kbuffer peeks a few bytes past an event
  * header and libtraceevent's %s stops at the first NUL. */
 #define BUF_PAD			64
@@ -76,7 +81,8 @@ struct td_format {
 	const char *text;
 	size_t len;
 	const char *system;		/* one of tracedat's systems */
-	int owned;			/* text malloc'ed, else in formats_mem */
+	int owned;			/* text malloc'ed, else in
+					 * formats_mem */
 };
 
 struct td_syms;
@@ -97,7 +103,8 @@ struct tracedat {
 	struct tep_handle *tep;
 	struct tep_plugin_list *plugins;
 	int guarded;			/* formats parsed in the guard first */
-	struct td_guard {		/* a child that parses them (or pid 0) */
+	/* A child that parses them (or pid 0). */
+	struct td_guard {
 		pid_t pid;
 		int fd;
 	} guard;
@@ -120,19 +127,25 @@ struct tracedat {
 	int nr_systems;
 	char *kallsyms;			/* the text, until the first lookup */
 	void *kallsyms_mem;		/* what holds it */
-	void *formats_mem;		/* the event formats section, pending texts in it */
+	/* The event formats section, pending texts in it. */
+	void *formats_mem;
 	uint64_t kallsyms_sec;		/* a v7 section not read yet, or 0 */
 	struct strbuf late_err;		/* why it did not read, at a lookup */
 	int resolver_set;		/* resolve_function() is the handle's */
-	struct td_syms *syms;		/* what the lookups search, once built */
-	struct tep_handle *ksyms;	/* or, for text of another shape, this */
+	/* What the lookups search, once built; or, for text of another
+	 * shape, ksyms. */
+	struct td_syms *syms;
+	struct tep_handle *ksyms;
 	int want_symbols;		/* a format names a function */
-	char **sym_names;		/* names formats used before the kallsyms came */
+	/* Names formats used before the kallsyms came. */
+	char **sym_names;
 	int nr_sym_names;
-	struct strbuf procmaps;		/* the PROCMAPS texts, one after another */
+	/* The PROCMAPS texts, one after another. */
+	struct strbuf procmaps;
 	struct strbuf build_ids;	/* TK_BUILDIDS texts */
 	struct strbuf signed_text;	/* TK_SIGNED_FIELDS texts */
-	struct td_signed_field *signed_fields;	/* those found in their formats */
+	/* The TK_SIGNED_FIELDS found in their formats. */
+	struct td_signed_field *signed_fields;
 	int nr_signed_fields;
 	char *text[TD_NR_TEXTS];
 };
@@ -149,8 +162,9 @@ int tracedat_pread(struct tracedat *td, void *dst, size_t n, uint64_t off,
  * bytes at dst, with the file's compression; 0, or -1 with "corrupt
  * zstd WHAT: why" reported.
  */
-int tracedat_decompress(struct tracedat *td, void *dst, uint64_t usize, const void *src,
-			uint64_t csize, uint64_t off, const char *what);
+int tracedat_decompress(struct tracedat *td, void *dst, uint64_t usize,
+			const void *src, uint64_t csize, uint64_t off,
+			const char *what);
 
 /* Parses the format of rec's event if it is still pending. */
 void tracedat_parse_pending(struct tracedat *td, int id);
@@ -160,10 +174,78 @@ void tracedat_parse_pending(struct tracedat *td, int id);
  * names, which the kernel stored unsigned: the format they were parsed
  * with declares them signed.  Doing it again changes nothing.
  */
-void tracedat_sign_extend(const struct tracedat *td, int id, struct tep_record *rec);
+void tracedat_sign_extend(const struct tracedat *td, int id,
+			  struct tep_record *rec);
 
 /* The host's time of a guest's raw timestamp ts on cpu: 0 samples, none. */
 uint64_t tracedat_tsync(const struct td_tsync *t, int cpu, uint64_t ts);
+
+/*
+ * Whether usize bytes, claimed for csize compressed bytes at off, are
+ * believable before they are allocated: 0, or -1 reported.
+ */
+int tracedat_claimed_size_sane(struct tracedat *td, const void *cdata,
+			       uint64_t csize, uint64_t usize, uint64_t off);
+
+/* Makes the pages of a fresh buffer of n bytes present in one call. */
+void tracedat_prefault(void *p, size_t n);
+
+/*
+ * The safety checks (tracedat-format.c).  tracedat_parse_upto() parses
+ * the first sane bytes of a format of len into tep (*event, or NULL);
+ * tracedat_guarded_sane_part() says how many bytes of it this process
+ * may hand libtraceevent, *died whether the guard died on it.
+ */
+void tracedat_parse_upto(struct tep_handle *tep, const char *data, size_t len,
+			 size_t sane, const char *system,
+			 struct tep_event **event);
+size_t tracedat_guarded_sane_part(struct tracedat *td, const char *data,
+				  size_t len, const char *system, int *died);
+/* Ends the guard, if there is one. */
+void tracedat_guard_stop(struct tracedat *td);
+/* The "name: " of a format, printable or "?", into name. */
+void tracedat_format_name(const char *text, size_t len, char *name,
+			  size_t size);
+/* The id of a format's "ID: N" line, or -1. */
+int tracedat_format_id(const char *text, size_t len);
+
+/*
+ * Adds a format of the event system (which lives as long as td): parsed
+ * at once, or when lazy kept until a record of its id (owned: data is
+ * malloc'ed and td takes it, else it lies in td->formats_mem).
+ */
+void tracedat_add_format(struct tracedat *td, const char *data, size_t len,
+			 const char *system, int lazy, int owned);
+
+/*
+ * The kallsyms (tracedat-kallsyms.c).  tracedat_set_kallsyms() gives td
+ * the text, NUL-terminated in mem (malloc'ed), which td takes;
+ * tracedat_set_resolver() makes the handle resolve through the table;
+ * tracedat_names_symbol() says whether an event's print fmt names a
+ * function of the kallsyms, which tracedat_register_symbols() then
+ * registers into the handle.
+ */
+void tracedat_set_kallsyms(struct tracedat *td, char *text, void *mem);
+void tracedat_set_resolver(struct tracedat *td);
+int tracedat_names_symbol(struct tracedat *td, const struct tep_event *ev);
+void tracedat_register_symbols(struct tracedat *td);
+void tracedat_syms_free(struct td_syms *st);
+/* Reads the kallsyms section now if it waits (tracedat-read.c). */
+void tracedat_kallsyms_now(struct tracedat *td);
+
+/* Sets in td what the option id (len bytes at file offset off) says. */
+int tracedat_handle_option(struct tracedat *td, unsigned int id, char *data,
+			   uint64_t len, uint64_t off);
+/* The clock of a TRACECLOCK text, "[local] global ...". */
+void tracedat_parse_clock(struct tracedat *td, const char *text);
+/* A BUFFER option: a new buffer of td. */
+int tracedat_parse_buffer_option(struct tracedat *td, const char *data,
+				 uint64_t len, uint64_t off);
+
+/* The TIME_SHIFT option into td->tsync; 0, or -1 reported. */
+int tracedat_parse_time_shift(struct tracedat *td, const char *data,
+			      uint64_t len, uint64_t off);
+void tracedat_tsync_release(struct td_tsync *t);
 
 /* A 2, 4 or 8-byte number in the file's byte order. */
 static inline uint64_t tracedat_num(const struct tracedat *td, const void *p,

@@ -12,7 +12,9 @@ pkgs="libtraceevent libtracefs libzstd zlib"
 # shellcheck disable=SC2046
 clang -g -O1 -std=gnu11 -D_GNU_SOURCE -I. $(pkg-config --cflags $pkgs) \
 	-fsanitize=$sanflags -fno-sanitize-recover=undefined \
-	-o "$out/format" tests/fuzz/format.c util/tracedat-read.c util/tracedat-merge.c \
+	-o "$out/format" tests/fuzz/format.c util/tracedat-read.c \
+	util/tracedat-{format,events,kallsyms,options,tsync,compress,info}.c \
+	util/tracedat-merge.c \
 	util/strbuf.c util/usage.c $(pkg-config --libs $pkgs)
 for t in /sys/kernel/tracing /sys/kernel/debug/tracing; do
 	[ -d "$t/events" ] || continue

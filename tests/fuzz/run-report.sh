@@ -11,7 +11,9 @@ pkgs="libtraceevent libzstd zlib"
 # shellcheck disable=SC2046
 clang -g -O1 -std=gnu11 -D_GNU_SOURCE -I. $(pkg-config --cflags $pkgs) \
 	-fsanitize=$sanflags -fno-sanitize-recover=undefined \
-	-o "$out/report" tests/fuzz/report.c util/tracedat-read.c util/tracedat-merge.c util/print.c util/print-fmt.c util/json.c util/ftrace-print.c \
+	-o "$out/report" tests/fuzz/report.c util/tracedat-read.c \
+	util/tracedat-{format,events,kallsyms,options,tsync,compress,info}.c \
+	util/tracedat-merge.c util/print.c util/print-fmt.c util/json.c util/ftrace-print.c \
 	util/callgraph.c arch/"$srcarch"/*.c \
 	util/strbuf.c util/usage.c $(pkg-config --libs $pkgs)
 cp tests/data/report-sched-v7.dat tests/data/report-sched-v6.dat "$out/corpus/"
