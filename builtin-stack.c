@@ -12,7 +12,7 @@
 #include "util/parse-options.h"
 #include "util/stack-tracer.h"
 #include "util/strbuf.h"
-#include "util/tracefs.h"
+#include "util/tracefs-restore.h"
 #include "util/usage.h"
 
 static const char *const stack_usage[] = {

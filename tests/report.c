@@ -22,6 +22,7 @@
 #include "util/elf-addr.h"
 #include "util/probe-file.h"
 #include "util/strbuf.h"
+#include "util/tracefs-restore.h"
 #include "util/tracefs.h"
 
 #define INSTANCE	"tktest_report"

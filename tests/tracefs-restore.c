@@ -17,6 +17,7 @@
 
 #include "tests/tests.h"
 #include "util/strbuf.h"
+#include "util/tracefs-restore.h"
 #include "util/tracefs.h"
 
 static int file_is(const char *path, const char *want)

@@ -8,6 +8,7 @@
 
 #include "util/array.h"
 #include "util/probe-file.h"
+#include "util/tracefs-restore.h"
 #include "util/tracefs.h"
 #include "util/usage.h"
 

@@ -13,6 +13,7 @@
 #include "util/callgraph.h"
 #include "util/probe-note.h"
 #include "util/record-int.h"
+#include "util/tracefs-restore.h"
 #include "util/tracefs.h"
 #include "util/usage.h"
 

@@ -18,6 +18,7 @@
 
 #include "util/record-int.h"
 #include "util/tracedat-write.h"
+#include "util/tracefs-restore.h"
 #include "util/tracefs.h"
 #include "util/usage.h"
 

@@ -10,7 +10,7 @@ struct strbuf;
  * `tracekit record`: enables events in a private tracefs instance (or the
  * top level), reads every CPU's ring buffer from trace_pipe_raw in its own
  * thread, compresses in another, and writes a trace.dat v7 file.  All
- * tracefs changes go through util/tracefs.h and are undone at the end,
+ * tracefs changes go through util/tracefs-restore.h and are undone at the end,
  * on error and on fatal signals.
  */
 

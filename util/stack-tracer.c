@@ -14,6 +14,7 @@
 #include "util/probe-btf.h"
 #include "util/run-command.h"
 #include "util/stack-tracer.h"
+#include "util/tracefs-restore.h"
 #include "util/tracefs.h"
 #include "util/usage.h"
 

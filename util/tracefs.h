@@ -5,10 +5,13 @@
 #include "util/strbuf.h"
 
 /*
- * Everything that changes tracefs goes through this module, so that
- * "restore on exit" is one mechanism: every change registers its undo
- * before it is made, and tk_restore_run() replays the undos in reverse
- * order at exit, on error and on fatal signals.
+ * Everything that reads or changes tracefs goes through this module and
+ * util/tracefs-restore.h, so that "restore on exit" is one mechanism:
+ * every change registers its undo there before it is made, and
+ * tk_restore_run() replays the undos in reverse order at exit, on error
+ * and on fatal signals.  Here: the reads, the writes that need no undo
+ * (probes, files whose state the caller restores), and the features of
+ * the running kernel.
  *
  * The files are reached through libtracefs (paths, reads, writes,
  * instances, event files, error_log); the undo registry is ours, as
@@ -60,13 +63,7 @@
  *   10 ms resolution); tracefs_cpu_pipe() splices the pipe size it
  *   learns in buffered_read, 0 before, so it moved nothing on a fresh
  *   descriptor with full pages waiting.
- * - Undos.  tk_restore_run() runs in signal handlers, and libtracefs
- *   builds every path with asprintf() (malloc is not async-signal-safe;
- *   tracefs_instance_destroy() too).  An undo holds the absolute path
- *   made when it was registered and is replayed with open, write, close
- *   and rmdir only.  Undos of an instance's own files (its events, pid
- *   filters, buffer sizes) wait for the instance's rmdir, which takes
- *   them with it, and run only if it fails.
+ * - Undos: util/tracefs-restore.h.
  */
 
 /*
@@ -79,7 +76,8 @@ const char *tk_tracefs_dir(void);
 void tk_tracefs_path(struct strbuf *sb, const char *instance, const char *file);
 
 /* Appends a whole tracefs file to out; returns bytes or -errno. */
-long tk_tracefs_read(const char *instance, const char *file, struct strbuf *out);
+long tk_tracefs_read(const char *instance, const char *file,
+		     struct strbuf *out);
 
 /*
  * Plain writes, no undo registered; 0 or -errno.  Used for files whose
@@ -89,57 +87,11 @@ int tk_tracefs_write(const char *instance, const char *file, const char *val);
 int tk_tracefs_append(const char *instance, const char *file, const char *val);
 
 /*
- * Sets FILE to VAL after registering a write of `restore` (or, when
- * restore is NULL, of the file's current first line) to undo it.
- * Returns 0 or -errno; on failure nothing is registered.
- */
-int tk_tracefs_set(const char *instance, const char *file, const char *val,
-		   const char *restore);
-
-/*
- * Replaces the lines of a list file (set_ftrace_filter, set_graph_function
- * ...) with the n given, after registering undos that put back the lines
- * it held (its "#" comment lines aside: they are the kernel's notes, as
- * "#### all functions enabled ####").  0 or -errno; on failure the file
- * is restored at once, and *failed (when given) is the index of the
- * line the kernel refused.
- */
-int tk_tracefs_set_lines(const char *instance, const char *file,
-			 const char *const *lines, int n, int *failed);
-
-/* Same for events/SYS/EVENT/FILE ("enable", "filter"); restore is given. */
-int tk_event_set(const char *instance, const char *sys, const char *event,
-		 const char *file, const char *val, const char *restore);
-
-/*
- * Creates instance NAME and registers its removal; 0 or -errno (-EEXIST
- * when it exists already: it is someone else's then).
- */
-int tk_instance_create(const char *name);
-
-/* Removes instance NAME that tk_instance_create() made, and its undo. */
-int tk_instance_remove(const char *name);
-
-/*
  * Removes the instances named PREFIX<pid> whose process is gone (what a
  * SIGKILLed owner leaves: no undo ran), appending each name removed and a
  * newline to removed.  Returns how many, or -errno.
  */
 int tk_instance_remove_stale(const char *prefix, struct strbuf *removed);
-
-/* Undo registry.  Paths are absolute. */
-int tk_restore_push_write(const char *path, const char *value, int append);
-int tk_restore_push_rmdir(const char *path);
-/* Drops the most recent undo that matches path and value (for "keep"). */
-void tk_restore_forget(const char *path, const char *value);
-/* Replays all undos, newest first; safe to call twice and from a handler. */
-void tk_restore_run(void);
-/*
- * atexit() and SIGINT/SIGTERM/SIGHUP/SIGQUIT handlers that restore, then
- * die by the same signal.  A command that handles SIGINT itself installs
- * its own handler afterwards.
- */
-void tk_restore_install(void);
 
 /*
  * Dynamic events: appends LINE to FILE ("kprobe_events", "uprobe_events").
@@ -169,8 +121,9 @@ int tk_dynevent_delete(const char *file, const char *group, const char *event);
 	  "kprobe events")						\
 	X(stack_tracer, "stack_tracer", stack_tracer_present, NULL,	\
 	  "stack_trace and the stack_tracer_enabled sysctl")		\
-	X(function_tracer, "function_tracer", function_tracer_permitted,	\
-	  NULL, "function tracer listed and set_ftrace_filter writable") \
+	X(function_tracer, "function_tracer",				\
+	  function_tracer_permitted, NULL,				\
+	  "function tracer listed and set_ftrace_filter writable")	\
 	X(instances, "instances", has_dir, "instances", "instances")	\
 	X(error_log, "error_log", has_file, "error_log", "error_log")	\
 	X(arg_n, "arg_n", readme_says, "$arg<N>",			\

@@ -16,7 +16,8 @@ srcarch=${SRCARCH:-$(uname -m | sed 's/^x86_64$/x86/')}
 clang -g -O1 -std=gnu11 -D_GNU_SOURCE -I. $(pkg-config --cflags $pkgs) \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-o "$out/fuzz-sdt" tests/fuzz/sdt.c util/probe-sdt.c util/elf-addr.c \
-	util/probe-file.c util/tracefs.c util/strbuf.c util/usage.c \
+	util/probe-file.c util/tracefs.c util/tracefs-restore.c \
+	util/strbuf.c util/usage.c \
 	arch/"$srcarch"/*.c $(pkg-config --libs $pkgs)
 
 # Seeds: ELF files with markers (built by the shell test helpers), plain ELFs,

@@ -16,7 +16,8 @@ pkgs="libelf libdw libtraceevent libtracefs libunwind-generic zlib"
 clang -g -O1 -std=gnu11 -D_GNU_SOURCE -I. $(pkg-config --cflags $pkgs) \
 	-fsanitize=$sanflags -fno-sanitize-recover=undefined \
 	-o "$out/unwind" tests/fuzz/unwind.c tests/lib.c tests/runner.c util/unwind.c util/elf-addr.c \
-	util/tracefs.c util/strbuf.c util/usage.c arch/"$srcarch"/*.c \
+	util/tracefs.c util/tracefs-restore.c \
+	util/strbuf.c util/usage.c arch/"$srcarch"/*.c \
 	$(pkg-config --libs $pkgs)
 # Seeds: no edit, and one of each kind (opcode, arguments).
 printf '\0' >"$out/corpus-unwind/none"
