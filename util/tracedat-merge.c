@@ -33,10 +33,12 @@ struct stream {
 	uint64_t pos, end;		/* file range still to read */
 	uint32_t chunks_left;
 	int chunked;
-	unsigned char *buf, *cbuf;	/* pages (decompressed), compressed chunk */
+	unsigned char *buf, *cbuf;	/* pages (decompressed), compressed
+					 * chunk */
 	size_t buf_len, buf_alloc, cbuf_alloc, page;
 	uint64_t buf_off;		/* file offset the pages came from */
-	uint64_t page_off;		/* ... and of the current page (or chunk) */
+	uint64_t page_off;		/* ... and of the current page (or
+					 * chunk) */
 	int page_loaded, started;
 	unsigned char *data_end;	/* end of the current page's events */
 	struct kbuffer *kbuf;		/* old format only */
@@ -58,16 +60,19 @@ struct tracedat_merge *tracedat_merge_new(void)
 static int stream_read_raw(struct stream *s)
 {
 	size_t n = (size_t)s->page_size * RAW_READ_PAGES;
+	int ret;
 
 	if (s->pos >= s->end)
 		return 0;
 	if (n > s->end - s->pos)
 		n = s->end - s->pos;
 	if (n % s->page_size)
-		return tracedat_bad(s->td, s->pos, "cpu %d data ends in a partial page (%zu bytes)",
+		return tracedat_bad(s->td, s->pos,
+				    "cpu %d data ends in a partial page (%zu bytes)",
 				    s->cpu, n % s->page_size);
-	if (tracedat_pread(s->td, s->buf, n, s->pos, "ring buffer pages"))
-		return -1;
+	ret = tracedat_pread(s->td, s->buf, n, s->pos, "ring buffer pages");
+	if (ret)
+		return ret;
 	s->buf_off = s->pos;
 	s->pos += n;
 	s->buf_len = n;
@@ -79,35 +84,45 @@ static int stream_read_chunk(struct stream *s)
 	struct tracedat *td = s->td;
 	unsigned char hdr[TRACEDAT_CHUNK_HDR_SIZE];
 	uint64_t csize, usize;
+	int ret;
 
 	if (!s->chunks_left)
 		return 0;
 	if (s->end - s->pos < sizeof(hdr))
-		return tracedat_bad(td, s->pos, "chunk header past the cpu %d data", s->cpu);
-	if (tracedat_pread(td, hdr, sizeof(hdr), s->pos, "chunk header"))
-		return -1;
+		return tracedat_bad(td, s->pos,
+				    "chunk header past the cpu %d data",
+				    s->cpu);
+	ret = tracedat_pread(td, hdr, sizeof(hdr), s->pos, "chunk header");
+	if (ret)
+		return ret;
 	csize = tracedat_num(td, hdr, 4);
 	usize = tracedat_num(td, hdr + 4, 4);
 	if (csize > s->end - s->pos - sizeof(hdr))
-		return tracedat_bad(td, s->pos, "chunk of %llu bytes runs past the cpu %d data",
+		return tracedat_bad(td, s->pos,
+				    "chunk of %llu bytes runs past the cpu %d data",
 				    (unsigned long long)csize, s->cpu);
 	if (!usize || usize % s->page_size || usize > MAX_CHUNK_SIZE)
-		return tracedat_bad(td, s->pos, "absurd chunk size %llu (page size %u)",
+		return tracedat_bad(td, s->pos,
+				    "absurd chunk size %llu (page size %u)",
 				    (unsigned long long)usize, s->page_size);
 	if (csize > s->cbuf_alloc) {
 		free(s->cbuf);
 		s->cbuf = xmalloc(csize);
 		s->cbuf_alloc = csize;
 	}
-	if (tracedat_pread(td, s->cbuf, csize, s->pos + sizeof(hdr), "chunk"))
-		return -1;
+	ret = tracedat_pread(td, s->cbuf, csize, s->pos + sizeof(hdr),
+			     "chunk");
+	if (ret)
+		return ret;
 	if (usize > s->buf_alloc) {
 		free(s->buf);
 		s->buf = xmalloc(usize + BUF_PAD);
 		s->buf_alloc = usize;
 	}
-	if (tracedat_decompress(td, s->buf, usize, s->cbuf, csize, s->pos, "chunk"))
-		return -1;
+	ret = tracedat_decompress(td, s->buf, usize, s->cbuf, csize, s->pos,
+				  "chunk");
+	if (ret)
+		return ret;
 	memset(s->buf + usize, 0, BUF_PAD);
 	s->buf_off = s->pos;
 	s->pos += sizeof(hdr) + csize;
@@ -140,18 +155,25 @@ static int stream_load_page(struct stream *s)
 		commit = tracedat_num(s->td, page + 8, s->td->info.long_size);
 		size = commit & TRACEDAT_COMMIT_MASK;
 		if (size + s->hdr_size + ((commit & TRACEDAT_MISSING_STORED) ?
-					   (unsigned)s->td->info.long_size : 0) > s->page_size)
+					  (unsigned)s->td->info.long_size :
+					  0) > s->page_size)
 			return tracedat_bad(s->td, s->buf_off,
 					    "cpu %d: page %zu claims %llu bytes of events in a %u-byte page",
-					    s->cpu, s->page / s->page_size, (unsigned long long)size,
+					    s->cpu, s->page / s->page_size,
+					    (unsigned long long)size,
 					    s->page_size);
-		/* Raw pages have their own offset; a chunk's pages share the chunk's. */
+		/*
+		 * Raw pages have their own offset; a chunk's pages share the
+		 * chunk's.
+		 */
 		s->page_off = s->buf_off + (s->chunked ? 0 : s->page);
 		s->page += s->page_size;
 		if (!size)
 			continue;
 		if (s->kbuf && kbuffer_load_subbuffer(s->kbuf, page))
-			return tracedat_bad(s->td, s->buf_off, "cpu %d: unreadable ring buffer page", s->cpu);
+			return tracedat_bad(s->td, s->buf_off,
+					    "cpu %d: unreadable ring buffer page",
+					    s->cpu);
 		if (!s->kbuf)
 			page_walk_load(&s->walk, page);
 		s->data_end = page + s->hdr_size + size;
@@ -174,12 +196,12 @@ static uint64_t stream_ts(const struct stream *s, unsigned long long ts)
 	if (td->tsync.nr_cpus && !*td->buffers[s->buffer].name)
 		ts = tracedat_tsync(&td->tsync, s->cpu, ts);
 	if (td->tsc_mult)
-		ts = (uint64_t)(((unsigned __int128)ts * td->tsc_mult) >> td->tsc_shift) +
-			td->tsc_offset;
+		ts = (uint64_t)(((unsigned __int128)ts * td->tsc_mult) >>
+				td->tsc_shift) + td->tsc_offset;
 	return ts + td->ts_offset;
 }
 
-/* 1 with s->rec set, 0 when the stream is done, -1 on a corrupt page. */
+/* 1 with s->rec set, 0 when the stream is done, -errno on a corrupt page. */
 static int stream_next(struct stream *s)
 {
 	unsigned long long ts;
@@ -190,14 +212,17 @@ static int stream_next(struct stream *s)
 		if (s->page_loaded) {
 			missed = 0;
 			if (s->kbuf) {
-				data = s->started ? kbuffer_next_event(s->kbuf, &ts) :
+				data = s->started ?
+					kbuffer_next_event(s->kbuf, &ts) :
 					kbuffer_read_event(s->kbuf, &ts);
 				if (!s->started)
 					missed = kbuffer_missed_events(s->kbuf);
 				size = data ? kbuffer_event_size(s->kbuf) : 0;
 			} else {
-				data = s->started ? page_walk_next(&s->walk, &ts, &size) :
-					page_walk_first(&s->walk, &ts, &size, &missed);
+				data = s->started ?
+					page_walk_next(&s->walk, &ts, &size) :
+					page_walk_first(&s->walk, &ts, &size,
+							&missed);
 			}
 			s->rec.missed_events = missed;
 			s->started = 1;
@@ -295,9 +320,11 @@ static struct stream *stream_new(struct tracedat *td, int buffer, int idx)
 	s->buf = xmalloc(s->buf_alloc + BUF_PAD);
 	memset(s->buf + s->buf_alloc, 0, BUF_PAD);
 	if (tep_is_old_format(td->tep)) {
-		s->kbuf = kbuffer_alloc(td->info.long_size == 8 ? KBUFFER_LSIZE_8 :
-					KBUFFER_LSIZE_4, td->info.big_endian ?
-					KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
+		s->kbuf = kbuffer_alloc(td->info.long_size == 8 ?
+					KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+					td->info.big_endian ?
+					KBUFFER_ENDIAN_BIG :
+					KBUFFER_ENDIAN_LITTLE);
 		if (!s->kbuf)
 			die("out of memory");
 		kbuffer_set_old_format(s->kbuf);
@@ -311,24 +338,28 @@ static struct stream *stream_new(struct tracedat *td, int buffer, int idx)
 static int stream_start(struct stream *s)
 {
 	unsigned char cnt[4];
+	int ret;
 
 	if (s->chunked && s->pos < s->end) {
-		if (tracedat_pread(s->td, cnt, 4, s->pos, "chunk count"))
-			return -1;
+		ret = tracedat_pread(s->td, cnt, 4, s->pos, "chunk count");
+		if (ret)
+			return ret;
 		s->chunks_left = tracedat_num(s->td, cnt, 4);
 		s->pos += 4;
-		if (s->chunks_left > (s->end - s->pos) / TRACEDAT_CHUNK_HDR_SIZE)
+		if (s->chunks_left >
+		    (s->end - s->pos) / TRACEDAT_CHUNK_HDR_SIZE)
 			return tracedat_bad(s->td, s->pos - 4,
 					    "absurd chunk count %u for %llu bytes",
 					    s->chunks_left,
-					    (unsigned long long)(s->end - s->pos));
+					    (unsigned long long)
+					    (s->end - s->pos));
 	}
 	return stream_next(s);
 }
 
 /* A stream leaves the heap, and is freed, once it has no more events. */
-int tracedat_merge_add(struct tracedat_merge *m, struct tracedat *td, int buffer,
-		       int idx, struct strbuf *err)
+int tracedat_merge_add(struct tracedat_merge *m, struct tracedat *td,
+		       int buffer, int idx, struct strbuf *err)
 {
 	struct stream *s = stream_new(td, buffer, idx);
 	int r;
@@ -365,7 +396,7 @@ int tracedat_merge_next(struct tracedat_merge *m, struct tracedat_event *ev,
 		s->td->err = err;
 		r = stream_next(s);
 		if (r < 0)
-			return -1;
+			return r;
 		if (r == 0) {
 			stream_free(s);
 			m->heap[0] = m->heap[--m->nr];

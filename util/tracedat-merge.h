@@ -13,19 +13,27 @@
 struct tracedat_merge;
 
 struct tracedat_event {
-	struct tep_record *rec;		/* valid until the next call; offset is
-					 * the file offset of its page or chunk */
+	/* Valid until the next call; offset is the file offset of its page
+	 * or chunk. */
+	struct tep_record *rec;
 	struct tracedat *td;
 	int buffer;
 	int source;			/* index of the stream, in add order */
-	int id;				/* the event's id (common_type), read once */
+	int id;				/* the event's id (common_type), read
+					 * once */
 };
 
 struct tracedat_merge *tracedat_merge_new(void);
-/* Adds the idx-th CPU stream of a buffer; 0, or -1 with the error in err. */
+/*
+ * Adds the idx-th CPU stream of a buffer; 0, or -errno with the error in
+ * err.
+ */
 int tracedat_merge_add(struct tracedat_merge *m, struct tracedat *td,
 		       int buffer, int idx, struct strbuf *err);
-/* 1 with ev filled, 0 at the end, -1 on a corrupt file (error in err). */
+/*
+ * 1 with ev filled, 0 at the end, -errno on a corrupt file (-EINVAL) or a
+ * failed read (error in err).
+ */
 int tracedat_merge_next(struct tracedat_merge *m, struct tracedat_event *ev,
 			struct strbuf *err);
 void tracedat_merge_free(struct tracedat_merge *m);

@@ -131,6 +131,7 @@ struct tracedat {
 	void *formats_mem;
 	uint64_t kallsyms_sec;		/* a v7 section not read yet, or 0 */
 	struct strbuf late_err;		/* why it did not read, at a lookup */
+	int late_ret;			/* and its -errno */
 	int resolver_set;		/* resolve_function() is the handle's */
 	/* What the lookups search, once built; or, for text of another
 	 * shape, ksyms. */
@@ -150,16 +151,19 @@ struct tracedat {
 	char *text[TD_NR_TEXTS];
 };
 
-/* Appends "FILE: offset N: what" to td->err; returns -1. */
+/* Appends "FILE: offset N: what" to td->err; returns -EINVAL. */
 int tracedat_bad(struct tracedat *td, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* All n bytes at off, or -1 (reported). */
+/*
+ * All n bytes at off; or, reported, -EINVAL where the file is too short,
+ * -errno where the read fails (-EIO at an end of file stat did not say).
+ */
 int tracedat_pread(struct tracedat *td, void *dst, size_t n, uint64_t off,
 		   const char *what);
 
 /*
  * Decompresses src (csize bytes at file offset off) into exactly usize
- * bytes at dst, with the file's compression; 0, or -1 with "corrupt
+ * bytes at dst, with the file's compression; 0, or -EINVAL with "corrupt
  * zstd WHAT: why" reported.
  */
 int tracedat_decompress(struct tracedat *td, void *dst, uint64_t usize,
@@ -182,7 +186,7 @@ uint64_t tracedat_tsync(const struct td_tsync *t, int cpu, uint64_t ts);
 
 /*
  * Whether usize bytes, claimed for csize compressed bytes at off, are
- * believable before they are allocated: 0, or -1 reported.
+ * believable before they are allocated: 0, or -EINVAL reported.
  */
 int tracedat_claimed_size_sane(struct tracedat *td, const void *cdata,
 			       uint64_t csize, uint64_t usize, uint64_t off);
@@ -233,16 +237,19 @@ void tracedat_syms_free(struct td_syms *st);
 /* Reads the kallsyms section now if it waits (tracedat-read.c). */
 void tracedat_kallsyms_now(struct tracedat *td);
 
-/* Sets in td what the option id (len bytes at file offset off) says. */
+/*
+ * Sets in td what the option id (len bytes at file offset off) says; 0,
+ * or -errno reported.
+ */
 int tracedat_handle_option(struct tracedat *td, unsigned int id, char *data,
 			   uint64_t len, uint64_t off);
 /* The clock of a TRACECLOCK text, "[local] global ...". */
 void tracedat_parse_clock(struct tracedat *td, const char *text);
-/* A BUFFER option: a new buffer of td. */
+/* A BUFFER option: a new buffer of td; 0, or -errno reported. */
 int tracedat_parse_buffer_option(struct tracedat *td, const char *data,
 				 uint64_t len, uint64_t off);
 
-/* The TIME_SHIFT option into td->tsync; 0, or -1 reported. */
+/* The TIME_SHIFT option into td->tsync; 0, or -EINVAL reported. */
 int tracedat_parse_time_shift(struct tracedat *td, const char *data,
 			      uint64_t len, uint64_t off);
 void tracedat_tsync_release(struct td_tsync *t);

@@ -53,7 +53,7 @@ int tracedat_bad(struct tracedat *td, uint64_t off, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(td->err, fmt, ap);
 	va_end(ap);
-	return -1;
+	return -EINVAL;
 }
 
 static uint64_t cur_off(const struct cursor *c)
@@ -65,6 +65,7 @@ int tracedat_pread(struct tracedat *td, void *dst, size_t n, uint64_t off,
 		   const char *what)
 {
 	size_t done = 0;
+	int e;
 
 	if (off > td->info.file_size || n > td->info.file_size - off)
 		return tracedat_bad(td, off,
@@ -78,10 +79,13 @@ int tracedat_pread(struct tracedat *td, void *dst, size_t n, uint64_t off,
 
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r <= 0)
-			return tracedat_bad(td, off + done, "reading %s: %s",
-					    what, r ? strerror(errno) :
-					    "unexpected end of file");
+		if (r <= 0) {
+			e = r ? errno : EIO;
+			tracedat_bad(td, off + done, "reading %s: %s",
+				     what, r ? strerror(e) :
+				     "unexpected end of file");
+			return -e;
+		}
 		done += r;
 	}
 	return 0;
@@ -89,6 +93,8 @@ int tracedat_pread(struct tracedat *td, void *dst, size_t n, uint64_t off,
 
 static int cur_read(struct cursor *c, void *dst, uint64_t n, const char *what)
 {
+	int ret;
+
 	if (n > c->end - c->pos) {
 		if (c->mem)
 			return tracedat_bad(c->td, c->base,
@@ -102,10 +108,13 @@ static int cur_read(struct cursor *c, void *dst, uint64_t n, const char *what)
 				    what, (unsigned long long)n,
 				    (unsigned long long)(c->end - c->pos));
 	}
-	if (c->mem)
+	if (c->mem) {
 		memcpy(dst, c->mem + c->pos, n);
-	else if (tracedat_pread(c->td, dst, n, c->pos, what))
-		return -1;
+	} else {
+		ret = tracedat_pread(c->td, dst, n, c->pos, what);
+		if (ret)
+			return ret;
+	}
 	c->pos += n;
 	return 0;
 }
@@ -113,77 +122,84 @@ static int cur_read(struct cursor *c, void *dst, uint64_t n, const char *what)
 static int cur_num(struct cursor *c, int size, uint64_t *v, const char *what)
 {
 	unsigned char b[8];
+	int ret = cur_read(c, b, size, what);
 
-	if (cur_read(c, b, size, what))
-		return -1;
+	if (ret)
+		return ret;
 	*v = tracedat_num(c->td, b, size);
 	return 0;
 }
 
-/* Reads n bytes into a new NUL-terminated buffer. */
-static char *cur_blob(struct cursor *c, uint64_t n, const char *what)
+/* Reads n bytes into *out, a new NUL-terminated buffer. */
+static int cur_blob(struct cursor *c, uint64_t n, char **out,
+		    const char *what)
 {
 	char *buf;
+	int ret;
 
-	if (n > c->end - c->pos) {
-		cur_read(c, NULL, n, what);
-		return NULL;
-	}
+	*out = NULL;
+	if (n > c->end - c->pos)
+		return cur_read(c, NULL, n, what);
 	buf = xmalloc(n + 1);
-	if (cur_read(c, buf, n, what)) {
+	ret = cur_read(c, buf, n, what);
+	if (ret) {
 		free(buf);
-		return NULL;
+		return ret;
 	}
 	buf[n] = '\0';
-	return buf;
+	*out = buf;
+	return 0;
 }
 
-/* n bytes of a section in memory, in place. */
-static const char *cur_view(struct cursor *c, uint64_t n, const char *what)
+/* n bytes of a section in memory, in place, at *out. */
+static int cur_view(struct cursor *c, uint64_t n, const char **out,
+		    const char *what)
 {
-	const char *p;
-
-	if (n > c->end - c->pos) {
-		cur_read(c, NULL, n, what);
-		return NULL;
-	}
-	p = (const char *)c->mem + c->pos;
+	*out = NULL;
+	if (n > c->end - c->pos)
+		return cur_read(c, NULL, n, what);
+	*out = (const char *)c->mem + c->pos;
 	c->pos += n;
-	return p;
+	return 0;
 }
 
-static char *cur_str(struct cursor *c, const char *what)
+/* A NUL-terminated string into *out (malloc'ed). */
+static int cur_str(struct cursor *c, char **out, const char *what)
 {
 	struct strbuf sb = STRBUF_INIT;
+	int ret = 0;
 	char ch;
 
+	*out = NULL;
 	do {
-		if (sb.len > 4096) {
-			tracedat_bad(c->td, cur_off(c),
-				     "%s: unterminated string", what);
+		if (sb.len > 4096)
+			ret = tracedat_bad(c->td, cur_off(c),
+					   "%s: unterminated string", what);
+		else
+			ret = cur_read(c, &ch, 1, what);
+		if (ret) {
 			strbuf_release(&sb);
-			return NULL;
-		}
-		if (cur_read(c, &ch, 1, what)) {
-			strbuf_release(&sb);
-			return NULL;
+			return ret;
 		}
 		if (ch)
 			strbuf_addch(&sb, ch);
 	} while (ch);
-	return strbuf_detach(&sb, NULL);
+	*out = strbuf_detach(&sb, NULL);
+	return 0;
 }
 
-/* Reads a u32/u64 size and then that many bytes. */
-static char *cur_sized(struct cursor *c, int size_len, uint64_t *len,
-		       const char *what)
+/* Reads a u32/u64 size and then that many bytes, into *out. */
+static int cur_sized(struct cursor *c, int size_len, uint64_t *len,
+		     char **out, const char *what)
 {
 	uint64_t n;
+	int ret = cur_num(c, size_len, &n, what);
 
-	if (cur_num(c, size_len, &n, what))
-		return NULL;
+	*out = NULL;
+	if (ret)
+		return ret;
 	*len = n;
-	return cur_blob(c, n, what);
+	return cur_blob(c, n, out, what);
 }
 
 static int check_count(struct cursor *c, uint64_t count, unsigned int min_item,
@@ -202,15 +218,16 @@ static int parse_headers(struct cursor *c)
 	char name[13];
 	uint64_t len;
 	char *data;
+	int ret = cur_read(c, name, 12, "header_page tag");
 
-	if (cur_read(c, name, 12, "header_page tag"))
-		return -1;
+	if (ret)
+		return ret;
 	if (memcmp(name, "header_page", 12))
 		return tracedat_bad(c->td, cur_off(c),
 				    "expected \"header_page\"");
-	data = cur_sized(c, 8, &len, "header_page");
-	if (!data)
-		return -1;
+	ret = cur_sized(c, 8, &len, &data, "header_page");
+	if (ret)
+		return ret;
 	if (tep_parse_header_page(c->td->tep, data, len,
 				  c->td->info.long_size)) {
 		free(data);
@@ -218,14 +235,15 @@ static int parse_headers(struct cursor *c)
 				    "cannot parse header_page");
 	}
 	free(data);
-	if (cur_read(c, name, 13, "header_event tag"))
-		return -1;
+	ret = cur_read(c, name, 13, "header_event tag");
+	if (ret)
+		return ret;
 	if (memcmp(name, "header_event", 13))
 		return tracedat_bad(c->td, cur_off(c),
 				    "expected \"header_event\"");
-	data = cur_sized(c, 8, &len, "header_event");
+	ret = cur_sized(c, 8, &len, &data, "header_event");
 	free(data);
-	return data ? 0 : -1;
+	return ret;
 }
 
 /*
@@ -239,19 +257,25 @@ static int parse_formats(struct cursor *c, const char *system, int lazy)
 {
 	uint64_t count, len, i;
 	const char *data;
+	char *text;
 	int owned = !lazy || !c->mem;
+	int ret = cur_num(c, 4, &count, "event format count");
 
-	if (cur_num(c, 4, &count, "event format count") ||
-	    check_count(c, count, 8, "event format"))
-		return -1;
+	if (!ret)
+		ret = check_count(c, count, 8, "event format");
+	if (ret)
+		return ret;
 	for (i = 0; i < count; i++) {
-		if (owned)
-			data = cur_sized(c, 8, &len, "event format");
-		else
-			data = cur_num(c, 8, &len, "event format size") ? NULL :
-			       cur_view(c, len, "event format");
-		if (!data)
-			return -1;
+		if (owned) {
+			ret = cur_sized(c, 8, &len, &text, "event format");
+			data = text;
+		} else {
+			ret = cur_num(c, 8, &len, "event format size");
+			if (!ret)
+				ret = cur_view(c, len, &data, "event format");
+		}
+		if (ret)
+			return ret;
 		tracedat_add_format(c->td, data, len, system, lazy, owned);
 	}
 	return 0;
@@ -262,19 +286,22 @@ static int parse_systems(struct cursor *c)
 	struct tracedat *td = c->td;
 	uint64_t count, i;
 	char *sys;
+	int ret = cur_num(c, 4, &count, "event system count");
 
-	if (cur_num(c, 4, &count, "event system count") ||
-	    check_count(c, count, 5, "event system"))
-		return -1;
+	if (!ret)
+		ret = check_count(c, count, 5, "event system");
+	if (ret)
+		return ret;
 	for (i = 0; i < count; i++) {
-		sys = cur_str(c, "event system name");
-		if (!sys)
-			return -1;
-		td->systems = xrealloc(td->systems, (td->nr_systems +
-						     1) * sizeof(*td->systems));
+		ret = cur_str(c, &sys, "event system name");
+		if (ret)
+			return ret;
+		td->systems = xrealloc(td->systems, (td->nr_systems + 1) *
+				       sizeof(*td->systems));
 		td->systems[td->nr_systems++] = sys;
-		if (parse_formats(c, sys, 1))
-			return -1;
+		ret = parse_formats(c, sys, 1);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -323,13 +350,14 @@ static int parse_text(struct cursor *c, int size_len, int which)
 {
 	struct tracedat *td = c->td;
 	uint64_t len;
-	char *data = cur_sized(c, size_len, &len,
-			       which == TRACEDAT_OPT_KALLSYMS ? "kallsyms" :
-			       which == TRACEDAT_OPT_PRINTK ? "printk formats" :
-			       "saved cmdlines");
+	char *data;
+	int ret = cur_sized(c, size_len, &len, &data,
+			    which == TRACEDAT_OPT_KALLSYMS ? "kallsyms" :
+			    which == TRACEDAT_OPT_PRINTK ? "printk formats" :
+			    "saved cmdlines");
 
-	if (!data)
-		return -1;
+	if (ret)
+		return ret;
 	if (which == TRACEDAT_OPT_KALLSYMS) {
 		tracedat_set_kallsyms(td, data, data);
 		return 0;
@@ -356,10 +384,13 @@ static int keep_kallsyms(struct cursor *c, unsigned char **mem)
 	uint64_t len;
 	char *text;
 
+	int ret;
+
 	if (!*mem)
 		return parse_text(c, 4, TRACEDAT_OPT_KALLSYMS);
-	if (cur_num(c, 4, &len, "kallsyms"))
-		return -1;
+	ret = cur_num(c, 4, &len, "kallsyms");
+	if (ret)
+		return ret;
 	if (len > c->end - c->pos)
 		return cur_read(c, NULL, len, "kallsyms");
 	/* load_section() leaves BUF_PAD bytes after the section. */
@@ -410,37 +441,46 @@ int tracedat_parse_buffer_option(struct tracedat *td, const char *data,
 	struct td_buffer *b;
 	uint64_t sec, v, i;
 	char *name;
+	int ret = cur_num(&c, 8, &sec, "BUFFER offset");
 
-	if (cur_num(&c, 8, &sec, "BUFFER offset"))
-		return -1;
-	name = cur_str(&c, "BUFFER name");
-	if (!name)
-		return -1;
+	if (!ret)
+		ret = cur_str(&c, &name, "BUFFER name");
+	if (ret)
+		return ret;
 	b = new_buffer(td, name);
 	free(name);
 	b->section = sec;
 	if (td->info.version < 7)
 		return 0;
-	b->clock = cur_str(&c, "BUFFER clock");
-	if (!b->clock || cur_num(&c, 4, &v, "BUFFER page size"))
-		return -1;
+	ret = cur_str(&c, &b->clock, "BUFFER clock");
+	if (!ret)
+		ret = cur_num(&c, 4, &v, "BUFFER page size");
+	if (ret)
+		return ret;
 	if (v < 64 || v > MAX_PAGE_SIZE || (v & (v - 1)))
 		return tracedat_bad(td, off,
 				    "BUFFER page size %llu is not a sane power of two",
 				    (unsigned long long)v);
 	b->page_size = v;
-	if (cur_num(&c, 4, &v, "BUFFER cpu count") ||
-	    check_count(&c, v, 20, "BUFFER cpu"))
-		return -1;
+	ret = cur_num(&c, 4, &v, "BUFFER cpu count");
+	if (!ret)
+		ret = check_count(&c, v, 20, "BUFFER cpu");
+	if (ret)
+		return ret;
 	b->nr_cpus = v;
 	b->cpus = xcalloc(v ? v : 1, sizeof(*b->cpus));
 	for (i = 0; i < v; i++) {
 		uint64_t id;
 
-		if (cur_num(&c, 4, &id, "BUFFER cpu id") ||
-		    cur_num(&c, 8, &b->cpus[i].offset, "BUFFER cpu offset") ||
-		    cur_num(&c, 8, &b->cpus[i].size, "BUFFER cpu size"))
-			return -1;
+		ret = cur_num(&c, 4, &id, "BUFFER cpu id");
+		if (!ret)
+			ret = cur_num(&c, 8, &b->cpus[i].offset,
+				      "BUFFER cpu offset");
+		if (!ret)
+			ret = cur_num(&c, 8, &b->cpus[i].size,
+				      "BUFFER cpu size");
+		if (ret)
+			return ret;
 		if (id >= MAX_CPUS)
 			return tracedat_bad(td, off,
 					    "BUFFER cpu id %llu out of range",
@@ -458,14 +498,15 @@ static int read_options_section(struct cursor *c, uint64_t *next)
 	int ret;
 
 	for (;;) {
-		if (cur_num(c, 2, &id, "option id"))
-			return -1;
+		ret = cur_num(c, 2, &id, "option id");
+		if (ret)
+			return ret;
 		if (id == TRACEDAT_OPT_DONE && c->td->info.version < 7)
 			return 0;
 		off = cur_off(c);
-		data = cur_sized(c, 4, &len, "option");
-		if (!data)
-			return -1;
+		ret = cur_sized(c, 4, &len, &data, "option");
+		if (ret)
+			return ret;
 		if (id == TRACEDAT_OPT_DONE) {
 			ret = len < 8 ?
 				tracedat_bad(c->td, off,
@@ -479,7 +520,7 @@ static int read_options_section(struct cursor *c, uint64_t *next)
 		ret = tracedat_handle_option(c->td, id, data, len, off);
 		free(data);
 		if (ret)
-			return -1;
+			return ret;
 	}
 }
 
@@ -497,8 +538,9 @@ static int load_section(struct tracedat *td, uint64_t off, unsigned int want_id,
 	int r;
 
 	*mem = NULL;
-	if (tracedat_pread(td, hdr, sizeof(hdr), off, "section header"))
-		return -1;
+	r = tracedat_pread(td, hdr, sizeof(hdr), off, "section header");
+	if (r)
+		return r;
 	id = tracedat_num(td, hdr, 2);
 	flags = tracedat_num(td, hdr + 2, 2);
 	size = tracedat_num(td, hdr + 8, 8);
@@ -520,9 +562,10 @@ static int load_section(struct tracedat *td, uint64_t off, unsigned int want_id,
 	if (td->compression == TD_COMPRESS_NONE)
 		return tracedat_bad(td, off,
 				    "compressed section in a file without compression");
-	if (tracedat_pread(td, hdr, TRACEDAT_CHUNK_HDR_SIZE, off,
-			   "compression header"))
-		return -1;
+	r = tracedat_pread(td, hdr, TRACEDAT_CHUNK_HDR_SIZE, off,
+			   "compression header");
+	if (r)
+		return r;
 	csize = tracedat_num(td, hdr, 4);
 	usize = tracedat_num(td, hdr + 4, 4);
 	if (csize + TRACEDAT_CHUNK_HDR_SIZE != size)
@@ -531,15 +574,14 @@ static int load_section(struct tracedat *td, uint64_t off, unsigned int want_id,
 				    (unsigned long long)csize,
 				    (unsigned long long)size);
 	cdata = xmalloc(csize ? csize : 1);
-	if (tracedat_pread(td, cdata, csize, off + TRACEDAT_CHUNK_HDR_SIZE,
-			   "section data")) {
-		free(cdata);
-		return -1;
-	}
+	r = tracedat_pread(td, cdata, csize, off + TRACEDAT_CHUNK_HDR_SIZE,
+			   "section data");
 	/* Trust the claimed size only as far as the frame confirms it. */
-	if (tracedat_claimed_size_sane(td, cdata, csize, usize, off)) {
+	if (!r)
+		r = tracedat_claimed_size_sane(td, cdata, csize, usize, off);
+	if (r) {
 		free(cdata);
-		return -1;
+		return r;
 	}
 	udata = xmalloc(usize + BUF_PAD);
 	tracedat_prefault(udata, usize);
@@ -547,7 +589,7 @@ static int load_section(struct tracedat *td, uint64_t off, unsigned int want_id,
 	free(cdata);
 	if (r) {
 		free(udata);
-		return -1;
+		return r;
 	}
 	memset(udata + usize, 0, BUF_PAD);
 	*mem = udata;
@@ -566,8 +608,9 @@ static int parse_section(struct tracedat *td, unsigned int id)
 			tracedat_bad(td, 0,
 				     "no HEADER_INFO section (ring buffer layout)") :
 			0;
-	if (load_section(td, td->sec_off[id], id, &mem, &c))
-		return -1;
+	ret = load_section(td, td->sec_off[id], id, &mem, &c);
+	if (ret)
+		return ret;
 	switch (id) {
 	case TRACEDAT_OPT_HEADER_INFO:
 		ret = parse_headers(&c);
@@ -621,20 +664,22 @@ static int read_v7(struct tracedat *td, uint64_t pos)
 	int n = 0, ret;
 
 	c.pos = pos;
-	if (cur_num(&c, 8, &next, "first options offset"))
-		return -1;
+	ret = cur_num(&c, 8, &next, "first options offset");
+	if (ret)
+		return ret;
 	while (next) {
 		if (++n > MAX_OPTION_SECTIONS)
 			return tracedat_bad(td, next,
 					    "more than %d options sections (a loop?)",
 					    MAX_OPTION_SECTIONS);
-		if (load_section(td, next, TRACEDAT_OPT_DONE, &mem, &c))
-			return -1;
+		ret = load_section(td, next, TRACEDAT_OPT_DONE, &mem, &c);
+		if (ret)
+			return ret;
 		next = 0;
 		ret = read_options_section(&c, &next);
 		free(mem);
 		if (ret)
-			return -1;
+			return ret;
 	}
 	/*
 	 * The kallsyms section (5 MB decompressed) is read at the first
@@ -643,10 +688,13 @@ static int read_v7(struct tracedat *td, uint64_t pos)
 	 * look nothing up.  Names the formats wait with need it now.
 	 */
 	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
-		if (order[i] == TRACEDAT_OPT_KALLSYMS)
+		if (order[i] == TRACEDAT_OPT_KALLSYMS) {
 			td->kallsyms_sec = td->sec_off[order[i]];
-		else if (parse_section(td, order[i]))
-			return -1;
+			continue;
+		}
+		ret = parse_section(td, order[i]);
+		if (ret)
+			return ret;
 	}
 	if (td->nr_sym_names)
 		return read_kallsyms(td);
@@ -669,7 +717,7 @@ void tracedat_kallsyms_now(struct tracedat *td)
 	if (!td->kallsyms_sec)
 		return;
 	td->err = &td->late_err;
-	read_kallsyms(td);
+	td->late_ret = read_kallsyms(td);
 	td->err = was;
 }
 
@@ -678,7 +726,7 @@ int tracedat_late_error(const struct tracedat *td, struct strbuf *err)
 	if (!td->late_err.len)
 		return 0;
 	strbuf_add(err, td->late_err.buf, td->late_err.len);
-	return -1;
+	return td->late_ret;
 }
 
 /* v6 "flyrecord\0" then (u64 offset, u64 size) per CPU, then the clock. */
@@ -689,10 +737,10 @@ static int read_v6_cpus(struct tracedat *td, struct td_buffer *b, uint64_t pos,
 	char tag[10];
 	uint64_t len;
 	char *clock;
-	int i;
+	int i, ret = cur_read(&c, tag, 10, "flyrecord tag");
 
-	if (cur_read(&c, tag, 10, "flyrecord tag"))
-		return -1;
+	if (ret)
+		return ret;
 	if (!memcmp(tag, "latency  ", 10))
 		return tracedat_bad(td, pos,
 				    "latency (text) traces are not supported");
@@ -702,14 +750,16 @@ static int read_v6_cpus(struct tracedat *td, struct td_buffer *b, uint64_t pos,
 	b->cpus = xcalloc(nr_cpus ? nr_cpus : 1, sizeof(*b->cpus));
 	for (i = 0; i < nr_cpus; i++) {
 		b->cpus[i].cpu = i;
-		if (cur_num(&c, 8, &b->cpus[i].offset, "cpu data offset") ||
-		    cur_num(&c, 8, &b->cpus[i].size, "cpu data size"))
-			return -1;
+		ret = cur_num(&c, 8, &b->cpus[i].offset, "cpu data offset");
+		if (!ret)
+			ret = cur_num(&c, 8, &b->cpus[i].size, "cpu data size");
+		if (ret)
+			return ret;
 	}
-		if (td->have_clock_option) {
-		clock = cur_sized(&c, 8, &len, "trace clock");
-		if (!clock)
-			return -1;
+	if (td->have_clock_option) {
+		ret = cur_sized(&c, 8, &len, &clock, "trace clock");
+		if (ret)
+			return ret;
 		tracedat_parse_clock(td, clock);
 		free(clock);
 	}
@@ -721,36 +771,43 @@ static int read_v6(struct tracedat *td, uint64_t pos)
 	struct cursor c = { td, NULL, pos, td->info.file_size, 0 };
 	uint64_t cpus, next;
 	char tag[10];
-	int i;
+	int i, ret = parse_headers(&c);
 
-	if (parse_headers(&c) || parse_formats(&c, "ftrace", 0) ||
-	    parse_systems(&c) || parse_text(&c, 4, TRACEDAT_OPT_KALLSYMS) ||
-	    parse_text(&c, 4, TRACEDAT_OPT_PRINTK) ||
-	    parse_text(&c, 8, TRACEDAT_OPT_CMDLINES))
-		return -1;
-	if (cur_num(&c, 4, &cpus, "cpu count"))
-		return -1;
+	if (!ret)
+		ret = parse_formats(&c, "ftrace", 0);
+	if (!ret)
+		ret = parse_systems(&c);
+	if (!ret)
+		ret = parse_text(&c, 4, TRACEDAT_OPT_KALLSYMS);
+	if (!ret)
+		ret = parse_text(&c, 4, TRACEDAT_OPT_PRINTK);
+	if (!ret)
+		ret = parse_text(&c, 8, TRACEDAT_OPT_CMDLINES);
+	if (!ret)
+		ret = cur_num(&c, 4, &cpus, "cpu count");
+	if (ret)
+		return ret;
 	if (cpus > MAX_CPUS)
 		return tracedat_bad(td, c.pos - 4, "absurd cpu count %llu",
 				    (unsigned long long)cpus);
 	td->info.cpus = cpus;
 	tep_set_cpus(td->tep, cpus);
 	new_buffer(td, "");
-	if (cur_read(&c, tag, 10, "options tag"))
-		return -1;
+	ret = cur_read(&c, tag, 10, "options tag");
+	if (ret)
+		return ret;
 	if (!memcmp(tag, "options  ", 10)) {
-		if (read_options_section(&c, &next))
-			return -1;
+		ret = read_options_section(&c, &next);
+		if (ret)
+			return ret;
 	} else {
 		c.pos -= 10;
 	}
-	if (read_v6_cpus(td, &td->buffers[0], c.pos, cpus))
-		return -1;
-	for (i = 1; i < td->nr_buffers; i++)
-		if (read_v6_cpus(td, &td->buffers[i], td->buffers[i].section,
-				 cpus))
-			return -1;
-	return 0;
+	ret = read_v6_cpus(td, &td->buffers[0], c.pos, cpus);
+	for (i = 1; !ret && i < td->nr_buffers; i++)
+		ret = read_v6_cpus(td, &td->buffers[i], td->buffers[i].section,
+				   cpus);
+	return ret;
 }
 
 /* The name as C would spell it: an error is one line of text. */
@@ -776,43 +833,47 @@ static int read_file_header(struct tracedat *td, uint64_t *pos)
 	unsigned char b[TRACEDAT_MAGIC_LEN];
 	char *ver, *name;
 	uint64_t v;
+	int ret = cur_read(&c, b, TRACEDAT_MAGIC_LEN, "magic");
 
-	if (cur_read(&c, b, TRACEDAT_MAGIC_LEN, "magic"))
-		return -1;
+	if (ret)
+		return ret;
 	if (memcmp(b, TRACEDAT_MAGIC, TRACEDAT_MAGIC_LEN))
 		return tracedat_bad(td, 0, "bad magic: not a trace.dat file");
-	ver = cur_str(&c, "version");
-	if (!ver)
-		return -1;
+	ret = cur_str(&c, &ver, "version");
+	if (ret)
+		return ret;
 	td->info.version = atoi(ver);
 	free(ver);
 	if (td->info.version != 6 && td->info.version != 7)
 		return tracedat_bad(td, TRACEDAT_MAGIC_LEN,
 				    "unsupported file version %d",
 				    td->info.version);
-	if (cur_read(&c, b, 2, "endianness and long size"))
-		return -1;
+	ret = cur_read(&c, b, 2, "endianness and long size");
+	if (ret)
+		return ret;
 	if (b[0] > 1 || (b[1] != 4 && b[1] != 8))
 		return tracedat_bad(td, c.pos - 2,
 				    "bad endianness %u or long size %u", b[0],
 				    b[1]);
 	td->info.big_endian = b[0];
 	td->info.long_size = b[1];
-	if (cur_num(&c, 4, &v, "page size"))
-		return -1;
+	ret = cur_num(&c, 4, &v, "page size");
+	if (ret)
+		return ret;
 	if (v < 64 || v > MAX_PAGE_SIZE || (v & (v - 1)))
 		return tracedat_bad(td, c.pos - 4,
 				    "page size %llu is not a sane power of two",
 				    (unsigned long long)v);
 	td->info.page_size = v;
 	if (td->info.version >= 7) {
-		name = td->text[TD_COMPRESSION] = cur_str(&c,
-							  "compression name");
-		if (name)
-			td->text[TD_COMPRESSION_VERSION] =
-				cur_str(&c, "compression version");
-		if (!td->text[TD_COMPRESSION_VERSION])
-			return -1;
+		ret = cur_str(&c, &td->text[TD_COMPRESSION],
+			      "compression name");
+		if (!ret)
+			ret = cur_str(&c, &td->text[TD_COMPRESSION_VERSION],
+				      "compression version");
+		if (ret)
+			return ret;
+		name = td->text[TD_COMPRESSION];
 		if (!strcmp(name, "zstd"))
 			td->compression = TD_COMPRESS_ZSTD;
 		else if (!strcmp(name, "zlib"))
@@ -877,9 +938,10 @@ int tracedat_open(const char *path, unsigned int flags, struct tracedat **out,
 	strbuf_init(&td->late_err, 0);
 	td->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (td->fd < 0 || fstat(td->fd, &st)) {
-		strbuf_addf(err, "%s: %s", path, strerror(errno));
+		ret = -errno;
+		strbuf_addf(err, "%s: %s", path, strerror(-ret));
 		tracedat_close(td);
-		return -1;
+		return ret;
 	}
 	td->info.file_size = st.st_size;
 	td->tep = tep_alloc();
@@ -913,7 +975,7 @@ int tracedat_open(const char *path, unsigned int flags, struct tracedat **out,
 		ret = check_buffers(td);
 	if (ret) {
 		tracedat_close(td);
-		return -1;
+		return ret;
 	}
 	if (!td->info.cpus)
 		td->info.cpus = td->buffers[0].nr_cpus;

@@ -13,8 +13,10 @@
  * cmdlines, options) into a libtraceevent handle; the per-CPU ring-buffer
  * pages are then streamed, one compressed chunk per CPU in memory at a
  * time, and decoded with kbuffer (util/tracedat-merge.h).  Every problem
- * in the file is returned as -1 with one line "FILE: offset N: what"
- * appended to err.
+ * in the file is returned as -EINVAL with one line "FILE: offset N:
+ * what" appended to err; a failed read of the file as its -errno (-EIO
+ * where it ends early), and a file that does not open as -errno with
+ * "FILE: why".
  *
  * Why not libtracecmd (Debian's libtracecmd-dev 3.1.6, trace-cmd's own
  * reader)?  Measured with `trace-cmd report -i FILE` and a program doing
@@ -58,10 +60,12 @@ struct tracedat_info {
 	const char *compression_version;
 	int cpus;			/* CPUCOUNT (or the top buffer's) */
 	const char *clock;		/* from TRACECLOCK, "" if absent */
-	int in_usecs;			/* timestamps are ns of a usec-able clock */
+	int in_usecs;			/* timestamps are ns of a usec-able
+					 * clock */
 	const char *uname;
 	const char *tracer_version;
-	const char *cpustats;		/* CPUSTAT texts, one per CPU and buffer */
+	const char *cpustats;		/* CPUSTAT texts, one per CPU and
+					 * buffer */
 	uint64_t file_size;
 };
 
@@ -98,9 +102,9 @@ void tracedat_parse_formats(struct tracedat *td);
 /*
  * A v7 file's kallsyms are read at the first lookup, after the open,
  * often inside libtraceevent's printing, which cannot fail: a corrupt
- * section then resolves nothing.  -1 with the line the open would have
- * given appended to err once that happened, else 0; asked by whoever
- * prints, before it takes the next record and when it is done.
+ * section then resolves nothing.  The -errno and the line the open would
+ * have given (appended to err) once that happened, else 0; asked by
+ * whoever prints, before it takes the next record and when it is done.
  */
 int tracedat_late_error(const struct tracedat *td, struct strbuf *err);
 
@@ -114,7 +118,8 @@ struct tracedat_bad_format {
 	char *what;
 };
 
-int tracedat_bad_formats(const struct tracedat *td, const struct tracedat_bad_format **bad);
+int tracedat_bad_formats(const struct tracedat *td,
+			 const struct tracedat_bad_format **bad);
 
 /*
  * Parses one event format into tep as the reader does, in this process:
@@ -125,8 +130,9 @@ int tracedat_bad_formats(const struct tracedat *td, const struct tracedat_bad_fo
  * Returns that length (len for all of it); *event is the event made, or
  * NULL.
  */
-size_t tracedat_format_parse(struct tep_handle *tep, const char *text, size_t len,
-			     const char *system, struct tep_event **event);
+size_t tracedat_format_parse(struct tep_handle *tep, const char *text,
+			     size_t len, const char *system,
+			     struct tep_event **event);
 
 /*
  * The size of one element of a field of type (the kernel's probe types,
