@@ -309,8 +309,7 @@ int flamegraph_write(const struct flamegraph *fg, const char *path,
 	add_frame(&l, &fg->root, 0, 0);
 	strbuf_addstr(&out, fg_script);
 	strbuf_addstr(&out, "</svg>\n");
-	/* write_file_atomic() says -1: its reason, in err, names the errno. */
-	ret = write_file_atomic(path, out.buf, out.len, 0644, err) ? -EIO : 0;
+	ret = write_file_atomic(path, out.buf, out.len, 0644, err);
 	strbuf_release(&out);
 	return ret;
 }

@@ -9,6 +9,7 @@
  * the info part is the compiled print format's (util/print-fmt) where
  * there is one, else libtraceevent's with its plugins.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -264,14 +265,14 @@ int print_record_check(struct print_ctx *p, const struct tracedat_event *ev)
 	int i;
 
 	if (!pe)
-		return -1;
+		return -EINVAL;
 	if (!pe->event)
 		return 0;
 	if ((unsigned int)rec->size < pe->min_size)
-		return -1;
+		return -EINVAL;
 	for (i = 0; i < pe->nr_dyn; i++)
 		if (field_span(tep, pe->dyn[i], rec, &off, &len))
-			return -1;
+			return -EINVAL;
 	return 0;
 }
 

@@ -54,8 +54,8 @@ void print_release(struct print_ctx *p);
 
 /*
  * 0 when every field the event's format names lies inside the record
- * (static fields and __data_loc payloads), else -1: libtraceevent trusts
- * the format, so a corrupt record must not reach it.
+ * (static fields and __data_loc payloads), else -EINVAL: libtraceevent
+ * trusts the format, so a corrupt record must not reach it.
  */
 int print_record_check(struct print_ctx *p, const struct tracedat_event *ev);
 

@@ -49,10 +49,11 @@ int write_file_atomic(const char *path, const void *buf, size_t len,
 	strbuf_addf(&tmp, "%s.tmpXXXXXX", path);
 	fd = mkstemp(tmp.buf);
 	if (fd < 0) {
+		ret = -errno;
 		strbuf_addf(err, "%s: cannot create a temporary file: %s",
-			    path, strerror(errno));
+			    path, strerror(-ret));
 		strbuf_release(&tmp);
-		return -1;
+		return ret;
 	}
 	ret = write_in_full(fd, buf, len);
 	if (ret) {
@@ -77,7 +78,7 @@ incomplete:
 fail:
 	unlink(tmp.buf);
 	strbuf_release(&tmp);
-	return -1;
+	return ret;
 }
 
 static int remove_one(const char *path, const struct stat *st, int flag,

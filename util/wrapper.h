@@ -19,8 +19,9 @@ int pwrite_in_full(int fd, const void *buf, size_t len, uint64_t off);
 /*
  * Writes buf as the whole of path, with mode, through a temporary file
  * beside it that is synced and renamed over path: a reader sees the old
- * file or the new one, never a part.  Returns 0, or -1 with a one-line
- * reason naming the file in err; the temporary file is removed.
+ * file or the new one, never a part.  Returns 0, or a negative errno
+ * with a one-line reason naming the file in err; the temporary file is
+ * removed.
  */
 int write_file_atomic(const char *path, const void *buf, size_t len,
 		      mode_t mode, struct strbuf *err);
