@@ -8,6 +8,17 @@
 #include "util/tracedat-read-int.h"
 #include "util/usage.h"
 
+/*
+ * Appends the text of an option that several options of the file add up
+ * to, ending it with a newline where it has none, so the next starts on
+ * a line of its own.
+ */
+static void add_lines(struct strbuf *sb, const char *data)
+{
+	strbuf_addstr(sb, data);
+	if (sb->len && sb->buf[sb->len - 1] != '\n')
+		strbuf_addch(sb, '\n');
+}
 
 /* Replaces a text of the file by s (malloc'ed); returns s. */
 static const char *set_text(struct tracedat *td, enum td_text which, char *s)
@@ -49,25 +60,16 @@ int tracedat_handle_option(struct tracedat *td, unsigned int id, char *data,
 		td->ts_offset += strtoll(data, NULL, 0);
 		break;
 	case TRACEDAT_OPT_CPUSTAT:
-		strbuf_addstr(&td->cpustats, data);
-		if (td->cpustats.len &&
-		    td->cpustats.buf[td->cpustats.len - 1] != '\n')
-			strbuf_addch(&td->cpustats, '\n');
+		add_lines(&td->cpustats, data);
 		break;
 	case TRACEDAT_OPT_PROCMAPS:
-		strbuf_addstr(&td->procmaps, data);
-		if (td->procmaps.len &&
-		    td->procmaps.buf[td->procmaps.len - 1] != '\n')
-			strbuf_addch(&td->procmaps, '\n');
+		add_lines(&td->procmaps, data);
 		break;
 	case TRACEDAT_OPT_TK_BUILDIDS:
 		strbuf_addstr(&td->build_ids, data);
 		break;
 	case TRACEDAT_OPT_TK_SIGNED_FIELDS:
-		strbuf_addstr(&td->signed_text, data);
-		if (td->signed_text.len &&
-		    td->signed_text.buf[td->signed_text.len - 1] != '\n')
-			strbuf_addch(&td->signed_text, '\n');
+		add_lines(&td->signed_text, data);
 		break;
 	case TRACEDAT_OPT_BUFFER:
 		return tracedat_parse_buffer_option(td, data, len, off);

@@ -110,7 +110,8 @@ static void section_header(struct strbuf *sb, int id, int flags, uint32_t desc,
 	tracedat_write_put_u64(sb, size);
 }
 
-int tracedat_write_new(int fd, unsigned int page_size, int zlevel, struct tracedat_writer **out)
+int tracedat_write_new(int fd, unsigned int page_size, int zlevel,
+		       struct tracedat_writer **out)
 {
 	struct tracedat_writer *w = xcalloc(1, sizeof(*w));
 	struct strbuf sb = STRBUF_INIT;
@@ -136,7 +137,8 @@ int tracedat_write_new(int fd, unsigned int page_size, int zlevel, struct traced
 	tracedat_write_put_u32(&sb, page_size);
 	if (zlevel >= 0) {
 		strbuf_add(&sb, "zstd", 5);
-		strbuf_add(&sb, ZSTD_versionString(), strlen(ZSTD_versionString()) + 1);
+		strbuf_add(&sb, ZSTD_versionString(),
+			   strlen(ZSTD_versionString()) + 1);
 	} else {
 		/* An uncompressed file names "none" with an empty version. */
 		strbuf_add(&sb, "none", 5);
@@ -178,7 +180,8 @@ int tracedat_write_option(struct tracedat_writer *w, enum tracedat_option id,
 	return 0;
 }
 
-int tracedat_write_option_str(struct tracedat_writer *w, enum tracedat_option id, const char *s)
+int tracedat_write_option_str(struct tracedat_writer *w,
+			      enum tracedat_option id, const char *s)
 {
 	return tracedat_write_option(w, id, s, strlen(s) + 1);
 }
@@ -211,7 +214,8 @@ static int write_section_id(struct tracedat_writer *w, int id, uint32_t desc,
 		data = z.buf;
 		len = z.len;
 	}
-	section_header(&sb, id, compress ? TRACEDAT_SEC_FL_COMPRESS : 0, desc, len);
+	section_header(&sb, id, compress ? TRACEDAT_SEC_FL_COMPRESS : 0, desc,
+		       len);
 	ret = write_all(w, sb.buf, sb.len);
 	if (!ret)
 		ret = write_all(w, data, len);
@@ -270,8 +274,8 @@ void tracedat_chunker_free(struct tracedat_chunker *c)
 	free(c);
 }
 
-int tracedat_chunk_encode(struct tracedat_chunker *c, const void *pages, size_t len,
-		     struct strbuf *out)
+int tracedat_chunk_encode(struct tracedat_chunker *c, const void *pages,
+			  size_t len, struct strbuf *out)
 {
 	if (c->zlevel < 0) {
 		strbuf_add(out, pages, len);
@@ -293,7 +297,8 @@ static int copy_fd(struct tracedat_writer *w, int fd, uint64_t size)
 	uint64_t off = 0;
 
 	while (off < size) {
-		size_t want = size - off < sizeof(buf) ? size - off : sizeof(buf);
+		size_t want =
+			size - off < sizeof(buf) ? size - off : sizeof(buf);
 		ssize_t n = pread(fd, buf, want, off);
 		int ret;
 
@@ -315,8 +320,9 @@ static int copy_fd(struct tracedat_writer *w, int fd, uint64_t size)
  * the per-CPU offset and size table of the BUFFER option.
  */
 static int write_flyrecord(struct tracedat_writer *w, const char *name,
-			   const struct tracedat_write_cpu_data *cpus, int nr_cpus,
-			   uint64_t *offsets, uint64_t *sizes, uint64_t *at)
+			   const struct tracedat_write_cpu_data *cpus,
+			   int nr_cpus, uint64_t *offsets, uint64_t *sizes,
+			   uint64_t *at)
 {
 	struct strbuf sb = STRBUF_INIT;
 	uint64_t start, size_field;
@@ -328,8 +334,8 @@ static int write_flyrecord(struct tracedat_writer *w, const char *name,
 	strbuf_addf(&sb, "buffer flyrecord %s", name);
 	desc = add_string(w, sb.buf);
 	strbuf_reset(&sb);
-	section_header(&sb, TRACEDAT_SEC_FLYRECORD, compress ? TRACEDAT_SEC_FL_COMPRESS : 0,
-		       desc, 0);
+	section_header(&sb, TRACEDAT_SEC_FLYRECORD,
+		       compress ? TRACEDAT_SEC_FL_COMPRESS : 0, desc, 0);
 	size_field = w->off + sb.len - 8;
 	ret = write_all(w, sb.buf, sb.len);
 	strbuf_release(&sb);
@@ -390,8 +396,10 @@ static int patch_u64(struct tracedat_writer *w, uint64_t field, uint64_t v)
 	return ret;
 }
 
-int tracedat_write_finish(struct tracedat_writer *w, const char *name, const char *clock,
-	       unsigned int buf_page_size, const struct tracedat_write_cpu_data *cpus, int nr_cpus)
+int tracedat_write_finish(struct tracedat_writer *w, const char *name,
+			  const char *clock, unsigned int buf_page_size,
+			  const struct tracedat_write_cpu_data *cpus,
+			  int nr_cpus)
 {
 	uint64_t *offsets = xcalloc(nr_cpus + 1, sizeof(*offsets));
 	uint64_t *sizes = xcalloc(nr_cpus + 1, sizeof(*sizes));
@@ -402,11 +410,15 @@ int tracedat_write_finish(struct tracedat_writer *w, const char *name, const cha
 	first = w->off;
 	ret = write_options(w, &w->options, &done1);
 	if (!ret)
-		ret = write_flyrecord(w, name, cpus, nr_cpus, offsets, sizes, &fly);
+		ret = write_flyrecord(w, name, cpus, nr_cpus, offsets, sizes,
+				      &fly);
 	if (ret)
 		goto out;
 
-	/* BUFFER: offset, name, clock, page size, CPU count, {id, offset, size}. */
+	/*
+	 * BUFFER: offset, name, clock, page size, CPU count, {id, offset,
+	 * size}.
+	 */
 	tracedat_write_put_u64(&payload, fly);
 	strbuf_add(&payload, name, strlen(name) + 1);
 	strbuf_add(&payload, clock, strlen(clock) + 1);

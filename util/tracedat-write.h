@@ -20,7 +20,8 @@ struct tracedat_writer;
  * Starts a file on fd (empty, positioned at 0).  zlevel < 0 writes an
  * uncompressed file ("none"), otherwise zstd at that level.
  */
-int tracedat_write_new(int fd, unsigned int page_size, int zlevel, struct tracedat_writer **out);
+int tracedat_write_new(int fd, unsigned int page_size, int zlevel,
+		       struct tracedat_writer **out);
 void tracedat_write_free(struct tracedat_writer *w);
 
 /* Writes a metadata section (HEADER_INFO..CMDLINES) and its option. */
@@ -30,7 +31,8 @@ int tracedat_write_section(struct tracedat_writer *w, enum tracedat_option id,
 int tracedat_write_option(struct tracedat_writer *w, enum tracedat_option id,
 	       const void *data, size_t len);
 /* Same, for a string: the NUL is part of the option. */
-int tracedat_write_option_str(struct tracedat_writer *w, enum tracedat_option id, const char *s);
+int tracedat_write_option_str(struct tracedat_writer *w,
+			      enum tracedat_option id, const char *s);
 
 /*
  * Ring-buffer pages of one CPU are stored as a sequence of chunks.  A
@@ -41,8 +43,8 @@ int tracedat_write_option_str(struct tracedat_writer *w, enum tracedat_option id
 struct tracedat_chunker;
 int tracedat_chunker_new(int zlevel, struct tracedat_chunker **out);
 void tracedat_chunker_free(struct tracedat_chunker *c);
-int tracedat_chunk_encode(struct tracedat_chunker *c, const void *pages, size_t len,
-		     struct strbuf *out);
+int tracedat_chunk_encode(struct tracedat_chunker *c, const void *pages,
+			  size_t len, struct strbuf *out);
 
 /* One CPU's chunks, in a scratch file read from offset 0. */
 struct tracedat_write_cpu_data {
@@ -57,8 +59,10 @@ struct tracedat_write_cpu_data {
  * the top level) holding the CPUs' data, and the strings; then points
  * the header at the options.  The file is complete when this returns 0.
  */
-int tracedat_write_finish(struct tracedat_writer *w, const char *name, const char *clock,
-	       unsigned int buf_page_size, const struct tracedat_write_cpu_data *cpus, int nr_cpus);
+int tracedat_write_finish(struct tracedat_writer *w, const char *name,
+			  const char *clock, unsigned int buf_page_size,
+			  const struct tracedat_write_cpu_data *cpus,
+			  int nr_cpus);
 
 /* Bytes written so far. */
 uint64_t tracedat_write_offset(const struct tracedat_writer *w);

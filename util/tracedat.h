@@ -30,7 +30,8 @@
  * options section has id 0 (DONE).
  */
 enum tracedat_option {
-	TRACEDAT_OPT_DONE = 0,		/* v7: u64 offset of next options section */
+	/* v7: u64 offset of next options section */
+	TRACEDAT_OPT_DONE = 0,
 	TRACEDAT_OPT_DATE = 1,		/* ASCII, "0x" prefixed usecs offset */
 	TRACEDAT_OPT_CPUSTAT = 2,	/* per_cpu/cpuN/stats text */
 	TRACEDAT_OPT_BUFFER = 3,	/* flyrecord buffer (instance) */
@@ -42,13 +43,18 @@ enum tracedat_option {
 	TRACEDAT_OPT_VERSION = 9,
 	TRACEDAT_OPT_PROCMAPS = 10,
 	TRACEDAT_OPT_TRACEID = 11,	/* u64 */
-	/* u64 peer trace id, u32 flags, u32 CPU count, per CPU: u32 count,
+	/*
+	 * u64 peer trace id, u32 flags, u32 CPU count, per CPU: u32 count,
 	 * s64 times[count], offsets[count], scalings[count]; then per CPU
-	 * s64 fraction bits[count] (trace-cmd 3.x, lib/trace-cmd/trace-input.c) */
+	 * s64 fraction bits[count] (trace-cmd 3.x,
+	 * lib/trace-cmd/trace-input.c)
+	 */
 	TRACEDAT_OPT_TIME_SHIFT = 12,
-	TRACEDAT_OPT_GUEST = 13,	/* host side: name, trace id, vCPU to pid */
+	/* host side: name, trace id, vCPU to pid */
+	TRACEDAT_OPT_GUEST = 13,
 	TRACEDAT_OPT_TSC2NSEC = 14,	/* u32 mult, u32 shift, u64 offset */
-	TRACEDAT_OPT_STRINGS = 15,	/* v7 section id of the strings section */
+	/* v7 section id of the strings section */
+	TRACEDAT_OPT_STRINGS = 15,
 	TRACEDAT_OPT_HEADER_INFO = 16,	/* u64 section offsets from here on */
 	TRACEDAT_OPT_FTRACE_EVENTS = 17,
 	TRACEDAT_OPT_EVENT_FORMATS = 18,
@@ -70,7 +76,10 @@ enum tracedat_option {
 	TRACEDAT_OPT_TK_SIGNED_FIELDS = 0x7402,
 };
 
-/* TIME_SHIFT flags: interpolate between samples (TRACECMD_TSYNC_FLAG_INTERPOLATE) */
+/*
+ * TIME_SHIFT flags: interpolate between samples
+ * (TRACECMD_TSYNC_FLAG_INTERPOLATE)
+ */
 #define TRACEDAT_TSYNC_INTERPOLATE	0x1
 
 /* Section ids equal the option that points at them. */
@@ -88,8 +97,8 @@ enum tracedat_option {
  * Compressed flyrecord data (v7): u32 chunk count, then per chunk u32
  * compressed size, u32 uncompressed size (a multiple of the page size),
  * compressed bytes.  The BUFFER option's per-CPU size counts the chunks
- * but not the leading u32 count (trace-cmd 3.1.6 files).  Compressed metadata sections: u32 compressed size,
- * u32 uncompressed size, data.
+ * but not the leading u32 count (trace-cmd 3.1.6 files).  Compressed
+ * metadata sections: u32 compressed size, u32 uncompressed size, data.
  */
 #define TRACEDAT_CHUNK_HDR_SIZE		8
 
