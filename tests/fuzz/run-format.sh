@@ -9,13 +9,8 @@ set -eu
 out=$out/format
 mkdir -p "$out/corpus" "$out/artifacts"
 pkgs="libtraceevent libtracefs libzstd zlib"
-# shellcheck disable=SC2046
-clang -g -O1 -std=gnu11 -D_GNU_SOURCE -I. $(pkg-config --cflags $pkgs) \
-	-fsanitize=$sanflags -fno-sanitize-recover=undefined \
-	-o "$out/format" tests/fuzz/format.c util/tracedat-read.c \
-	util/tracedat-{format,events,kallsyms,options,tsync,compress,info}.c \
-	util/tracedat-merge.c \
-	util/strbuf.c util/usage.c $(pkg-config --libs $pkgs)
+# shellcheck disable=SC2086
+fuzz_build "$out/format" "$pkgs" tests/fuzz/format.c $tracedat_srcs
 for t in /sys/kernel/tracing /sys/kernel/debug/tracing; do
 	[ -d "$t/events" ] || continue
 	for f in "$t"/events/*/*/format; do

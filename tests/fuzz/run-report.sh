@@ -8,14 +8,10 @@ set -eu
 . "$(dirname "$0")/args.sh"
 mkdir -p "$out/corpus" "$out/artifacts"
 pkgs="libtraceevent libzstd zlib"
-# shellcheck disable=SC2046
-clang -g -O1 -std=gnu11 -D_GNU_SOURCE -I. $(pkg-config --cflags $pkgs) \
-	-fsanitize=$sanflags -fno-sanitize-recover=undefined \
-	-o "$out/report" tests/fuzz/report.c util/tracedat-read.c \
-	util/tracedat-{format,events,kallsyms,options,tsync,compress,info}.c \
-	util/tracedat-merge.c util/print.c util/print-fmt.c util/json.c util/ftrace-print.c \
-	util/callgraph.c arch/"$srcarch"/*.c \
-	util/strbuf.c util/usage.c $(pkg-config --libs $pkgs)
+# shellcheck disable=SC2086
+fuzz_build "$out/report" "$pkgs" tests/fuzz/report.c $tracedat_srcs \
+	util/print.c util/print-fmt.c util/json.c util/ftrace-print.c \
+	util/callgraph.c arch/"$srcarch"/*.c
 cp tests/data/report-sched-v7.dat tests/data/report-sched-v6.dat "$out/corpus/"
 # libtraceevent warns on stderr about what it cannot parse: keep it out of the log.
 LSAN_OPTIONS=suppressions=tests/fuzz/lsan.supp \

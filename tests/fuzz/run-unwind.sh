@@ -12,13 +12,9 @@ command -v clang >/dev/null || { echo "run-unwind.sh: clang is not installed" >&
 [ "$(uname -m)" = x86_64 ] || { echo "run-unwind.sh: the snapshot is taken on x86-64" >&2; exit 3; }
 mkdir -p "$out/corpus-unwind" "$out/artifacts-unwind"
 pkgs="libelf libdw libtraceevent libtracefs libunwind-generic zlib"
-# shellcheck disable=SC2046
-clang -g -O1 -std=gnu11 -D_GNU_SOURCE -I. $(pkg-config --cflags $pkgs) \
-	-fsanitize=$sanflags -fno-sanitize-recover=undefined \
-	-o "$out/unwind" tests/fuzz/unwind.c tests/lib.c tests/runner.c util/unwind.c util/elf-addr.c \
-	util/tracefs.c util/tracefs-restore.c \
-	util/strbuf.c util/usage.c arch/"$srcarch"/*.c \
-	$(pkg-config --libs $pkgs)
+fuzz_build "$out/unwind" "$pkgs" tests/fuzz/unwind.c tests/lib.c \
+	tests/runner.c util/unwind.c util/elf-addr.c util/tracefs.c \
+	util/tracefs-restore.c arch/"$srcarch"/*.c
 # Seeds: no edit, and one of each kind (opcode, arguments).
 printf '\0' >"$out/corpus-unwind/none"
 printf '\1' >"$out/corpus-unwind/build-ids"
