@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -310,5 +311,84 @@ int test_skip_claim_holds(const char *caps, const char *cap,
 			    cap + negated, have ? "present" : "absent");
 	else
 		return 1;
+	return 0;
+}
+
+static void add_test(struct test_list *l, const char *desc, int (*func)(void),
+		     const char *script, int host_tracefs, int timeout)
+{
+	if (l->nr == l->alloc) {
+		l->alloc = l->alloc ? 2 * l->alloc : 32;
+		l->v = xrealloc(l->v, l->alloc * sizeof(*l->v));
+	}
+	l->v[l->nr].desc = xstrdup(desc);
+	l->v[l->nr].func = func;
+	l->v[l->nr].script = script ? xstrdup(script) : NULL;
+	l->v[l->nr].host_tracefs = host_tracefs;
+	l->v[l->nr].timeout = timeout;
+	l->nr++;
+}
+
+static void add_shell_tests(struct test_list *l)
+{
+	struct test_script *v;
+	int nr = test_scripts_find(&v), i;
+
+	for (i = 0; i < nr; i++)
+		add_test(l, v[i].desc, NULL, v[i].path, v[i].host_tracefs,
+			 v[i].timeout);
+	test_scripts_free(v, nr);
+}
+
+void test_list_free(struct test_list *l)
+{
+	int i;
+
+	for (i = 0; i < l->nr; i++) {
+		free(l->v[i].desc);
+		free(l->v[i].script);
+	}
+	free(l->v);
+}
+
+void test_list_collect(struct test_list *l)
+{
+#define TK_ADD_SUITE(name, desc) add_test(l, desc, test__##name, NULL, 1, 0);
+#define TK_ADD_FIXTURE(name, desc) add_test(l, desc, test__##name, NULL, 0, 0);
+	/*
+	 * The framework's self-test wants a list with known outcomes only;
+	 * they never touch tracefs, so the run leaves it alone too.
+	 */
+	if (getenv("TRACEKIT_TEST_FIXTURES")) {
+		TK_TEST_FIXTURES(TK_ADD_FIXTURE)
+		return;
+	}
+	TK_TEST_SUITES(TK_ADD_SUITE)
+#undef TK_ADD_FIXTURE
+#undef TK_ADD_SUITE
+	add_shell_tests(l);
+}
+
+int test_selected(const struct test_entry *t, int num, int argc,
+		  const char **argv)
+{
+	int i;
+
+	if (!argc)
+		return 1;
+	for (i = 0; i < argc; i++) {
+		char *end;
+		long n = strtol(argv[i], &end, 10);
+
+		if (*argv[i] && !*end) {
+			if (n == num)
+				return 1;
+			continue;
+		}
+		if (strcasestr(t->desc, argv[i]))
+			return 1;
+		if (t->script && strcasestr(t->script, argv[i]))
+			return 1;
+	}
 	return 0;
 }

@@ -11,6 +11,34 @@
  * The suites' side of the skip contract is test_skip_cap() (tests.h).
  */
 
+/*
+ * The numbered list of `tracekit test`: the C suites of tests/tests.h, then
+ * the shell tests.
+ */
+struct test_entry {
+	char *desc;
+	int (*func)(void);
+	/* the shell test's path, or NULL for a C suite */
+	char *script;
+	int host_tracefs;	/* may touch the host's tracefs */
+	int timeout;		/* seconds, or 0 for --timeout's */
+};
+
+struct test_list {
+	struct test_entry *v;
+	int nr, alloc;
+};
+
+/* The suites and shell tests (the fixtures only, for the self-test). */
+void test_list_collect(struct test_list *l);
+void test_list_free(struct test_list *l);
+/*
+ * Whether test t, numbered num, is one of those argv names (a number, or
+ * a substring of its description or script path); all are without argv.
+ */
+int test_selected(const struct test_entry *t, int num, int argc,
+		  const char **argv);
+
 /* The running binary's path, or NULL; free() it. */
 char *test_self_path(void);
 
