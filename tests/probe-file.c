@@ -97,7 +97,7 @@ int test__probe_file(void)
 	strbuf_reset(&err);
 	TEST_ASSERT_EQUAL("add one", probe_defs_add(PROBE_UPROBE, lines, 1, 1, &err), 0);
 	TEST_ASSERT_EQUAL("listed", present("tktest_pf", "entry"), 1);
-	TEST_ASSERT_VAL("event dir", probe_event_exists("tktest_pf", "entry"));
+	TEST_ASSERT_VAL("event dir", probe_name_taken("tktest_pf", "entry"));
 	TEST_ASSERT_EQUAL("glob in another group deletes nothing",
 			  probe_defs_del("tktest_none:*", &deleted, &err), 0);
 	TEST_ASSERT_EQUAL("group glob deletes it", probe_defs_del("tktest_pf:*", &deleted, &err), 1);

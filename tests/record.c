@@ -158,7 +158,8 @@ int test__record_uprobe(void)
 	TEST_ASSERT_VAL("second call", strstr(out.buf, "n=41 s=hello" ARR));
 	TEST_ASSERT_VAL("third call", strstr(out.buf, "n=42 s=hello" ARR));
 #undef ARR
-	TEST_ASSERT_VAL("probe removed at the end", !probe_event_exists("tktest_rec", "target"));
+	TEST_ASSERT_VAL("probe removed at the end",
+			!probe_name_taken("tktest_rec", "target"));
 
 	strbuf_reset(&cmd);
 	strbuf_addf(&cmd, "rm -rf %s", dir);

@@ -367,7 +367,7 @@ static int sdt_site_check(const struct sdt_marker *m, const char *path, const ch
 {
 	struct strbuf who = STRBUF_INIT;
 
-	if (probe_event_exists(group, event)) {
+	if (probe_name_taken(group, event)) {
 		strbuf_addf(err, "event %s:%s already exists (remove it with -d %s:%s)",
 			    group, event, group, event);
 		return -EEXIST;

@@ -234,7 +234,7 @@ int probe_defs_del(const char *glob, struct strbuf *deleted, struct strbuf *err)
 	return ret ? ret : n;
 }
 
-int probe_event_exists(const char *group, const char *event)
+int probe_name_taken(const char *group, const char *event)
 {
 	struct strbuf path = STRBUF_INIT;
 	int ok;

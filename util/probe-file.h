@@ -56,8 +56,12 @@ int probe_defs_add(enum probe_kind kind, const char *const *lines, int nr,
  */
 int probe_defs_del(const char *glob, struct strbuf *deleted, struct strbuf *err);
 
-/* 1 when events/GROUP/EVENT exists (any kind of event), else 0. */
-int probe_event_exists(const char *group, const char *event);
+/*
+ * 1 when tracefs has an event GROUP:EVENT (its events/GROUP/EVENT, of
+ * any kind: a tracepoint, another tool's probe, one of ours), so that a
+ * new probe may not take the name; else 0.
+ */
+int probe_name_taken(const char *group, const char *event);
 
 /* Kernel rules for group and event names: a C identifier below 64 chars. */
 int probe_name_valid(const char *name);
