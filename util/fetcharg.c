@@ -39,7 +39,8 @@ static int format_base(const struct fetch_arg *fa, const struct fetch_ctx *ctx,
 	case FETCH_REG:
 		reg = arch_dwarf_regname(fa->reg);
 		if (!reg) {
-			strbuf_addf(err, "DWARF register %d has no kernel name", fa->reg);
+			strbuf_addf(err, "DWARF register %d has no kernel name",
+				    fa->reg);
 			return -EINVAL;
 		}
 		strbuf_addf(sb, "%%%s", reg);
@@ -61,22 +62,27 @@ static int format_base(const struct fetch_arg *fa, const struct fetch_ctx *ctx,
 	}
 	/* The first load from an absolute address is part of the @ form. */
 	if (!fa->nr_derefs) {
-		strbuf_addstr(err, "the address of a variable cannot be fetched, only its value");
+		strbuf_addstr(err,
+			      "the address of a variable cannot be fetched, only its value");
 		return -EINVAL;
 	}
 	if (ctx->kind == PROBE_UPROBE) {
-		int64_t n = (int64_t)(fa->addr + fa->deref[0]) - ctx->load_delta;
+		int64_t n = (int64_t)(fa->addr + fa->deref[0]) -
+			    ctx->load_delta;
 
 		if (n < 0) {
-			strbuf_addstr(err, "global lies below the probed segment");
+			strbuf_addstr(err,
+				      "global lies below the probed segment");
 			return -EINVAL;
 		}
 		strbuf_addf(sb, "@+0x%" PRIx64, (uint64_t)n);
 	} else if (fa->sym) {
 		strbuf_addf(sb, "@%s", fa->sym);
-		add_offset(sb, (long long)(fa->addr - fa->sym_addr) + fa->deref[0]);
+		add_offset(sb, (long long)(fa->addr - fa->sym_addr) +
+			   fa->deref[0]);
 	} else {
-		strbuf_addf(sb, "@0x%" PRIx64, fa->addr + (uint64_t)fa->deref[0]);
+		strbuf_addf(sb, "@0x%" PRIx64,
+			    fa->addr + (uint64_t)fa->deref[0]);
 	}
 	return 0;
 }
@@ -90,7 +96,8 @@ static int basic_type(const char *t, size_t len)
 	if (len < 2 || !strchr("usx", t[0]))
 		return 0;
 	for (i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
-		if (len - 1 == strlen(bits[i]) && !strncmp(t + 1, bits[i], len - 1))
+		if (len - 1 == strlen(bits[i]) &&
+		    !strncmp(t + 1, bits[i], len - 1))
 			return 1;
 	return 0;
 }
@@ -103,11 +110,12 @@ static int bitfield_type(const char *t)
 
 	if (sscanf(t, "b%u@%u/%u%n", &w, &o, &c, &n) != 3 || t[n])
 		return 0;
-	return (c == 8 || c == 16 || c == 32 || c == 64) && w >= 1 && o + w <= c;
+	return (c == 8 || c == 16 || c == 32 || c == 64) && w >= 1 &&
+	       o + w <= c;
 }
 
-void fetch_arg_bitfield(struct fetch_arg *fa, char *bf, int is_signed, const char *path,
-			struct strbuf *warn)
+void fetch_arg_bitfield(struct fetch_arg *fa, char *bf, int is_signed,
+			const char *path, struct strbuf *warn)
 {
 	unsigned int w, o, c;
 
@@ -115,7 +123,8 @@ void fetch_arg_bitfield(struct fetch_arg *fa, char *bf, int is_signed, const cha
 	if (!is_signed || sscanf(bf, "b%u@%u/%u", &w, &o, &c) != 3)
 		return;
 	/* Byte o / 8 of the container holds bit o: x86-64 is little-endian. */
-	if ((w == 8 || w == 16 || w == 32 || w == 64) && !(o % w) && fa->nr_derefs) {
+	if ((w == 8 || w == 16 || w == 32 || w == 64) && !(o % w) &&
+	    fa->nr_derefs) {
 		fa->deref[fa->nr_derefs - 1] += o / 8;
 		fa->type = xmalloc(8);
 		snprintf(fa->type, 8, "s%u", w);
@@ -151,25 +160,31 @@ static int type_check(const struct fetch_arg *fa, const struct fetch_ctx *ctx,
 		char *end;
 		long n = strtol(br + 1, &end, 10);
 
-		if (end == br + 1 || strcmp(end, "]") || n < 1 || n > FETCH_MAX_ARRAY_LEN) {
-			strbuf_addf(err, "'%s': array type '%s': the kernel takes 1 to %d elements",
+		if (end == br + 1 || strcmp(end, "]") || n < 1 ||
+		    n > FETCH_MAX_ARRAY_LEN) {
+			strbuf_addf(err,
+				    "'%s': array type '%s': the kernel takes 1 to %d elements",
 				    fa->name, t, FETCH_MAX_ARRAY_LEN);
 			return -EINVAL;
 		}
 	}
 	if (basic_type(t, len) || (!br && bitfield_type(t)) ||
-	    (len == 6 && !strncmp(t, "string", 6)) || (len == 7 && !strncmp(t, "ustring", 7)))
+	    (len == 6 && !strncmp(t, "string", 6)) ||
+	    (len == 7 && !strncmp(t, "ustring", 7)))
 		return 0;
-	if ((len == 6 && !strncmp(t, "symbol", 6)) || (len == 6 && !strncmp(t, "symstr", 6))) {
+	if ((len == 6 && !strncmp(t, "symbol", 6)) ||
+	    (len == 6 && !strncmp(t, "symstr", 6))) {
 		if (ctx->kind == PROBE_UPROBE) {
-			strbuf_addf(err, "'%s': type '%.*s' names kernel symbols: kprobes only",
+			strbuf_addf(err,
+				    "'%s': type '%.*s' names kernel symbols: kprobes only",
 				    fa->name, (int)len, t);
 			return -EINVAL;
 		}
 		return 0;
 	}
-	strbuf_addf(err, "'%s': unknown type '%s' (want u8..u64, s8..s64, x8..x64, string, ustring, "
-		    "symbol, bW@O/S or TYPE[N])", fa->name, t);
+	strbuf_addf(err, "'%s': unknown type '%s' (want u8..u64, s8..s64, "
+		    "x8..x64, string, ustring, symbol, bW@O/S or TYPE[N])",
+		    fa->name, t);
 	return -EINVAL;
 }
 
@@ -183,13 +198,16 @@ int fetch_arg_format(const struct fetch_arg *fa, const struct fetch_ctx *ctx,
 		strbuf_addf(err, "'%s': invalid argument name", fa->name);
 		return -EINVAL;
 	}
-	if (ctx->kind == PROBE_UPROBE && fa->base == FETCH_RAW && strstr(fa->raw, "$arg")) {
-		strbuf_addf(err, "'%s': '%s': $argN is for kprobes at function entry; uprobes take registers",
+	if (ctx->kind == PROBE_UPROBE && fa->base == FETCH_RAW &&
+	    strstr(fa->raw, "$arg")) {
+		strbuf_addf(err,
+			    "'%s': '%s': $argN is for kprobes at function entry; uprobes take registers",
 			    fa->name, fa->raw);
 		return -EINVAL;
 	}
 	if (fa->base == FETCH_ARGN && ctx->kind == PROBE_UPROBE) {
-		strbuf_addf(err, "'%s': $arg%d is for kprobes at function entry; uprobes take registers",
+		strbuf_addf(err,
+			    "'%s': $arg%d is for kprobes at function entry; uprobes take registers",
 			    fa->name, fa->argn);
 		return -EINVAL;
 	}
@@ -208,8 +226,10 @@ int fetch_arg_format(const struct fetch_arg *fa, const struct fetch_ctx *ctx,
 	if (fa->type)
 		strbuf_addf(&inner, ":%s", fa->type);
 	if (inner.len > FETCH_MAX_ARGSTR_LEN) {
-		strbuf_addf(err, "'%s': fetch expression '%s' is %zu characters, the kernel takes at most %d",
-			    fa->name, inner.buf, inner.len, FETCH_MAX_ARGSTR_LEN);
+		strbuf_addf(err,
+			    "'%s': fetch expression '%s' is %zu characters, the kernel takes at most %d",
+			    fa->name, inner.buf, inner.len,
+			    FETCH_MAX_ARGSTR_LEN);
 		ret = -E2BIG;
 		goto out;
 	}

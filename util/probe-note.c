@@ -15,13 +15,14 @@ static void note_path(struct strbuf *sb, const char *group, const char *event)
 }
 
 /* The event's definition lines in defs, each as "def LINE\n". */
-static void def_lines(const struct probe_defs *defs, const char *group, const char *event,
-		      struct strbuf *out)
+static void def_lines(const struct probe_defs *defs, const char *group,
+		      const char *event, struct strbuf *out)
 {
 	int i;
 
 	for (i = 0; i < defs->nr; i++)
-		if (!strcmp(defs->v[i].group, group) && !strcmp(defs->v[i].event, event))
+		if (!strcmp(defs->v[i].group, group) &&
+		    !strcmp(defs->v[i].event, event))
 			strbuf_addf(out, "def %s\n", defs->v[i].line);
 }
 
@@ -33,15 +34,17 @@ static int make_dir(struct strbuf *err)
 
 	*slash = '\0';
 	if (mkdir(dir, 0755) && errno != EEXIST)
-		return strbuf_error(err, "%s: cannot create: %s", dir, strerror(errno));
+		return strbuf_error(err, "%s: cannot create: %s", dir,
+				    strerror(errno));
 	*slash = '/';
 	if (mkdir(dir, 0755) && errno != EEXIST)
-		return strbuf_error(err, "%s: cannot create: %s", dir, strerror(errno));
+		return strbuf_error(err, "%s: cannot create: %s", dir,
+				    strerror(errno));
 	return 0;
 }
 
-int probe_note_write(const struct probe_defs *defs, const char *group, const char *event,
-		     const char *fields, struct strbuf *err)
+int probe_note_write(const struct probe_defs *defs, const char *group,
+		     const char *event, const char *fields, struct strbuf *err)
 {
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
 	const char *f;
@@ -89,15 +92,18 @@ static int field_valid(const char *s, size_t len)
 	unsigned int w;
 	int n = 0;
 
-	if (len > 64 || sscanf(s, "%32s %u%n", name, &w, &n) != 2 || (size_t)n != len)
+	if (len > 64 || sscanf(s, "%32s %u%n", name, &w, &n) != 2 ||
+	    (size_t)n != len)
 		return 0;
 	return fetch_arg_name_valid(name) && w >= 1 && w <= 64;
 }
 
-int probe_note_fields(const struct probe_defs *defs, const char *group, const char *event,
-		      struct strbuf *fields, struct strbuf *err)
+int probe_note_fields(const struct probe_defs *defs, const char *group,
+		      const char *event, struct strbuf *fields,
+		      struct strbuf *err)
 {
-	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, want = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	struct strbuf want = STRBUF_INIT;
 	struct strbuf have = STRBUF_INIT, sig = STRBUF_INIT;
 	const char *l;
 	long n;
@@ -111,21 +117,25 @@ int probe_note_fields(const struct probe_defs *defs, const char *group, const ch
 	if (n == -ENOENT)
 		goto out;
 	if (n < 0) {
-		ret = strbuf_error(err, "%s: cannot read: %s", path.buf, strerror((int)-n));
+		ret = strbuf_error(err, "%s: cannot read: %s", path.buf,
+				   strerror((int)-n));
 		goto out;
 	}
-	for (l = text.buf; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != '\0')) {
+	for (l = text.buf; *l;
+	     l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != '\0')) {
 		size_t len = strcspn(l, "\n");
 
 		nr++;
 		if (!strncmp(l, "def ", 4)) {
 			strbuf_add(&have, l, len);
 			strbuf_addch(&have, '\n');
-		} else if (!strncmp(l, "signed ", 7) && field_valid(l + 7, len - 7)) {
+		} else if (!strncmp(l, "signed ", 7) &&
+			   field_valid(l + 7, len - 7)) {
 			strbuf_add(&sig, l + 7, len - 7);
 			strbuf_addch(&sig, '\n');
 		} else {
-			ret = strbuf_error(err, "%s: line %d: not a probe note line", path.buf, nr);
+			ret = strbuf_error(err, "%s: line %d: not a probe note line",
+					   path.buf, nr);
 			goto out;
 		}
 	}
