@@ -12,8 +12,8 @@
 
 #include "builtin.h"
 #include "util/callgraph.h"
+#include "util/fetcharg.h"
 #include "util/parse-options.h"
-#include "util/probe-dwarf-list.h"
 #include "util/probe-event.h"
 #include "util/probe-target.h"
 #include "util/strbuf.h"
@@ -80,8 +80,7 @@ static int call_graph_cb(const struct option *opt, const char *arg, int unset)
 }
 
 /* --call-graph: the capture arguments after the user's. */
-static void add_call_graph(const struct probe_cmd_opts *po,
-			   struct probe_events *evs)
+static void add_call_graph(const struct probe_cmd_opts *po, struct probe_events *evs)
 {
 	struct strbuf err = STRBUF_INIT;
 
@@ -114,20 +113,13 @@ static void print_definitions(const struct probe_events *evs)
 		printf("%s\n", evs->v[i].def.line);
 }
 
-/* The copies of an inlined function share their event: it is named once. */
 static void print_added(const struct probe_events *evs, int width)
 {
-	const struct probe_event *v = evs->v;
-	int i;
+	struct strbuf out = STRBUF_INIT;
 
-	printf("Added new event%s:\n", evs->nr > 1 ? "s" : "");
-	for (i = 0; i < evs->nr; i++)
-		if (!i || strcmp(v[i].def.event, v[i - 1].def.event) ||
-		    strcmp(v[i].def.group, v[i - 1].def.group))
-			printf("  %s:%-*s (on %s)\n", v[i].def.group, width,
-			       v[i].def.event, v[i].where);
-	printf("\nYou can now record it:\n\n\ttracekit record -e %s:%s -- COMMAND\n",
-	       v[0].def.group, v[0].def.event);
+	probe_events_summary(evs, width, &out);
+	fputs(out.buf, stdout);
+	strbuf_release(&out);
 }
 
 static void read_markers(const char *exec, struct sdt_markers *ms)
@@ -172,33 +164,15 @@ static int sdt_add(const struct probe_cmd_opts *po, const char *spec,
 {
 	struct strbuf err = STRBUF_INIT, warn = STRBUF_INIT;
 	struct sdt_request rq;
-	struct probe_defs defs = { 0 };
 	struct probe_events evs;
-	struct sdt_markers ms;
-	const char *exec = po->exec;
-	char *path;
 	int ret;
 
 	if (sdt_request_parse(&rq, spec, args, nargs, &err))
 		die_code(TK_EXIT_USAGE, "%s", err.buf);
-	ret = probe_realpath(exec, &path, &err);
+	ret = probe_events_sdt(po->exec, spec, &rq, define_only, &evs, &warn,
+			       &err);
 	if (ret)
 		die_code(tk_exit_code(ret), "%s", err.buf);
-	read_markers(path, &ms);
-	if (!define_only) {
-		if (!tk_features()->uprobe_events)
-			die_code(TK_EXIT_ENV, "uprobe_events: not available (tracefs not "
-				 "mounted, not root, or no CONFIG_UPROBE_EVENTS)");
-		ret = probe_defs_read(&defs);
-		if (ret)
-			die_code(tk_exit_code(ret), "cannot read probe definitions: %s",
-				 strerror(-ret));
-	}
-	if (probe_events_from_sdt(&ms, path, &rq, tk_features()->ref_ctr,
-				  define_only ? NULL : &defs, &evs, &warn, &err))
-		die("%s", err.buf);
-	if (!evs.nr)
-		die("no SDT marker in %s matches %s", path, spec);
 	add_call_graph(po, &evs);
 	print_warnings(&warn);
 	if (define_only) {
@@ -211,9 +185,6 @@ static int sdt_add(const struct probe_cmd_opts *po, const char *spec,
 	}
 	probe_events_release(&evs);
 	sdt_request_release(&rq);
-	sdt_markers_release(&ms);
-	probe_defs_release(&defs);
-	free(path);
 	strbuf_release(&err);
 	strbuf_release(&warn);
 	return TK_EXIT_OK;
@@ -223,8 +194,8 @@ static int sdt_add(const struct probe_cmd_opts *po, const char *spec,
  * SDT specs ("sdt_P:N", "%P:N") and DWARF specs take different paths; one
  * command line holds one kind.  Returns -1 when specs are not SDT.
  */
-static int sdt_specs(const struct probe_cmd_opts *po,
-		     const struct opt_string_list *specs, int define_only)
+static int sdt_specs(const struct probe_cmd_opts *po, const struct opt_string_list *specs,
+		     int define_only)
 {
 	int i, nsdt = 0, ret = TK_EXIT_OK;
 
@@ -293,8 +264,7 @@ static int define_each(const struct probe_target *t, const struct opt_string_lis
 	return failed ? TK_EXIT_FAIL : TK_EXIT_OK;
 }
 
-static int do_add(struct probe_cmd_opts *po,
-		  const struct opt_string_list *specs, int define_only)
+static int do_add(struct probe_cmd_opts *po, const struct opt_string_list *specs, int define_only)
 {
 	struct probe_target t;
 	struct probe_opts dopts;
@@ -384,28 +354,16 @@ static int do_del(const struct opt_string_list *globs)
 static int do_listing(struct probe_cmd_opts *po)
 {
 	struct probe_target t;
-	struct probe_spec spec;
 	struct strbuf out = STRBUF_INIT, note = STRBUF_INIT, err = STRBUF_INIT;
-	const char *what = po->vars ? po->vars : po->lines;
+	enum probe_listing what = po->funcs ? PROBE_LIST_FUNCS :
+				  po->vars ? PROBE_LIST_VARS : PROBE_LIST_LINES;
+	const char *arg = po->funcs ? po->funcs_glob :
+			  po->vars ? po->vars : po->lines;
 	int ret;
 
 	if (open_target(&t, po))
 		return TK_EXIT_FAIL;
-	if (po->funcs && t.btf) {
-		ret = probe_btf_list_funcs(t.btf, po->funcs_glob, &out, &err);
-	} else if (po->funcs) {
-		ret = probe_dwarf_list_funcs(t.dbg, po->funcs_glob, &out, &err);
-	} else if (po->lines && t.btf) {
-		ret = probe_btf_needs_dwarf("-L: the lines of a function", &err);
-	} else {
-		ret = probe_spec_parse(what, &spec, &err);
-		if (!ret) {
-			ret = t.btf ? probe_btf_list_vars(t.btf, &spec, &out, &err) :
-			      po->vars ? probe_dwarf_list_vars(t.dbg, &spec, &out, &note, &err) :
-			      probe_dwarf_list_lines(t.dbg, &spec, &out, &note, &err);
-			probe_spec_release(&spec);
-		}
-	}
+	ret = probe_target_list(&t, what, arg, &out, &note, &err);
 	if (po->verbose)
 		fputs(note.buf, stderr);
 	if (ret)

@@ -418,6 +418,72 @@ int probe_events_from_sdt(const struct sdt_markers *ms, const char *path,
 	return ret;
 }
 
+int probe_events_sdt(const char *exec, const char *spec,
+		     const struct sdt_request *rq, int define_only,
+		     struct probe_events *evs, struct strbuf *warn,
+		     struct strbuf *err)
+{
+	struct probe_defs defs = { 0 };
+	struct sdt_markers ms;
+	char *path;
+	int ret;
+
+	ret = probe_realpath(exec, &path, err);
+	if (ret)
+		return ret;
+	ret = sdt_markers_read(path, &ms, err);
+	if (ret)
+		goto out_path;
+	if (!define_only) {
+		if (!tk_features()->uprobe_events) {
+			strbuf_addstr(err, "uprobe_events: not available "
+				      "(tracefs not mounted, not root, or no "
+				      "CONFIG_UPROBE_EVENTS)");
+			ret = -ENODEV;
+			goto out;
+		}
+		ret = probe_defs_read(&defs);
+		if (ret) {
+			strbuf_addf(err, "cannot read probe definitions: %s",
+				    strerror(-ret));
+			goto out;
+		}
+	}
+	/* Its -errno is the site's reason, not the run's: one failure. */
+	if (probe_events_from_sdt(&ms, path, rq, tk_features()->ref_ctr,
+				  define_only ? NULL : &defs, evs, warn, err)) {
+		ret = -EINVAL;
+		goto out;
+	}
+	if (!evs->nr) {
+		strbuf_addf(err, "no SDT marker in %s matches %s", path, spec);
+		ret = -ENOENT;
+	}
+out:
+	sdt_markers_release(&ms);
+	probe_defs_release(&defs);
+out_path:
+	free(path);
+	return ret;
+}
+
+void probe_events_summary(const struct probe_events *evs, int width,
+			  struct strbuf *out)
+{
+	const struct probe_event *v = evs->v;
+	int i;
+
+	strbuf_addf(out, "Added new event%s:\n", evs->nr > 1 ? "s" : "");
+	for (i = 0; i < evs->nr; i++)
+		if (!i || strcmp(v[i].def.event, v[i - 1].def.event) ||
+		    strcmp(v[i].def.group, v[i - 1].def.group))
+			strbuf_addf(out, "  %s:%-*s (on %s)\n", v[i].def.group,
+				    width, v[i].def.event, v[i].where);
+	strbuf_addf(out, "\nYou can now record it:\n\n"
+		    "\ttracekit record -e %s:%s -- COMMAND\n",
+		    v[0].def.group, v[0].def.event);
+}
+
 /* Groups `tracekit probe` creates (perf's too): probe, probe_BIN, sdt_PROV. */
 static int own_group(const char *g)
 {

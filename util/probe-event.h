@@ -74,6 +74,26 @@ int probe_events_from_sdt(const struct sdt_markers *ms, const char *path,
 			  struct strbuf *warn, struct strbuf *err);
 
 /*
+ * The events of an SDT spec on exec (probe_events_from_sdt() of its
+ * markers, rq the spec parsed): with define_only, to be printed; else to
+ * be added, each checked against the definitions in tracefs.  0, or
+ * -errno with err set: -ENODEV without uprobe_events, -ENOENT when no
+ * marker matches spec, -EINVAL when a marker site cannot be probed.
+ */
+int probe_events_sdt(const char *exec, const char *spec,
+		     const struct sdt_request *rq, int define_only,
+		     struct probe_events *evs, struct strbuf *warn,
+		     struct strbuf *err);
+
+/*
+ * The summary of the events added, for `tracekit probe` to print: each
+ * event once (the copies of an inlined function share theirs), its name
+ * padded to width, then how to record the first.
+ */
+void probe_events_summary(const struct probe_events *evs, int width,
+			  struct strbuf *out);
+
+/*
  * --call-graph: appends to every event of evs the fetchargs that capture
  * its user stack (callgraph_fetch_args(), stack_size bytes).  0; -EINVAL
  * for a kprobe or an event that names a capture argument already,

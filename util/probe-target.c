@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "util/elf-addr.h"
+#include "util/probe-dwarf-list.h"
 #include "util/probe-target.h"
 #include "util/tracefs.h"
 #include "util/usage.h"
@@ -323,4 +324,29 @@ void probe_target_opts(const struct probe_target *t, int force_regs,
 		o->argn = t->kind == PROBE_KPROBE && !force_regs;
 		o->symbol = 1;
 	}
+}
+
+int probe_target_list(const struct probe_target *t, enum probe_listing what,
+		      const char *arg, struct strbuf *out, struct strbuf *note,
+		      struct strbuf *err)
+{
+	struct probe_spec spec;
+	int ret;
+
+	if (what == PROBE_LIST_FUNCS && t->btf)
+		return probe_btf_list_funcs(t->btf, arg, out, err);
+	if (what == PROBE_LIST_FUNCS)
+		return probe_dwarf_list_funcs(t->dbg, arg, out, err);
+	if (what == PROBE_LIST_LINES && t->btf)
+		return probe_btf_needs_dwarf("-L: the lines of a function",
+					     err);
+	ret = probe_spec_parse(arg, &spec, err);
+	if (ret)
+		return ret;
+	ret = t->btf ? probe_btf_list_vars(t->btf, &spec, out, err) :
+	      what == PROBE_LIST_VARS ?
+	      probe_dwarf_list_vars(t->dbg, &spec, out, note, err) :
+	      probe_dwarf_list_lines(t->dbg, &spec, out, note, err);
+	probe_spec_release(&spec);
+	return ret;
 }

@@ -48,6 +48,24 @@ int probe_target_open(struct probe_target *t, const char *exec, const char *modu
 		      const char *vmlinux, struct strbuf *err);
 void probe_target_close(struct probe_target *t);
 
+/* The listings of -F GLOB, -V FUNC and -L FUNC. */
+enum probe_listing {
+	PROBE_LIST_FUNCS,
+	PROBE_LIST_VARS,
+	PROBE_LIST_LINES,
+};
+
+/*
+ * The listing what of t, from its BTF or else its DWARF: the functions
+ * with code matching the glob arg (NULL: all), the variables available
+ * at the probe point arg, or the lines of the function arg; note gets
+ * how they were found (for -v).  0, or the listing's error with err set
+ * (BTF has no lines).
+ */
+int probe_target_list(const struct probe_target *t, enum probe_listing what,
+		      const char *arg, struct strbuf *out, struct strbuf *note,
+		      struct strbuf *err);
+
 /*
  * The translation options for t that the running kernel accepts
  * (tk_features); force_regs spells kprobe arguments as registers.
