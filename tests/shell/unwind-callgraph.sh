@@ -10,22 +10,16 @@
 # return address is tracekit's own, left out).  Text output, --format folded and a stack
 # dump that crosses the top of the stack are checked too.
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/unwind.sh"
 
-need_tracefs
-need_cap uprobes "this kernel has no uprobe_events"
+need_unwind
 need_host_cmd gcc
-need_cmd jq
 src=$(dirname "$0")/unwind-target.c
 N=500
 
-# unwound DAT: "ID SYM0 RET1 RET2 ..." from tracekit's JSON callchains,
-# [unknown] where the unwinder stopped.
+# unwound DAT: unwind_stacks, with no blank after a lone frame 0.
 unwound() {
-	"$TRACEKIT" report -i "$1" --format json |
-		jq -r 'select(.callchain) | (.callchain | map(select(.inlined | not))) as $c |
-			"\(.fields.id) \($c[0].sym) " +
-			([$c[1:][] | if .sym == "[unknown]" then "[unknown]"
-			  else (.ip | tostring) end] | join(" "))' | sed 's/ $//'
+	unwind_stacks "$1" | sed 's/ $//'
 }
 # classify OUT GOT FIT: each event of GOT against the BT line of OUT,
 # "leaf RET1 RET2 ...": equal frame for frame, or cut short (backtrace()'s

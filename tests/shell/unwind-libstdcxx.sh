@@ -10,11 +10,10 @@
 # addresses backtrace() found from thrower(), frame for frame, events
 # and throws taken in order.
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/unwind.sh"
 
-need_tracefs
-need_cap uprobes "this kernel has no uprobe_events"
+need_unwind
 need_host_cmd g++
-need_cmd jq
 N=200
 bin=$TK_TMP/unwind_throw
 cat >"$TK_TMP/throw.cc" <<'C'

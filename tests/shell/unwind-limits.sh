@@ -9,11 +9,11 @@
 # deleted since the recording, after the one address known, and one
 # rebuilt since (its build-id differs from the recorded one).
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/unwind.sh"
 
-need_tracefs
-need_cap uprobes "this kernel has no uprobe_events"
+need_unwind
 need_host_cmd gcc
-need_cmd jq trace-cmd readelf setarch
+need_cmd trace-cmd readelf setarch
 src=$(dirname "$0")/unwind-target.c
 bin=$TK_TMP/unwind_lim
 group=probe_unwind_lim
@@ -35,13 +35,9 @@ assert_grep "multiple of 8 bytes, 8 to 3008" "$TK_TMP/out"
 expect_fail "$TRACEKIT" probe -x "$bin" --call-graph -D 'leaf __ip=%ax'
 assert_grep "names starting with __ are --call-graph's" "$TK_TMP/out"
 
-# unwound DAT: "ID SYM0 RET1 RET2 ..." per event, [unknown] for a lost frame.
+# unwound DAT: unwind_stacks, sorted.
 unwound() {
-	"$TRACEKIT" report -i "$1" --format json |
-		jq -r 'select(.callchain) | (.callchain | map(select(.inlined | not))) as $c |
-			"\(.fields.id) \($c[0].sym) " +
-			([$c[1:][] | if .sym == "[unknown]" then "[unknown]"
-			  else (.ip | tostring) end] | join(" "))' | sort
+	unwind_stacks "$1" | sort
 }
 
 # At _start the stack holds little more than argv, envp and auxv (in an

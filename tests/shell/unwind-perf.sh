@@ -11,11 +11,10 @@
 # >= 95% of the events, and the counts, and which tool is right where
 # they differ, are printed.
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/unwind.sh"
 
-need_tracefs
-need_cap uprobes "this kernel has no uprobe_events"
+need_unwind
 need_host_cmd gcc perf
-need_cmd jq
 src=$(dirname "$0")/unwind-target.c
 bin=$TK_TMP/unwind_perf
 group=probe_unwind_perf

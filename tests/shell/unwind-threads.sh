@@ -5,11 +5,10 @@
 # ptrace follows the clones), and report must unwind every event, on the
 # thread's stack down to clone3, as backtrace() walked it.
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/unwind.sh"
 
-need_tracefs
-need_cap uprobes "this kernel has no uprobe_events"
+need_unwind
 need_host_cmd gcc
-need_cmd jq
 bin=$TK_TMP/unwind_thr
 cat >"$TK_TMP/thr.c" <<'C'
 #include <execinfo.h>

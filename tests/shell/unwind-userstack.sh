@@ -10,11 +10,10 @@
 # printed.  Depths 5 and 20: 60 levels of -O0 frames do not fit in the
 # dump (tests/shell/unwind-callgraph.sh).
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/unwind.sh"
 
-need_tracefs
-need_cap uprobes "this kernel has no uprobe_events"
+need_unwind
 need_host_cmd gcc
-need_cmd jq
 src=$(dirname "$0")/unwind-target.c
 N=200
 
