@@ -8,29 +8,21 @@
 # refused before anything is written.  probe-btf.sh checks the offsets
 # against pahole.
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/probe-btf.sh"
 export LC_ALL=C
 
 need_tracefs
 need_cap kprobes "this kernel has no kprobe_events"
 need_cap instances "this tracefs has no instances"
 need_cap btf "this kernel has no /sys/kernel/btf/vmlinux"
-kver=$(uname -r)
-for v in /usr/lib/debug/boot/vmlinux-$kver /usr/lib/debug/lib/modules/$kver/vmlinux \
-	/boot/vmlinux-$kver /lib/modules/$kver/build/vmlinux; do
-	[ -r "$v" ] && fail "$v exists: tracekit would use its DWARF, this test is about BTF"
-done
+need_btf_only
 
 group=tkbtf
 on_exit "'$TRACEKIT' probe -d '$group:*'"
-"$TRACEKIT" probe -v -a "$group:seed=ip_rcv dev->perm_addr:x8[6]" \
+btf_add "$group" -a "$group:seed=ip_rcv dev->perm_addr:x8[6]" \
 	-a "$group:open=do_sys_openat2 filename:string" \
 	-a "$group:params=do_sys_openat2 \$params" \
-	-a "$group:ret=do_sys_openat2%return \$retval" >"$TK_TMP/add" 2>&1 ||
-	{ cat "$TK_TMP/add"; tail -n 5 "$TRACEFS/error_log"; fail "probe -a failed"; }
-cat "$TK_TMP/add"
-assert_grep "BTF in /sys/kernel/btf/vmlinux" "$TK_TMP/add"
-grep "$group/" "$TRACEFS/kprobe_events" >"$TK_TMP/defs"
-cat "$TK_TMP/defs"
+	-a "$group:ret=do_sys_openat2%return \$retval"
 assert_eq "four definitions" "$(wc -l <"$TK_TMP/defs")" 4
 assert_grep "^p:$group/seed ip_rcv perm_addr=\+[0-9]+\(\\\$arg2\):x8\[6\]$" "$TK_TMP/defs"
 assert_grep "^p:$group/open do_sys_openat2 filename=\+0\(\\\$arg2\):string$" "$TK_TMP/defs"

@@ -9,6 +9,7 @@
 # through the e1000 module's own types (split BTF in /sys/kernel/btf/e1000);
 # the paths this test opens must come back out of do_sys_openat2.
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/probe-btf.sh"
 . "$(dirname "$0")/lib/record.sh"
 export LC_ALL=C
 
@@ -18,11 +19,7 @@ need_cap kprobes "this kernel has no kprobe_events"
 need_cap instances "this tracefs has no instances"
 need_cap btf "this kernel has no /sys/kernel/btf/vmlinux"
 need_cmd jq
-kver=$(uname -r)
-for v in /usr/lib/debug/boot/vmlinux-$kver /usr/lib/debug/lib/modules/$kver/vmlinux \
-	/boot/vmlinux-$kver /lib/modules/$kver/build/vmlinux; do
-	[ -r "$v" ] && fail "$v exists: tracekit would use its DWARF, this test is about BTF"
-done
+need_btf_only
 
 mac=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^tracekit\.mac=//p')
 [ -n "$mac" ] || fail "no tracekit.mac= on the kernel command line (tests/vm/run.sh sets it)"
@@ -53,15 +50,9 @@ on_exit "'$TRACEKIT' probe -d '$group:*'"
 # e1000_clean_rx_irq is the e1000's NAPI receive (adapter->clean_rx, so
 # never inlined); hw.mac_addr is e1000_hw's, a type only the module's
 # BTF has, netdev->perm_addr goes on into vmlinux's net_device.
-"$TRACEKIT" probe -v -a "$group:ip_rcv=ip_rcv dev->perm_addr:x8[6]" \
+btf_add "$group" -a "$group:ip_rcv=ip_rcv dev->perm_addr:x8[6]" \
 	-a "$group:open=do_sys_openat2 filename:string" \
-	-a "$group:rx=e1000_clean_rx_irq adapter->hw.mac_addr adapter->netdev->perm_addr:x8[6]" \
-	>"$TK_TMP/add" 2>&1 ||
-	{ cat "$TK_TMP/add"; tail -n 5 "$TRACEFS/error_log"; fail "probe -a failed"; }
-cat "$TK_TMP/add"
-assert_grep "BTF in /sys/kernel/btf/vmlinux" "$TK_TMP/add"
-grep "^[pr]:$group/" "$TRACEFS/kprobe_events" >"$TK_TMP/defs"
-cat "$TK_TMP/defs"
+	-a "$group:rx=e1000_clean_rx_irq adapter->hw.mac_addr adapter->netdev->perm_addr:x8[6]"
 assert_eq "three definitions in kprobe_events" "$(wc -l <"$TK_TMP/defs")" 3
 assert_grep "^p:$group/ip_rcv ip_rcv perm_addr=\+[0-9]+\(\\\$arg2\):x8\[6\]$" "$TK_TMP/defs"
 assert_grep "^p:$group/rx e1000:e1000_clean_rx_irq mac_addr=\+[0-9]+\(\\\$arg1\):x8\[6\] perm_addr=\+[0-9]+\(\+[0-9]+\(\\\$arg1\)\):x8\[6\]$" \

@@ -8,15 +8,12 @@
 # refused before anything is written.  That the kernel accepts them is
 # probe-btf-kprobe.sh, in the VM guest.
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/probe-btf.sh"
 
 need_cap btf "this kernel has no /sys/kernel/btf/vmlinux"
 need_host_cmd pahole bpftool
 BTF=/sys/kernel/btf/vmlinux
-kver=$(uname -r)
-for v in /usr/lib/debug/boot/vmlinux-$kver /usr/lib/debug/lib/modules/$kver/vmlinux \
-	/boot/vmlinux-$kver /lib/modules/$kver/build/vmlinux; do
-	[ -r "$v" ] && fail "$v exists: tracekit would use its DWARF, this test is about BTF"
-done
+need_btf_only
 bpftool btf dump file "$BTF" >"$TK_TMP/btf" 2>/dev/null || fail "bpftool btf dump failed"
 
 # off STRUCT MEMBER: the byte offset pahole gives MEMBER in struct STRUCT
