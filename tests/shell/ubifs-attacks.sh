@@ -2,6 +2,7 @@
 # description: ubifs: forged, unsigned and wrongly keyed images are refused, extract writes nothing
 # tracefs: untouched
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/ubifs.sh"
 
 # The threat model of UBIFS authentication: an attacker who can rewrite
 # the flash offline, who holds a key and certificate of their own and a
@@ -23,8 +24,7 @@ tree() {
 tree victim "the victim's file" && tree attacker "the attacker's file" ||
 	fail "source trees"
 for k in victim attacker; do
-	openssl req -x509 -newkey rsa:2048 -nodes -keyout $k.key -out $k.crt \
-		-days 2 -subj /CN=$k >/dev/null 2>&1 || fail "openssl $k"
+	ubifs_keypair $k.key $k.crt $k
 	head -c 32 /dev/urandom >$k.hmac
 done
 mkfs.ubifs $G -r victim --hash-algo=sha256 --auth-key=victim.key \

@@ -2,6 +2,7 @@
 # description: ubifs: extract writes an inode once, however many entries name it, and bounds the size first
 # tracefs: untouched
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/ubifs.sh"
 
 # Entries that all name one large, well-compressed file: a small signed
 # image that a copy per entry would turn into gigabytes.  Each inode is
@@ -13,8 +14,7 @@ need_cmd mkfs.ubifs openssl od
 cd "$TK_TMP" || fail "no scratch dir"
 gcc -O2 -o poke "$TRACEKIT_SRCDIR/tests/shell/ubifs-poke.c" ||
 	fail "cannot build ubifs-poke"
-openssl req -x509 -newkey rsa:2048 -nodes -keyout key.pem -out cert.pem \
-	-days 2 -subj /CN=tk >/dev/null 2>&1 || fail "openssl key"
+ubifs_keypair key.pem cert.pem
 L=129024
 n=20
 mkdir src && yes tracekit | head -c 1048576 >src/big || fail "source tree"

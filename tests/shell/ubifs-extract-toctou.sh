@@ -2,6 +2,7 @@
 # description: ubifs: extract writes only bytes that verified, whatever becomes of the file after
 # tracefs: untouched
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/ubifs.sh"
 
 # The attacker rewrites the image file after `extract` verified it and
 # before it is read again (a writer racing extract, or a FUSE, NFS or USB
@@ -17,16 +18,14 @@ gcc -O2 -o poke "$TRACEKIT_SRCDIR/tests/shell/ubifs-poke.c" ||
 	fail "cannot build ubifs-poke"
 gcc -shared -fPIC -O2 -o swap.so "$TRACEKIT_SRCDIR/tests/shell/ubifs-swap.c" -ldl ||
 	fail "cannot build ubifs-swap"
-openssl req -x509 -newkey rsa:2048 -nodes -keyout key.pem -out cert.pem \
-	-days 2 -subj /CN=tk >/dev/null 2>&1 || fail "openssl key"
+ubifs_keypair key.pem cert.pem
 # A, the victim's image, and B, another genuine image of the same signer
 # and geometry (the attacker may hold such images).
 for v in a b; do
 	mkdir -p src.$v/sub && echo "genuine $v" >src.$v/f &&
 		seq 1 3000 | sed "s/^/$v /" >src.$v/sub/text &&
 		head -c 30000 /dev/urandom >src.$v/r || fail "source tree $v"
-	mkfs.ubifs -m 2048 -e 129024 -c 100 -x none -r src.$v --hash-algo=sha256 \
-		--auth-key=key.pem --auth-cert=cert.pem $v.img || fail "mkfs.ubifs $v"
+	ubifs_signed $v.img src.$v -m 2048 -e 129024 -c 100 -x none
 done
 # Unauthenticated, where only CRCs can be checked again: B with more
 # files, so that its index differs in shape too.

@@ -2,6 +2,7 @@
 # description: ubifs: sign a plain mkfs.ubifs image like mkfs.ubifs --auth-key would
 # tracefs: untouched
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/ubifs.sh"
 
 need_host_cmd gcc
 need_cmd mkfs.ubifs openssl md5sum
@@ -12,18 +13,15 @@ mkdir -p root/sub/deep && echo hello >root/a && ln -s a root/link &&
 	echo x >root/sub/deep/c && head -c 700000 /dev/urandom >root/big &&
 	seq 1 50000 >root/sub/text || fail "source tree"
 setfattr -n user.tk -v 1 root/a 2>/dev/null
-openssl req -x509 -newkey rsa:2048 -nodes -keyout key.pem -out cert.pem \
-	-days 2 -subj /CN=tk >/dev/null 2>&1 || fail "openssl key"
-openssl req -x509 -newkey rsa:2048 -nodes -keyout key2.pem -out cert2.pem \
-	-days 2 -subj /CN=tk >/dev/null 2>&1 || fail "openssl key2"
+ubifs_keypair key.pem cert.pem
+ubifs_keypair key2.pem cert2.pem
 head -c 32 /dev/urandom >hmac.key
 head -c 32 /dev/urandom >other.key
 G="-m 2048 -e 129024 -c 64"
 # A first run settles the directories' atime, which both images record.
 mkfs.ubifs $G -r root warmup.img || fail "mkfs.ubifs"
 mkfs.ubifs $G -r root p.img || fail "mkfs.ubifs plain"
-mkfs.ubifs $G -r root --hash-algo=sha256 --auth-key=key.pem \
-	--auth-cert=cert.pem m.img || fail "mkfs.ubifs signed"
+ubifs_signed m.img root $G
 before=$(md5sum <p.img)
 
 "$TRACEKIT" ubifs sign p.img s.img --key key.pem --cert cert.pem >out ||
@@ -58,8 +56,8 @@ diff m.nodes s.nodes || fail "layout differs from mkfs.ubifs --auth-key"
 # The same in the big LPT model (many LEBs allowed, small ones); there the
 # LPT area must even be byte for byte what mkfs.ubifs writes.
 B="-m 512 -e 15872 -c 8000"
-mkfs.ubifs $B -r root bp.img && mkfs.ubifs $B -r root --hash-algo=sha256 \
-	--auth-key=key.pem --auth-cert=cert.pem bm.img || fail "mkfs.ubifs big LPT"
+mkfs.ubifs $B -r root bp.img || fail "mkfs.ubifs big LPT"
+ubifs_signed bm.img root $B
 "$TRACEKIT" ubifs sign bp.img bs.img --key key.pem --cert cert.pem >/dev/null ||
 	fail "sign big LPT"
 "$TRACEKIT" ubifs verify bs.img --cert cert.pem >/dev/null || fail "verify big LPT"

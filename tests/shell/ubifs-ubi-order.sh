@@ -2,6 +2,7 @@
 # description: ubifs: UBI dumps with PEBs in any order, stale and interrupted copies
 # tracefs: untouched
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/ubifs.sh"
 
 need_host_cmd gcc
 need_cmd mkfs.ubifs ubinize openssl dd
@@ -11,10 +12,8 @@ gcc -O2 -o poke "$TRACEKIT_SRCDIR/tests/shell/ubifs-poke.c" ||
 mkdir -p src/sub && echo hello >src/a && ln -s a src/link &&
 	head -c 400000 /dev/urandom >src/sub/big && seq 1 40000 >src/text ||
 	fail "source tree"
-openssl req -x509 -newkey rsa:2048 -nodes -keyout key.pem -out cert.pem \
-	-days 2 -subj /CN=tk >/dev/null 2>&1 || fail "openssl key"
-mkfs.ubifs -m 2048 -e 129024 -c 100 -r src --hash-algo=sha256 \
-	--auth-key=key.pem --auth-cert=cert.pem s.img || fail "mkfs.ubifs"
+ubifs_keypair key.pem cert.pem
+ubifs_signed s.img src -m 2048 -e 129024 -c 100
 # Two volumes, as in ubifs-verify.sh: 128 KiB PEBs, 2 KiB pages, 512-byte
 # sub-pages: VID header at 512, data at 2048, LEBs of 129024 bytes.
 cfg() {

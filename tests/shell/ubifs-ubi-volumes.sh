@@ -2,6 +2,7 @@
 # description: ubifs: a UBI image of several UBIFS volumes: verify checks each, --volume chooses
 # tracefs: untouched
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/ubifs.sh"
 
 need_host_cmd gcc
 need_cmd mkfs.ubifs ubinize openssl
@@ -10,12 +11,10 @@ gcc -O2 -o poke "$TRACEKIT_SRCDIR/tests/shell/ubifs-poke.c" ||
 	fail "cannot build ubifs-poke"
 mkdir -p src/sub evil && echo hello >src/a && seq 1 20000 >src/sub/text &&
 	echo 'root::0:0::/root:/bin/sh' >evil/passwd || fail "source trees"
-openssl req -x509 -newkey rsa:2048 -nodes -keyout key.pem -out cert.pem \
-	-days 2 -subj /CN=tk >/dev/null 2>&1 || fail "openssl key"
+ubifs_keypair key.pem cert.pem
 G="-m 2048 -e 129024 -c 100"
 # shellcheck disable=SC2086 # $G: the geometry options
-mkfs.ubifs $G -r src --hash-algo=sha256 --auth-key=key.pem \
-	--auth-cert=cert.pem s.img || fail "mkfs.ubifs signed"
+ubifs_signed s.img src $G
 # shellcheck disable=SC2086
 mkfs.ubifs $G -r evil p.img || fail "mkfs.ubifs attacker"
 # The genuine signed file system in volume 0, an attacker's unsigned one

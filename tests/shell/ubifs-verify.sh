@@ -2,19 +2,17 @@
 # description: ubifs: info/verify on mkfs.ubifs images, wrong cert, bad input
 # tracefs: untouched
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/ubifs.sh"
 
 need_host_cmd gcc
 need_cmd mkfs.ubifs openssl
 cd "$TK_TMP" || fail "no scratch dir"
 mkdir -p root/sub && echo hello >root/a && ln -s a root/link &&
 	head -c 200000 /dev/urandom >root/sub/big || fail "source tree"
-openssl req -x509 -newkey rsa:2048 -nodes -keyout key.pem -out cert.pem \
-	-days 2 -subj /CN=tk >/dev/null 2>&1 || fail "openssl key"
-openssl req -x509 -newkey rsa:2048 -nodes -keyout key2.pem -out cert2.pem \
-	-days 2 -subj /CN=tk >/dev/null 2>&1 || fail "openssl key2"
+ubifs_keypair key.pem cert.pem
+ubifs_keypair key2.pem cert2.pem
 G="-m 2048 -e 129024 -c 64"
-mkfs.ubifs $G -r root --hash-algo=sha256 --auth-key=key.pem \
-	--auth-cert=cert.pem s.img || fail "mkfs.ubifs signed"
+ubifs_signed s.img root $G
 mkfs.ubifs $G -r root p.img || fail "mkfs.ubifs plain"
 
 "$TRACEKIT" ubifs info s.img >info || fail "info"
