@@ -69,53 +69,97 @@ struct event_name {
 	struct strbuf format;	/* events/SYS/NAME/format, read once */
 };
 
+/*
+ * A recording, its fields grouped by the thread that writes them: setup,
+ * out and wait are the main thread's, setup written only before the
+ * reader and compressor threads start (record_start_threads()); threads
+ * is those threads'; msgs any thread's.  The threads read setup, and the
+ * output file's path and directory for their scratch files.
+ */
 struct record {
 	const struct record_opts *o;
-	const char *inst;	/* NULL: top level */
-	char inst_name[64];
-	int inst_reused;	/* -B named one that was there: kept */
-	unsigned int psize;	/* ring-buffer sub-buffer size */
-	size_t chunk_size;
-	int nr_sys_cpus;
-	struct cpu_reader *cpus;
-	int nr_cpus;
-	struct event_name *events;
-	int nr_events, alloc_events;
-
-	int stop_fd;		/* readers: drain and stop */
-	int fail_fd;		/* main loop: a worker failed */
-	pthread_mutex_t lock;
-	pthread_cond_t queued, freed;
-	struct chunk *head, **tail, *free;
-	size_t allocated;	/* chunks made */
-	int behind;		/* a ring buffer filled while its reader waited */
-	int closed;
-	int err;
-	pthread_t compressor;
-	int compressor_started;
-
-	char *output;
-	char *dir;
-	int out_fd;
-	char *out_tmp;		/* named temporary, when O_TMPFILE is not there */
-	struct tracedat_writer *w;
-	struct child_process cmd;
-	int cmd_status;		/* COMMAND's, when --proc-map reaped it */
-	/* --proc-map, or implied by an event of probe --call-graph (setup) */
-	int proc_map;
-	struct procmap *procmaps;
-	int nr_procmaps, alloc_procmaps;
-	/* setup: "SYSTEM EVENT FIELD WIDTH\n" from the probes' notes */
-	struct strbuf signed_fields;
-
-	/* record-ksyms.c: whether the file needs /proc/kallsyms */
-	int ksyms_needed;		/* atomic: the readers set it */
-	unsigned char *ksym_ids;	/* bitmap: the events that name code */
-	unsigned int commit_size;	/* header_page: a sub-buffer's commit */
-
 	const struct record_hooks *hooks;
-	pthread_mutex_t msg_lock;	/* msgs is written by the threads too */
-	struct strbuf *msgs;
+
+	/*
+	 * The main thread's, before the threads start (record.c,
+	 * record-setup.c, record-ksyms.c): the instance, the sizes, the
+	 * CPUs (whose readers write their own struct cpu_reader) and the
+	 * events.
+	 */
+	struct {
+		const char *inst;	/* NULL: top level */
+		char inst_name[64];
+		int inst_reused;	/* -B named one that was there: kept */
+		unsigned int psize;	/* ring-buffer sub-buffer size */
+		size_t chunk_size;
+		int nr_sys_cpus;
+		struct cpu_reader *cpus;
+		int nr_cpus;
+		struct event_name *events;
+		int nr_events, alloc_events;
+		/* --proc-map, or implied by an event of probe --call-graph */
+		int proc_map;
+		/* "SYSTEM EVENT FIELD WIDTH\n" from the probes' notes */
+		struct strbuf signed_fields;
+		/* bitmap: the events that name code (record-ksyms.c) */
+		unsigned char *ksym_ids;
+		/* header_page: the size of a sub-buffer's commit field */
+		unsigned int commit_size;
+	} setup;
+
+	/*
+	 * The reader and compressor threads' (record-readers.c): the chunks
+	 * between them, under lock; stop_fd is the main loop's word to
+	 * them, fail_fd theirs to it; the main thread starts and joins
+	 * them.
+	 */
+	struct {
+		int stop_fd;		/* readers: drain and stop */
+		int fail_fd;		/* main loop: a worker failed */
+		pthread_mutex_t lock;
+		pthread_cond_t queued, freed;
+		struct chunk *head, **tail, *free;
+		size_t allocated;	/* chunks made */
+		/* a ring buffer filled while its reader waited */
+		int behind;
+		int closed;
+		int err;
+		pthread_t compressor;
+		int compressor_started;
+		/*
+		 * Atomic: whether the file needs /proc/kallsyms, set by setup
+		 * or by a reader (record-ksyms.c).
+		 */
+		int ksyms_needed;
+	} threads;
+
+	/* The main thread's output file (record-output.c). */
+	struct {
+		char *path;
+		char *dir;
+		int fd;
+		/* a named temporary, when O_TMPFILE is not there */
+		char *tmp;
+		struct tracedat_writer *w;
+	} out;
+
+	/*
+	 * The main thread's wait loop (record.c, record-procmap.c): COMMAND
+	 * and the processes --proc-map traces.
+	 */
+	struct {
+		struct child_process cmd;
+		/* COMMAND's, when --proc-map reaped it */
+		int cmd_status;
+		struct procmap *procmaps;
+		int nr_procmaps, alloc_procmaps;
+	} wait;
+
+	/* Any thread's: the errors for the caller's err (record_error()). */
+	struct {
+		pthread_mutex_t lock;
+		struct strbuf *sb;
+	} msgs;
 };
 
 

@@ -24,7 +24,7 @@
 
 static void need_ksyms(struct record *rec)
 {
-	__atomic_store_n(&rec->ksyms_needed, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&rec->threads.ksyms_needed, 1, __ATOMIC_RELAXED);
 }
 
 void record_ksyms_setup(struct record *rec)
@@ -63,9 +63,9 @@ void record_ksyms_note_format(struct record *rec, const char *format)
 		need_ksyms(rec);
 		return;
 	}
-	if (!rec->ksym_ids)
-		rec->ksym_ids = xcalloc(MAX_EVENT_ID / 8 + 1, 1);
-	rec->ksym_ids[v / 8] |= 1u << (v % 8);
+	if (!rec->setup.ksym_ids)
+		rec->setup.ksym_ids = xcalloc(MAX_EVENT_ID / 8 + 1, 1);
+	rec->setup.ksym_ids[v / 8] |= 1u << (v % 8);
 }
 
 /* header_page: the sub-buffer's commit field is a long of the kernel. */
@@ -74,7 +74,7 @@ void record_ksyms_note_header_page(struct record *rec, const char *text)
 	const char *p = strstr(text, " commit;");
 
 	p = p ? strstr(p, "size:") : NULL;
-	rec->commit_size = p && atoi(p + 5) == 4 ? 4 : 8;
+	rec->setup.commit_size = p && atoi(p + 5) == 4 ? 4 : 8;
 }
 
 static uint32_t get32(const unsigned char *p)
@@ -100,13 +100,13 @@ static uint32_t get32(const unsigned char *p)
  */
 static int page_names_code(const struct record *rec, const unsigned char *page)
 {
-	size_t off = 8 + rec->commit_size, end;
+	size_t off = 8 + rec->setup.commit_size, end;
 	uint64_t commit = 0;
 
-	memcpy(&commit, page + 8, rec->commit_size);
+	memcpy(&commit, page + 8, rec->setup.commit_size);
 	end = off + (commit & ((1u << 27) - 1));
-	if (end > rec->psize)
-		end = rec->psize;
+	if (end > rec->setup.psize)
+		end = rec->setup.psize;
 	while (off + 4 <= end) {
 		uint32_t h = get32(page + off), type = h & 31;
 		/* size_t: a length near 4 GB plus 4 must not wrap to no step. */
@@ -130,7 +130,7 @@ static int page_names_code(const struct record *rec, const unsigned char *page)
 		}
 		if (data && data + 2 <= end) {
 			memcpy(&id, page + data, 2);
-			if (rec->ksym_ids[id / 8] & (1u << (id % 8)))
+			if (rec->setup.ksym_ids[id / 8] & (1u << (id % 8)))
 				return 1;
 		}
 		off += len;
@@ -142,9 +142,10 @@ void record_ksyms_scan(struct record *rec, const unsigned char *pages, size_t le
 {
 	size_t at;
 
-	if (!rec->ksym_ids || __atomic_load_n(&rec->ksyms_needed, __ATOMIC_RELAXED))
+	if (!rec->setup.ksym_ids ||
+	    __atomic_load_n(&rec->threads.ksyms_needed, __ATOMIC_RELAXED))
 		return;
-	for (at = 0; at + rec->psize <= len; at += rec->psize)
+	for (at = 0; at + rec->setup.psize <= len; at += rec->setup.psize)
 		if (page_names_code(rec, pages + at)) {
 			need_ksyms(rec);
 			return;

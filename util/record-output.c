@@ -25,7 +25,7 @@ int record_open_scratch(struct record *rec, const char *base)
 	struct strbuf name = STRBUF_INIT;
 	int fd;
 
-	fd = open(rec->dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
+	fd = open(rec->out.dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
 	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != ENOENT))
 		return fd < 0 ? -errno : fd;
 	/* No O_TMPFILE here: a named file, unlinked at once. */
@@ -40,30 +40,32 @@ int record_open_scratch(struct record *rec, const char *base)
 int record_open_output(struct record *rec)
 {
 	struct strbuf name = STRBUF_INIT;
-	char *copy = xstrdup(rec->output);
+	char *copy = xstrdup(rec->out.path);
 	int ret;
 
-	rec->dir = xstrdup(dirname(copy));
+	rec->out.dir = xstrdup(dirname(copy));
 	free(copy);
-	rec->out_fd = open(rec->dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
-	if (rec->out_fd >= 0)
+	rec->out.fd = open(rec->out.dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
+	if (rec->out.fd >= 0)
 		return 0;
 	if (errno != EOPNOTSUPP && errno != EISDIR) {
 		ret = -errno;
-		record_error(rec, "%s: cannot create: %s", rec->output, strerror(-ret));
+		record_error(rec, "%s: cannot create: %s", rec->out.path,
+			     strerror(-ret));
 		return ret;
 	}
-	strbuf_addf(&name, "%s.tk-XXXXXX", rec->output);
-	rec->out_fd = mkostemp(name.buf, O_CLOEXEC);
-	if (rec->out_fd < 0) {
+	strbuf_addf(&name, "%s.tk-XXXXXX", rec->out.path);
+	rec->out.fd = mkostemp(name.buf, O_CLOEXEC);
+	if (rec->out.fd < 0) {
 		ret = -errno;
 		/* The user named the output, not our temporary beside it. */
-		record_error(rec, "%s: cannot create: %s", rec->output, strerror(-ret));
+		record_error(rec, "%s: cannot create: %s", rec->out.path,
+			     strerror(-ret));
 		strbuf_release(&name);
 		return ret;
 	}
-	fchmod(rec->out_fd, 0644);
-	rec->out_tmp = strbuf_detach(&name, NULL);
+	fchmod(rec->out.fd, 0644);
+	rec->out.tmp = strbuf_detach(&name, NULL);
 	return 0;
 }
 
@@ -73,29 +75,30 @@ int record_publish_output(struct record *rec)
 	struct strbuf tmp = STRBUF_INIT, proc = STRBUF_INIT;
 	int ret = 0;
 
-	if (fsync(rec->out_fd) < 0) {
+	if (fsync(rec->out.fd) < 0) {
 		ret = -errno;
-		record_error(rec, "%s: %s", rec->output, strerror(errno));
+		record_error(rec, "%s: %s", rec->out.path, strerror(errno));
 		return ret;
 	}
-	if (!rec->out_tmp) {
-		strbuf_addf(&tmp, "%s.tk-%d", rec->output, (int)getpid());
-		strbuf_addf(&proc, "/proc/self/fd/%d", rec->out_fd);
+	if (!rec->out.tmp) {
+		strbuf_addf(&tmp, "%s.tk-%d", rec->out.path, (int)getpid());
+		strbuf_addf(&proc, "/proc/self/fd/%d", rec->out.fd);
 		unlink(tmp.buf);
 		if (linkat(AT_FDCWD, proc.buf, AT_FDCWD, tmp.buf, AT_SYMLINK_FOLLOW) < 0) {
 			ret = -errno;
 			record_error(rec, "%s: cannot link: %s", tmp.buf, strerror(errno));
 			goto out;
 		}
-		rec->out_tmp = strbuf_detach(&tmp, NULL);
+		rec->out.tmp = strbuf_detach(&tmp, NULL);
 	}
-	if (rename(rec->out_tmp, rec->output) < 0) {
+	if (rename(rec->out.tmp, rec->out.path) < 0) {
 		ret = -errno;
-		record_error(rec, "%s: cannot rename: %s", rec->output, strerror(errno));
+		record_error(rec, "%s: cannot rename: %s", rec->out.path,
+			     strerror(errno));
 		goto out;
 	}
-	free(rec->out_tmp);
-	rec->out_tmp = NULL;
+	free(rec->out.tmp);
+	rec->out.tmp = NULL;
 out:
 	strbuf_release(&tmp);
 	strbuf_release(&proc);
@@ -153,7 +156,7 @@ static int write_file_section(struct record *rec, enum tracedat_option id,
 	/* Not readable (no trace_printk users, kallsyms refused), not needed: empty. */
 	if (!path || add_file(&sb, path, size_bytes, SECTION_FILE_HINT))
 		put_size(&sb, 0, size_bytes);
-	ret = tracedat_write_section(rec->w, id, sb.buf, sb.len);
+	ret = tracedat_write_section(rec->out.w, id, sb.buf, sb.len);
 	strbuf_release(&sb);
 	return ret;
 }
@@ -176,7 +179,9 @@ static int write_headers(struct record *rec)
 			record_ksyms_note_header_page(rec, sb.buf + at + 8);
 	}
 	if (!ret)
-		ret = tracedat_write_section(rec->w, TRACEDAT_OPT_HEADER_INFO, sb.buf, sb.len);
+		ret = tracedat_write_section(rec->out.w,
+					     TRACEDAT_OPT_HEADER_INFO,
+					     sb.buf, sb.len);
 	strbuf_release(&sb);
 	strbuf_release(&path);
 	return ret;
@@ -211,7 +216,8 @@ static int write_ftrace_formats(struct record *rec)
 	if (d)
 		closedir(d);
 	tracedat_write_set_le(sb.buf, count, 4);
-	ret = tracedat_write_section(rec->w, TRACEDAT_OPT_FTRACE_EVENTS, sb.buf, sb.len);
+	ret = tracedat_write_section(rec->out.w, TRACEDAT_OPT_FTRACE_EVENTS,
+				     sb.buf, sb.len);
 	strbuf_release(&sb);
 	strbuf_release(&path);
 	return ret;
@@ -232,18 +238,20 @@ static int write_event_formats(struct record *rec)
 	uint32_t nr_sys = 0;
 	int i = 0, ret;
 
-	qsort(rec->events, rec->nr_events, sizeof(*rec->events), cmp_event);
+	qsort(rec->setup.events, rec->setup.nr_events,
+	      sizeof(*rec->setup.events), cmp_event);
 	tracedat_write_put_u32(&sb, 0);
-	while (i < rec->nr_events) {
-		const char *sys = rec->events[i].system;
+	while (i < rec->setup.nr_events) {
+		const char *sys = rec->setup.events[i].system;
 		size_t count_at;
 		uint32_t count = 0;
 
 		strbuf_add(&sb, sys, strlen(sys) + 1);
 		count_at = sb.len;
 		tracedat_write_put_u32(&sb, 0);
-		for (; i < rec->nr_events && !strcmp(rec->events[i].system, sys); i++) {
-			const struct strbuf *f = &rec->events[i].format;
+		for (; i < rec->setup.nr_events &&
+		     !strcmp(rec->setup.events[i].system, sys); i++) {
+			const struct strbuf *f = &rec->setup.events[i].format;
 
 			put_size(&sb, f->len, 8);
 			strbuf_add(&sb, f->buf, f->len);
@@ -253,7 +261,8 @@ static int write_event_formats(struct record *rec)
 		nr_sys++;
 	}
 	tracedat_write_set_le(sb.buf, nr_sys, 4);
-	ret = tracedat_write_section(rec->w, TRACEDAT_OPT_EVENT_FORMATS, sb.buf, sb.len);
+	ret = tracedat_write_section(rec->out.w, TRACEDAT_OPT_EVENT_FORMATS,
+				     sb.buf, sb.len);
 	strbuf_release(&sb);
 	return ret;
 }
@@ -263,7 +272,8 @@ int record_write_metadata(struct record *rec)
 	struct strbuf path = STRBUF_INIT;
 	int ret;
 
-	ret = tracedat_write_new(rec->out_fd, getpagesize(), rec->o->zlevel, &rec->w);
+	ret = tracedat_write_new(rec->out.fd, getpagesize(), rec->o->zlevel,
+				 &rec->out.w);
 	if (!ret)
 		ret = write_headers(rec);
 	if (!ret)
@@ -276,22 +286,24 @@ int record_write_metadata(struct record *rec)
 	}
 	strbuf_release(&path);
 	if (ret)
-		record_error(rec, "%s: %s", rec->output, strerror(-ret));
+		record_error(rec, "%s: %s", rec->out.path, strerror(-ret));
 	return ret;
 }
 
 int record_write_trailer(struct record *rec, struct record_result *res)
 {
 	struct strbuf sb = STRBUF_INIT, clock = STRBUF_INIT;
-	struct tracedat_write_cpu_data *cd = xcalloc(rec->nr_cpus, sizeof(*cd));
+	struct tracedat_write_cpu_data *cd = xcalloc(rec->setup.nr_cpus,
+						     sizeof(*cd));
 	struct utsname un;
 	uint64_t id = 0;
-	uint32_t ncpu = rec->nr_sys_cpus;
+	uint32_t ncpu = rec->setup.nr_sys_cpus;
 	char *l, *r;
 	int i, ret;
 
 	/* Read now, once the readers have seen whether the events need it. */
-	ret = write_file_section(rec, TRACEDAT_OPT_KALLSYMS, rec->ksyms_needed ?
+	ret = write_file_section(rec, TRACEDAT_OPT_KALLSYMS,
+				 rec->threads.ksyms_needed ?
 				 "/proc/kallsyms" : NULL, 4);
 	tk_tracefs_path(&sb, NULL, "saved_cmdlines");
 	if (!ret)
@@ -299,26 +311,31 @@ int record_write_trailer(struct record *rec, struct record_result *res)
 	if (ret)
 		goto out;
 	strbuf_reset(&sb);
-	tk_tracefs_read(rec->inst, "trace_clock", &clock);
-	tracedat_write_option_str(rec->w, TRACEDAT_OPT_TRACECLOCK, clock.buf);
+	tk_tracefs_read(rec->setup.inst, "trace_clock", &clock);
+	tracedat_write_option_str(rec->out.w, TRACEDAT_OPT_TRACECLOCK,
+				  clock.buf);
 	if (!uname(&un)) {
 		strbuf_addf(&sb, "%s %s %s %s", un.sysname, un.nodename, un.release, un.machine);
-		tracedat_write_option_str(rec->w, TRACEDAT_OPT_UNAME, sb.buf);
+		tracedat_write_option_str(rec->out.w, TRACEDAT_OPT_UNAME,
+					  sb.buf);
 	}
-	tracedat_write_option_str(rec->w, TRACEDAT_OPT_VERSION, rec->o->version ? rec->o->version : "tracekit");
+	tracedat_write_option_str(rec->out.w, TRACEDAT_OPT_VERSION,
+				  rec->o->version ? rec->o->version :
+				  "tracekit");
 	if (getrandom(&id, sizeof(id), 0) != sizeof(id))
 		id = (uint64_t)getpid() << 32 | (uint64_t)time(NULL);
 	strbuf_reset(&sb);
 	tracedat_write_put_u64(&sb, id);
-	tracedat_write_option(rec->w, TRACEDAT_OPT_TRACEID, sb.buf, sb.len);
+	tracedat_write_option(rec->out.w, TRACEDAT_OPT_TRACEID, sb.buf, sb.len);
 	record_procmap_write(rec);
-	if (rec->signed_fields.len)
-		tracedat_write_option_str(rec->w, TRACEDAT_OPT_TK_SIGNED_FIELDS,
-					  rec->signed_fields.buf);
+	if (rec->setup.signed_fields.len)
+		tracedat_write_option_str(rec->out.w,
+					  TRACEDAT_OPT_TK_SIGNED_FIELDS,
+					  rec->setup.signed_fields.buf);
 	res->lost = 0;
 	res->events = 0;
-	for (i = 0; i < rec->nr_cpus; i++) {
-		struct cpu_reader *cr = &rec->cpus[i];
+	for (i = 0; i < rec->setup.nr_cpus; i++) {
+		struct cpu_reader *cr = &rec->setup.cpus[i];
 		struct strbuf text = STRBUF_INIT;
 		struct cpu_stats st = { 0 };
 
@@ -330,7 +347,8 @@ int record_write_trailer(struct record *rec, struct record_result *res)
 			res->lost += record_stats_lost(&st, &cr->base);
 		}
 		strbuf_release(&text);
-		tracedat_write_option_str(rec->w, TRACEDAT_OPT_CPUSTAT, sb.buf);
+		tracedat_write_option_str(rec->out.w, TRACEDAT_OPT_CPUSTAT,
+					  sb.buf);
 		cd[i].cpu = cr->cpu;
 		cd[i].fd = cr->scratch;
 		cd[i].size = cr->scratch_size;
@@ -338,18 +356,21 @@ int record_write_trailer(struct record *rec, struct record_result *res)
 	}
 	strbuf_reset(&sb);
 	tracedat_write_put_u32(&sb, ncpu);
-	tracedat_write_option(rec->w, TRACEDAT_OPT_CPUCOUNT, sb.buf, sb.len);
+	tracedat_write_option(rec->out.w, TRACEDAT_OPT_CPUCOUNT, sb.buf,
+			      sb.len);
 
 	l = strchr(clock.buf, '[');
 	r = l ? strchr(l, ']') : NULL;
 	if (r)
 		*r = 0;
-	ret = tracedat_write_finish(rec->w, rec->o->instance ? rec->o->instance : "",
-				    l ? l + 1 : "local", rec->psize, cd, rec->nr_cpus);
+	ret = tracedat_write_finish(rec->out.w,
+				    rec->o->instance ? rec->o->instance : "",
+				    l ? l + 1 : "local", rec->setup.psize, cd,
+				    rec->setup.nr_cpus);
 out:
 	if (ret)
-		record_error(rec, "%s: %s", rec->output, strerror(-ret));
-	res->file_size = tracedat_write_offset(rec->w);
+		record_error(rec, "%s: %s", rec->out.path, strerror(-ret));
+	res->file_size = tracedat_write_offset(rec->out.w);
 	strbuf_release(&sb);
 	strbuf_release(&clock);
 	free(cd);

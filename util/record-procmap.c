@@ -35,9 +35,9 @@ static struct procmap *find(struct record *rec, pid_t pid)
 {
 	int i;
 
-	for (i = 0; i < rec->nr_procmaps; i++)
-		if (rec->procmaps[i].pid == pid)
-			return &rec->procmaps[i];
+	for (i = 0; i < rec->wait.nr_procmaps; i++)
+		if (rec->wait.procmaps[i].pid == pid)
+			return &rec->wait.procmaps[i];
 	return NULL;
 }
 
@@ -47,12 +47,14 @@ static struct procmap *add(struct record *rec, pid_t pid)
 
 	if (m)
 		return m;
-	if (rec->nr_procmaps == rec->alloc_procmaps) {
-		rec->alloc_procmaps = rec->alloc_procmaps ? 2 * rec->alloc_procmaps : 8;
-		rec->procmaps = xrealloc(rec->procmaps,
-					 rec->alloc_procmaps * sizeof(*rec->procmaps));
+	if (rec->wait.nr_procmaps == rec->wait.alloc_procmaps) {
+		rec->wait.alloc_procmaps = rec->wait.alloc_procmaps ?
+					   2 * rec->wait.alloc_procmaps : 8;
+		rec->wait.procmaps = xrealloc(rec->wait.procmaps,
+					      rec->wait.alloc_procmaps *
+					      sizeof(*rec->wait.procmaps));
 	}
-	m = &rec->procmaps[rec->nr_procmaps++];
+	m = &rec->wait.procmaps[rec->wait.nr_procmaps++];
 	m->pid = pid;
 	m->attached = 0;
 	m->text = NULL;
@@ -167,8 +169,8 @@ int record_procmap_reap(struct record *rec, int *cmd_status)
 		m = find(rec, pid);
 		if (m)
 			m->attached = 0;
-		if (pid == rec->cmd.pid) {
-			rec->cmd.pid = 0;
+		if (pid == rec->wait.cmd.pid) {
+			rec->wait.cmd.pid = 0;
 			*cmd_status = status;
 			ended = 1;
 		}
@@ -180,9 +182,9 @@ void record_procmap_finish(struct record *rec)
 {
 	int status, i;
 
-	record_procmap_reap(rec, &rec->cmd_status);
-	for (i = 0; i < rec->nr_procmaps; i++) {
-		struct procmap *m = &rec->procmaps[i];
+	record_procmap_reap(rec, &rec->wait.cmd_status);
+	for (i = 0; i < rec->wait.nr_procmaps; i++) {
+		struct procmap *m = &rec->wait.procmaps[i];
 		pid_t pid;
 
 		if (!m->attached)
@@ -205,10 +207,11 @@ void record_procmap_finish(struct record *rec)
 			}
 			on_stop(rec, m->pid, status);
 		}
-		if (pid == m->pid && !WIFSTOPPED(status) && pid == rec->cmd.pid) {
+		if (pid == m->pid && !WIFSTOPPED(status) &&
+		    pid == rec->wait.cmd.pid) {
 			/* It exited meanwhile: its status is ours to keep. */
-			rec->cmd.pid = 0;
-			rec->cmd_status = status;
+			rec->wait.cmd.pid = 0;
+			rec->wait.cmd_status = status;
 		}
 		m->attached = 0;
 	}
@@ -240,15 +243,16 @@ static void write_build_ids(struct record *rec)
 	char path[PATH_MAX];
 	int i;
 
-	for (i = 0; i < rec->nr_procmaps; i++) {
-		const char *l = rec->procmaps[i].text;
+	for (i = 0; i < rec->wait.nr_procmaps; i++) {
+		const char *l = rec->wait.procmaps[i].text;
 
 		for (l = l ? strchr(l, '\n') : NULL; l && l[1]; l = strchr(l + 1, '\n'))
 			if (sscanf(l + 1, "%*x %*x %4095s", path) == 1 && path[0] == '/')
 				add_build_id(&ids, path);
 	}
 	if (ids.len)
-		tracedat_write_option_str(rec->w, TRACEDAT_OPT_TK_BUILDIDS, ids.buf);
+		tracedat_write_option_str(rec->out.w, TRACEDAT_OPT_TK_BUILDIDS,
+					  ids.buf);
 	strbuf_release(&ids);
 }
 
@@ -256,10 +260,11 @@ void record_procmap_write(struct record *rec)
 {
 	int i;
 
-	for (i = 0; i < rec->nr_procmaps; i++)
-		if (rec->procmaps[i].text)
-			tracedat_write_option_str(rec->w, TRACEDAT_OPT_PROCMAPS,
-						  rec->procmaps[i].text);
+	for (i = 0; i < rec->wait.nr_procmaps; i++)
+		if (rec->wait.procmaps[i].text)
+			tracedat_write_option_str(rec->out.w,
+						  TRACEDAT_OPT_PROCMAPS,
+						  rec->wait.procmaps[i].text);
 	write_build_ids(rec);
 }
 
@@ -267,7 +272,7 @@ void record_procmap_release(struct record *rec)
 {
 	int i;
 
-	for (i = 0; i < rec->nr_procmaps; i++)
-		free(rec->procmaps[i].text);
-	free(rec->procmaps);
+	for (i = 0; i < rec->wait.nr_procmaps; i++)
+		free(rec->wait.procmaps[i].text);
+	free(rec->wait.procmaps);
 }

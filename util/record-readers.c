@@ -44,18 +44,20 @@
 
 static void set_err(struct record *rec, int err)
 {
-	pthread_mutex_lock(&rec->lock);
-	if (!rec->err)
-		rec->err = err;
-	pthread_mutex_unlock(&rec->lock);
-	eventfd_write(rec->fail_fd, 1);
+	pthread_mutex_lock(&rec->threads.lock);
+	if (!rec->threads.err)
+		rec->threads.err = err;
+	pthread_mutex_unlock(&rec->threads.lock);
+	eventfd_write(rec->threads.fail_fd, 1);
 }
 
 static int may_take(struct record *rec, struct cpu_reader *r)
 {
 	if (r->held < READER_CHUNKS)
 		return 1;
-	return rec->behind && (rec->free || rec->allocated + rec->chunk_size <= QUEUE_BYTES);
+	return rec->threads.behind &&
+	       (rec->threads.free ||
+		rec->threads.allocated + rec->setup.chunk_size <= QUEUE_BYTES);
 }
 
 /* Bytes in the ring buffer not read yet, -1 when the stats do not say. */
@@ -81,38 +83,39 @@ static void wait_check(struct record *rec)
 		t.tv_sec++;
 		t.tv_nsec -= 1000000000L;
 	}
-	pthread_cond_timedwait(&rec->freed, &rec->lock, &t);
+	pthread_cond_timedwait(&rec->threads.freed, &rec->threads.lock, &t);
 }
 
 static struct chunk *get_chunk(struct record *rec, struct cpu_reader *r)
 {
 	struct chunk *c;
 
-	pthread_mutex_lock(&rec->lock);
+	pthread_mutex_lock(&rec->threads.lock);
 	while (!may_take(rec, r)) {
 		int full;
 
-		if (rec->behind) {
-			pthread_cond_wait(&rec->freed, &rec->lock);
+		if (rec->threads.behind) {
+			pthread_cond_wait(&rec->threads.freed,
+					  &rec->threads.lock);
 			continue;
 		}
-		pthread_mutex_unlock(&rec->lock);
+		pthread_mutex_unlock(&rec->threads.lock);
 		full = ring_half_full(r);
-		pthread_mutex_lock(&rec->lock);
+		pthread_mutex_lock(&rec->threads.lock);
 		if (full)
-			rec->behind = 1;
+			rec->threads.behind = 1;
 		else
 			wait_check(rec);
 	}
 	r->held++;
-	c = rec->free;
+	c = rec->threads.free;
 	if (c)
-		rec->free = c->next;
+		rec->threads.free = c->next;
 	else
-		rec->allocated += rec->chunk_size;
-	pthread_mutex_unlock(&rec->lock);
+		rec->threads.allocated += rec->setup.chunk_size;
+	pthread_mutex_unlock(&rec->threads.lock);
 	if (!c)
-		c = xmalloc(sizeof(*c) + rec->chunk_size);
+		c = xmalloc(sizeof(*c) + rec->setup.chunk_size);
 	c->next = NULL;
 	c->r = r;
 	c->len = 0;
@@ -121,22 +124,22 @@ static struct chunk *get_chunk(struct record *rec, struct cpu_reader *r)
 
 static void put_chunk(struct record *rec, struct chunk *c)
 {
-	pthread_mutex_lock(&rec->lock);
+	pthread_mutex_lock(&rec->threads.lock);
 	c->r->held--;
-	c->next = rec->free;
-	rec->free = c;
+	c->next = rec->threads.free;
+	rec->threads.free = c;
 	/* Readers wait on one condition, each for a chunk of its own. */
-	pthread_cond_broadcast(&rec->freed);
-	pthread_mutex_unlock(&rec->lock);
+	pthread_cond_broadcast(&rec->threads.freed);
+	pthread_mutex_unlock(&rec->threads.lock);
 }
 
 static void queue_chunk(struct record *rec, struct chunk *c)
 {
-	pthread_mutex_lock(&rec->lock);
-	*rec->tail = c;
-	rec->tail = &c->next;
-	pthread_cond_signal(&rec->queued);
-	pthread_mutex_unlock(&rec->lock);
+	pthread_mutex_lock(&rec->threads.lock);
+	*rec->threads.tail = c;
+	rec->threads.tail = &c->next;
+	pthread_cond_signal(&rec->threads.queued);
+	pthread_mutex_unlock(&rec->threads.lock);
 }
 
 /*
@@ -149,7 +152,7 @@ static int idle_wait(struct cpu_reader *r)
 {
 	struct record *rec = r->rec;
 	struct pollfd pfd[2] = {
-		{ .fd = rec->stop_fd, .events = POLLIN },
+		{ .fd = rec->threads.stop_fd, .events = POLLIN },
 		{ .fd = r->fd, .events = POLLIN },
 	};
 	int us = rec->o->sleep_us;
@@ -172,7 +175,7 @@ static size_t full_pages(struct cpu_reader *r)
 {
 	int64_t bytes = unread_bytes(r);
 
-	return bytes < 0 ? SIZE_MAX : (size_t)bytes / r->rec->psize;
+	return bytes < 0 ? SIZE_MAX : (size_t)bytes / r->rec->setup.psize;
 }
 
 /*
@@ -194,7 +197,9 @@ static long read_pages(struct cpu_reader *r, struct chunk **cp, size_t max)
 
 	while (done < max) {
 		struct chunk *c = *cp;
-		size_t k = (rec->chunk_size - c->len) / rec->psize, i;
+		size_t k = (rec->setup.chunk_size - c->len) /
+			   rec->setup.psize;
+		size_t i;
 		ssize_t n;
 
 		if (k > CHUNK_PAGES)
@@ -202,8 +207,9 @@ static long read_pages(struct cpu_reader *r, struct chunk **cp, size_t max)
 		if (k > max - done)
 			k = max - done;
 		for (i = 0; i < k; i++) {
-			iov[i].iov_base = c->data + c->len + i * rec->psize;
-			iov[i].iov_len = rec->psize;
+			iov[i].iov_base = c->data + c->len +
+					  i * rec->setup.psize;
+			iov[i].iov_len = rec->setup.psize;
 		}
 		n = readv(r->fd, iov, (int)k);
 		if (n < 0 && errno == EINTR)
@@ -213,21 +219,21 @@ static long read_pages(struct cpu_reader *r, struct chunk **cp, size_t max)
 		if (n <= 0)
 			break;
 		/* Whole pages only: readers of the file walk it page by page. */
-		if (n % rec->psize) {
-			size_t pad = rec->psize - n % rec->psize;
+		if (n % rec->setup.psize) {
+			size_t pad = rec->setup.psize - n % rec->setup.psize;
 
 			memset(c->data + c->len + n, 0, pad);
 			n += pad;
 		}
 		record_ksyms_scan(rec, c->data + c->len, n);
 		c->len += n;
-		done += n / rec->psize;
+		done += n / rec->setup.psize;
 		__atomic_add_fetch(&r->bytes_in, n, __ATOMIC_RELAXED);
-		if (c->len == rec->chunk_size) {
+		if (c->len == rec->setup.chunk_size) {
 			queue_chunk(rec, c);
 			*cp = get_chunk(rec, r);
 		}
-		if ((size_t)n < k * rec->psize)
+		if ((size_t)n < k * rec->setup.psize)
 			break;
 	}
 	return done;
@@ -270,7 +276,7 @@ static int rotate_scratch(struct record *rec, struct cpu_reader *r)
 	int fd = r->scratch_old;
 
 	if (fd < 0)
-		fd = record_open_scratch(rec, rec->output);
+		fd = record_open_scratch(rec, rec->out.path);
 	else if (ftruncate(fd, 0) < 0 || lseek(fd, 0, SEEK_SET) < 0)
 		return -errno;
 	if (fd < 0)
@@ -301,16 +307,17 @@ static void *compressor_main(void *arg)
 		struct chunk *c;
 		struct cpu_reader *r;
 
-		pthread_mutex_lock(&rec->lock);
-		while (!rec->head && !rec->closed)
-			pthread_cond_wait(&rec->queued, &rec->lock);
-		c = rec->head;
+		pthread_mutex_lock(&rec->threads.lock);
+		while (!rec->threads.head && !rec->threads.closed)
+			pthread_cond_wait(&rec->threads.queued,
+					  &rec->threads.lock);
+		c = rec->threads.head;
 		if (c) {
-			rec->head = c->next;
-			if (!rec->head)
-				rec->tail = &rec->head;
+			rec->threads.head = c->next;
+			if (!rec->threads.head)
+				rec->threads.tail = &rec->threads.head;
 		}
-		pthread_mutex_unlock(&rec->lock);
+		pthread_mutex_unlock(&rec->threads.lock);
 		if (!c)
 			break;
 		r = c->r;
@@ -318,7 +325,8 @@ static void *compressor_main(void *arg)
 		    r->cur_in + c->len > rec->o->max_kb * 1024 / 2 && r->cur_in) {
 			ret = rotate_scratch(rec, r);
 			if (ret) {
-				record_error(rec, "%s: scratch file: %s", rec->dir, strerror(-ret));
+				record_error(rec, "%s: scratch file: %s",
+					     rec->out.dir, strerror(-ret));
 				set_err(rec, ret);
 				failed = 1;
 			}
@@ -330,7 +338,8 @@ static void *compressor_main(void *arg)
 			if (!ret)
 				ret = write_in_full(r->scratch, out.buf, out.len);
 			if (ret) {
-				record_error(rec, "%s: write failed: %s", rec->output, strerror(-ret));
+				record_error(rec, "%s: write failed: %s",
+					     rec->out.path, strerror(-ret));
 				set_err(rec, ret);
 				failed = 1;
 			} else {
@@ -350,19 +359,19 @@ int record_open_readers(struct record *rec)
 {
 	int i, ret;
 
-	for (i = 0; i < rec->nr_cpus; i++) {
-		struct cpu_reader *r = &rec->cpus[i];
+	for (i = 0; i < rec->setup.nr_cpus; i++) {
+		struct cpu_reader *r = &rec->setup.cpus[i];
 		struct strbuf file = STRBUF_INIT, path = STRBUF_INIT;
 
 		strbuf_addf(&file, "per_cpu/cpu%d/trace_pipe_raw", r->cpu);
-		tk_tracefs_path(&path, rec->inst, file.buf);
+		tk_tracefs_path(&path, rec->setup.inst, file.buf);
 		r->fd = open(path.buf, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 		ret = r->fd < 0 ? -errno : 0;
 		if (!ret) {
 			strbuf_reset(&file);
 			strbuf_reset(&path);
 			strbuf_addf(&file, "per_cpu/cpu%d/stats", r->cpu);
-			tk_tracefs_path(&path, rec->inst, file.buf);
+			tk_tracefs_path(&path, rec->setup.inst, file.buf);
 			r->stats_fd = open(path.buf, O_RDONLY | O_CLOEXEC);
 			ret = r->stats_fd < 0 ? -errno : 0;
 		}
@@ -372,9 +381,10 @@ int record_open_readers(struct record *rec)
 		strbuf_release(&file);
 		if (ret)
 			return ret;
-		r->scratch = record_open_scratch(rec, rec->output);
+		r->scratch = record_open_scratch(rec, rec->out.path);
 		if (r->scratch < 0) {
-			record_error(rec, "%s: scratch file: %s", rec->dir, strerror(-r->scratch));
+			record_error(rec, "%s: scratch file: %s", rec->out.dir,
+				     strerror(-r->scratch));
 			return r->scratch;
 		}
 		record_read_stats(r, &r->base, NULL);
@@ -387,15 +397,17 @@ int record_start_threads(struct record *rec)
 {
 	int i, ret;
 
-	ret = pthread_create(&rec->compressor, NULL, compressor_main, rec);
+	ret = pthread_create(&rec->threads.compressor, NULL, compressor_main,
+			     rec);
 	if (ret)
 		return -ret;
-	rec->compressor_started = 1;
-	for (i = 0; i < rec->nr_cpus; i++) {
-		ret = pthread_create(&rec->cpus[i].thread, NULL, reader_main, &rec->cpus[i]);
+	rec->threads.compressor_started = 1;
+	for (i = 0; i < rec->setup.nr_cpus; i++) {
+		ret = pthread_create(&rec->setup.cpus[i].thread, NULL,
+				     reader_main, &rec->setup.cpus[i]);
 		if (ret)
 			return -ret;
-		rec->cpus[i].started = 1;
+		rec->setup.cpus[i].started = 1;
 	}
 	return 0;
 }
@@ -404,19 +416,19 @@ void record_stop_threads(struct record *rec)
 {
 	int i;
 
-	eventfd_write(rec->stop_fd, 1);
-	for (i = 0; i < rec->nr_cpus; i++)
-		if (rec->cpus[i].started) {
-			pthread_join(rec->cpus[i].thread, NULL);
-			rec->cpus[i].started = 0;
+	eventfd_write(rec->threads.stop_fd, 1);
+	for (i = 0; i < rec->setup.nr_cpus; i++)
+		if (rec->setup.cpus[i].started) {
+			pthread_join(rec->setup.cpus[i].thread, NULL);
+			rec->setup.cpus[i].started = 0;
 		}
-	if (rec->compressor_started) {
-		pthread_mutex_lock(&rec->lock);
-		rec->closed = 1;
-		pthread_cond_broadcast(&rec->queued);
-		pthread_mutex_unlock(&rec->lock);
-		pthread_join(rec->compressor, NULL);
-		rec->compressor_started = 0;
+	if (rec->threads.compressor_started) {
+		pthread_mutex_lock(&rec->threads.lock);
+		rec->threads.closed = 1;
+		pthread_cond_broadcast(&rec->threads.queued);
+		pthread_mutex_unlock(&rec->threads.lock);
+		pthread_join(rec->threads.compressor, NULL);
+		rec->threads.compressor_started = 0;
 	}
 }
 
@@ -424,8 +436,8 @@ int record_join_scratch(struct record *rec)
 {
 	int i;
 
-	for (i = 0; i < rec->nr_cpus; i++) {
-		struct cpu_reader *r = &rec->cpus[i];
+	for (i = 0; i < rec->setup.nr_cpus; i++) {
+		struct cpu_reader *r = &rec->setup.cpus[i];
 		loff_t in = 0, out = r->old_size;
 		uint64_t left = r->scratch_size;
 		ssize_t n;
@@ -435,8 +447,9 @@ int record_join_scratch(struct record *rec)
 		for (; left; left -= n) {
 			n = copy_file_range(r->scratch, &in, r->scratch_old, &out, left, 0);
 			if (n <= 0) {
-				record_error(rec, "%s: scratch file: %s", rec->dir,
-					     n ? strerror(errno) : "short copy");
+				record_error(rec, "%s: scratch file: %s",
+					     rec->out.dir, n ? strerror(errno) :
+					     "short copy");
 				return n ? -errno : -EIO;
 			}
 		}
@@ -454,8 +467,8 @@ void record_close_readers(struct record *rec)
 {
 	int i;
 
-	for (i = 0; i < rec->nr_cpus; i++) {
-		struct cpu_reader *r = &rec->cpus[i];
+	for (i = 0; i < rec->setup.nr_cpus; i++) {
+		struct cpu_reader *r = &rec->setup.cpus[i];
 
 		if (r->fd >= 0)
 			close(r->fd);

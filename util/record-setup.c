@@ -22,7 +22,7 @@
 static int set_file(struct record *rec, const char *file, const char *val,
 		    const char *restore)
 {
-	int ret = tk_tracefs_set(rec->inst, file, val, restore);
+	int ret = tk_tracefs_set(rec->setup.inst, file, val, restore);
 
 	if (ret)
 		record_error(rec, "%s: cannot write '%s': %s", file, val, strerror(-ret));
@@ -31,7 +31,7 @@ static int set_file(struct record *rec, const char *file, const char *val,
 
 static int read_first_word(struct record *rec, const char *file, struct strbuf *out)
 {
-	long n = tk_tracefs_read(rec->inst, file, out);
+	long n = tk_tracefs_read(rec->setup.inst, file, out);
 
 	if (n < 0)
 		return (int)n;
@@ -48,10 +48,11 @@ static int event_clear(struct record *rec, const char *sys, const char *event,
 
 	strbuf_reset(sb);
 	strbuf_addf(&path, "events/%s/%s/%s", sys, event, file);
-	if (tk_tracefs_read(rec->inst, path.buf, sb) > 0) {
+	if (tk_tracefs_read(rec->setup.inst, path.buf, sb) > 0) {
 		strbuf_rtrim(sb);
 		if (strcmp(sb->buf, "0") && strcmp(sb->buf, "none"))
-			ret = tk_event_set(rec->inst, sys, event, file, "0", sb->buf);
+			ret = tk_event_set(rec->setup.inst, sys, event, file,
+					   "0", sb->buf);
 		if (ret)
 			record_error(rec, "%s: cannot write '0': %s", path.buf, strerror(-ret));
 	}
@@ -71,7 +72,7 @@ static int quiet_instance(struct record *rec)
 	DIR *d, *e;
 	int ret = 0;
 
-	tk_tracefs_path(&events, rec->inst, "events");
+	tk_tracefs_path(&events, rec->setup.inst, "events");
 	d = opendir(events.buf);
 	if (!d) {
 		ret = -errno;
@@ -114,10 +115,10 @@ static int named_instance(struct record *rec, const char *name)
 		record_error(rec, "-B '%s': not an instance name", name);
 		return -EINVAL;
 	}
-	rec->inst = name;
+	rec->setup.inst = name;
 	ret = tk_instance_create(name);
 	if (ret == -EEXIST) {
-		rec->inst_reused = 1;
+		rec->setup.inst_reused = 1;
 		ret = rec->o->tracer ? 0 : tk_tracefs_set(name, "current_tracer", "nop", NULL);
 		if (!ret && quiet_instance(rec))
 			return -EIO;
@@ -125,7 +126,7 @@ static int named_instance(struct record *rec, const char *name)
 	if (ret) {
 		tk_tracefs_path(&path, name, NULL);
 		record_error(rec, "-B %s: %s: %s", name, path.buf, strerror(-ret));
-		rec->inst = NULL;
+		rec->setup.inst = NULL;
 	}
 	strbuf_release(&path);
 	return ret;
@@ -148,16 +149,17 @@ static int make_instance(struct record *rec)
 	strbuf_release(&stale);
 	if (rec->o->instance)
 		return named_instance(rec, rec->o->instance);
-	snprintf(rec->inst_name, sizeof(rec->inst_name), "tracekit-%d", (int)getpid());
-	ret = tk_instance_create(rec->inst_name);
+	snprintf(rec->setup.inst_name, sizeof(rec->setup.inst_name),
+		 "tracekit-%d", (int)getpid());
+	ret = tk_instance_create(rec->setup.inst_name);
 	if (ret) {
 		struct strbuf path = STRBUF_INIT;
 
-		tk_tracefs_path(&path, rec->inst_name, NULL);
+		tk_tracefs_path(&path, rec->setup.inst_name, NULL);
 		record_error(rec, "cannot create instance %s: %s", path.buf, strerror(-ret));
 		strbuf_release(&path);
 	} else {
-		rec->inst = rec->inst_name;
+		rec->setup.inst = rec->setup.inst_name;
 	}
 	return ret;
 }
@@ -166,17 +168,21 @@ static void add_event(struct record *rec, const char *sys, const char *name)
 {
 	int i;
 
-	for (i = 0; i < rec->nr_events; i++)
-		if (!strcmp(rec->events[i].system, sys) && !strcmp(rec->events[i].name, name))
+	for (i = 0; i < rec->setup.nr_events; i++)
+		if (!strcmp(rec->setup.events[i].system, sys) &&
+		    !strcmp(rec->setup.events[i].name, name))
 			return;
-	if (rec->nr_events == rec->alloc_events) {
-		rec->alloc_events = rec->alloc_events ? 2 * rec->alloc_events : 16;
-		rec->events = xrealloc(rec->events, rec->alloc_events * sizeof(*rec->events));
+	if (rec->setup.nr_events == rec->setup.alloc_events) {
+		rec->setup.alloc_events = rec->setup.alloc_events ?
+					  2 * rec->setup.alloc_events : 16;
+		rec->setup.events = xrealloc(rec->setup.events,
+					     rec->setup.alloc_events *
+					     sizeof(*rec->setup.events));
 	}
-	rec->events[rec->nr_events].system = xstrdup(sys);
-	rec->events[rec->nr_events].name = xstrdup(name);
-	strbuf_init(&rec->events[rec->nr_events].format, 0);
-	rec->nr_events++;
+	rec->setup.events[rec->setup.nr_events].system = xstrdup(sys);
+	rec->setup.events[rec->setup.nr_events].name = xstrdup(name);
+	strbuf_init(&rec->setup.events[rec->setup.nr_events].format, 0);
+	rec->setup.nr_events++;
 }
 
 /*
@@ -191,7 +197,7 @@ static int enable_whole_system(struct record *rec, const char *sys, DIR *d)
 	int n = 0, ret;
 
 	strbuf_addf(&file, "events/%s/enable", sys);
-	ret = tk_tracefs_set(rec->inst, file.buf, "1", "0");
+	ret = tk_tracefs_set(rec->setup.inst, file.buf, "1", "0");
 	if (ret)
 		record_error(rec, "%s: cannot write '1': %s", file.buf, strerror(-ret));
 	while (!ret && (de = readdir(d)))
@@ -217,13 +223,14 @@ static int enable_system(struct record *rec, const char *sys, const char *glob,
 
 	strbuf_addf(&path, "events/%s", sys);
 	strbuf_reset(&file);
-	tk_tracefs_path(&file, rec->inst, path.buf);
+	tk_tracefs_path(&file, rec->setup.inst, path.buf);
 	d = opendir(file.buf);
 	if (!d) {
 		ret = -errno;
 		goto out;
 	}
-	if (!filter && !strcmp(glob, "*") && rec->inst && !rec->inst_reused) {
+	if (!filter && !strcmp(glob, "*") && rec->setup.inst &&
+	    !rec->setup.inst_reused) {
 		ret = enable_whole_system(rec, sys, d);
 		goto done;
 	}
@@ -231,14 +238,16 @@ static int enable_system(struct record *rec, const char *sys, const char *glob,
 		if (!is_dir_entry(de) || fnmatch(glob, de->d_name, 0))
 			continue;
 		if (filter) {
-			ret = tk_event_set(rec->inst, sys, de->d_name, "filter", filter, "0");
+			ret = tk_event_set(rec->setup.inst, sys, de->d_name,
+					   "filter", filter, "0");
 			if (ret) {
 				record_error(rec, "-f '%s': refused for %s:%s: %s", filter, sys,
 				      de->d_name, strerror(-ret));
 				break;
 			}
 		}
-		ret = tk_event_set(rec->inst, sys, de->d_name, "enable", "1", "0");
+		ret = tk_event_set(rec->setup.inst, sys, de->d_name, "enable",
+				   "1", "0");
 		if (ret) {
 			record_error(rec, "events/%s/%s/enable: cannot write '1': %s", sys,
 			      de->d_name, strerror(-ret));
@@ -272,7 +281,7 @@ static int enable_spec(struct record *rec, const struct record_event *ev)
 	int n = 0, ret = 0, pass;
 	DIR *d;
 
-	tk_tracefs_path(&events, rec->inst, "events");
+	tk_tracefs_path(&events, rec->setup.inst, "events");
 	/* Without ':' the spec names systems; failing that, events anywhere. */
 	for (pass = 0; pass < (colon ? 1 : 2) && !n && !ret; pass++) {
 		d = opendir(events.buf);
@@ -363,7 +372,7 @@ static int count_cpus(struct record *rec)
 	int n = 0;
 	DIR *d;
 
-	tk_tracefs_path(&path, rec->inst, "per_cpu");
+	tk_tracefs_path(&path, rec->setup.inst, "per_cpu");
 	d = opendir(path.buf);
 	if (d) {
 		while ((de = readdir(d)))
@@ -381,23 +390,23 @@ static int setup_cpus(struct record *rec)
 	unsigned char *mask;
 	int cpu, ret = 0;
 
-	rec->nr_sys_cpus = count_cpus(rec);
-	if (rec->nr_sys_cpus <= 0) {
+	rec->setup.nr_sys_cpus = count_cpus(rec);
+	if (rec->setup.nr_sys_cpus <= 0) {
 		record_error(rec, "no per_cpu directories in tracefs");
 		return -ENODEV;
 	}
-	mask = xmalloc(rec->nr_sys_cpus);
-	memset(mask, 1, rec->nr_sys_cpus);
+	mask = xmalloc(rec->setup.nr_sys_cpus);
+	memset(mask, 1, rec->setup.nr_sys_cpus);
 	if (o->cpus) {
 		struct strbuf text = STRBUF_INIT, old = STRBUF_INIT;
 
-		if (record_parse_cpus(o->cpus, mask, rec->nr_sys_cpus)) {
+		if (record_parse_cpus(o->cpus, mask, rec->setup.nr_sys_cpus)) {
 			record_error(rec, "--cpus %s: not a list of CPUs 0-%d", o->cpus,
-			      rec->nr_sys_cpus - 1);
+			      rec->setup.nr_sys_cpus - 1);
 			free(mask);
 			return -EINVAL;
 		}
-		cpumask_text(mask, rec->nr_sys_cpus, &text);
+		cpumask_text(mask, rec->setup.nr_sys_cpus, &text);
 		ret = read_first_word(rec, "tracing_cpumask", &old);
 		if (!ret)
 			ret = set_file(rec, "tracing_cpumask", text.buf, old.buf);
@@ -408,19 +417,20 @@ static int setup_cpus(struct record *rec)
 			return ret;
 		}
 	}
-	rec->cpus = xcalloc(rec->nr_sys_cpus, sizeof(*rec->cpus));
-	for (cpu = 0; cpu < rec->nr_sys_cpus; cpu++) {
+	rec->setup.cpus = xcalloc(rec->setup.nr_sys_cpus,
+				  sizeof(*rec->setup.cpus));
+	for (cpu = 0; cpu < rec->setup.nr_sys_cpus; cpu++) {
 		struct cpu_reader *r;
 
 		if (!mask[cpu])
 			continue;
-		r = &rec->cpus[rec->nr_cpus++];
+		r = &rec->setup.cpus[rec->setup.nr_cpus++];
 		r->rec = rec;
 		r->cpu = cpu;
 		r->fd = r->stats_fd = r->scratch = r->scratch_old = -1;
 	}
 	free(mask);
-	if (!rec->nr_cpus) {
+	if (!rec->setup.nr_cpus) {
 		record_error(rec, "--cpus %s: no CPU selected", o->cpus);
 		ret = -EINVAL;
 	}
@@ -459,18 +469,21 @@ static int choose_buffer(struct record *rec)
 		record_error(rec, "-p %s: not a tracer of this kernel (available_tracers: %s)",
 			     tracer, top.len ? top.buf : "none");
 		ret = -EOPNOTSUPP;
-	} else if (rec->inst && (tk_tracefs_read(rec->inst, "available_tracers", &avail) < 0 ||
-				 !listed(avail.buf, tracer))) {
+	} else if (rec->setup.inst &&
+		   (tk_tracefs_read(rec->setup.inst, "available_tracers",
+				    &avail) < 0 ||
+		    !listed(avail.buf, tracer))) {
 		if (rec->o->instance) {
 			record_error(rec, "-p %s: this kernel's instances do not offer it: no -B",
 				     tracer);
 			ret = -EOPNOTSUPP;
 		} else {
-			ret = tk_instance_remove(rec->inst);
+			ret = tk_instance_remove(rec->setup.inst);
 			if (ret)
-				record_error(rec, "cannot remove instance %s: %s", rec->inst,
-					     strerror(-ret));
-			rec->inst = NULL;
+				record_error(rec,
+					     "cannot remove instance %s: %s",
+					     rec->setup.inst, strerror(-ret));
+			rec->setup.inst = NULL;
 		}
 	}
 	strbuf_release(&avail);
@@ -485,10 +498,10 @@ static int set_list(struct record *rec, const char *opt, const char *file,
 
 	if (!l->nr)
 		return 0;
-	ret = tk_tracefs_set_lines(rec->inst, file, l->v, l->nr, &failed);
+	ret = tk_tracefs_set_lines(rec->setup.inst, file, l->v, l->nr, &failed);
 	if (ret == -ENOENT)
 		record_error(rec, "%s %s: this kernel has no %s%s", opt, l->v[0], file,
-			     rec->inst ? " in instances" : "");
+			     rec->setup.inst ? " in instances" : "");
 	else if (ret == -EINVAL)
 		record_error(rec, "%s %s: no such function (%s refused it)", opt,
 			     l->v[failed], file);
@@ -506,12 +519,12 @@ static int set_trace_option(struct record *rec, const char *arg, const char *wha
 	int ret;
 
 	strbuf_addf(&file, "options/%s", arg);
-	ret = tk_tracefs_set(rec->inst, file.buf, val, NULL);
+	ret = tk_tracefs_set(rec->setup.inst, file.buf, val, NULL);
 	if (ret == -ENOENT && !strncmp(arg, "no", 2) && arg[2]) {
 		strbuf_reset(&file);
 		strbuf_addf(&file, "options/%s", arg + 2);
 		val = "0";
-		ret = tk_tracefs_set(rec->inst, file.buf, val, NULL);
+		ret = tk_tracefs_set(rec->setup.inst, file.buf, val, NULL);
 	}
 	if (ret == -ENOENT)
 		record_error(rec, "%s %s: no such trace option (options/%s)", what, arg, arg);
@@ -541,14 +554,16 @@ static int setup_tracer(struct record *rec)
 		char val[32];
 
 		snprintf(val, sizeof(val), "%d", o->max_graph_depth);
-		ret = tk_tracefs_set(rec->inst, "max_graph_depth", val, NULL);
+		ret = tk_tracefs_set(rec->setup.inst, "max_graph_depth", val,
+				     NULL);
 		if (ret)
 			record_error(rec, "--max-graph-depth %d: max_graph_depth: %s",
 				     o->max_graph_depth, strerror(-ret));
 	}
 	if (ret)
 		return -EOPNOTSUPP;
-	ret = tk_tracefs_set(rec->inst, "current_tracer", o->tracer, NULL);
+	ret = tk_tracefs_set(rec->setup.inst, "current_tracer", o->tracer,
+			     NULL);
 	if (ret) {
 		record_error(rec, "-p %s: the kernel refused current_tracer: %s", o->tracer,
 			     strerror(-ret));
@@ -564,13 +579,13 @@ static int read_formats(struct record *rec)
 	struct strbuf path = STRBUF_INIT;
 	int i, ret = 0;
 
-	for (i = 0; i < rec->nr_events && !ret; i++) {
-		struct event_name *e = &rec->events[i];
+	for (i = 0; i < rec->setup.nr_events && !ret; i++) {
+		struct event_name *e = &rec->setup.events[i];
 		long n;
 
 		strbuf_reset(&path);
 		strbuf_addf(&path, "events/%s/%s/format", e->system, e->name);
-		n = tk_tracefs_read(rec->inst, path.buf, &e->format);
+		n = tk_tracefs_read(rec->setup.inst, path.buf, &e->format);
 		if (n < 0) {
 			ret = (int)n;
 			record_error(rec, "%s: %s", path.buf, strerror(-ret));
@@ -597,8 +612,8 @@ static void read_probe_notes(struct record *rec)
 
 	if (probe_defs_read(&defs))
 		return;
-	for (i = 0; i < rec->nr_events; i++) {
-		struct event_name *e = &rec->events[i];
+	for (i = 0; i < rec->setup.nr_events; i++) {
+		struct event_name *e = &rec->setup.events[i];
 
 		strbuf_reset(&fields);
 		if (probe_note_fields(&defs, e->system, e->name, &fields, &err)) {
@@ -607,7 +622,8 @@ static void read_probe_notes(struct record *rec)
 			continue;
 		}
 		for (f = fields.buf; *f; f += strcspn(f, "\n") + 1)
-			strbuf_addf(&rec->signed_fields, "%s %s %.*s\n", e->system, e->name,
+			strbuf_addf(&rec->setup.signed_fields, "%s %s %.*s\n",
+				    e->system, e->name,
 				    (int)strcspn(f, "\n"), f);
 	}
 	probe_defs_release(&defs);
@@ -623,8 +639,9 @@ static int call_graph_events(struct record *rec)
 {
 	int i;
 
-	for (i = 0; i < rec->nr_events; i++)
-		if (strstr(rec->events[i].format.buf, " " CALLGRAPH_STACK "0["))
+	for (i = 0; i < rec->setup.nr_events; i++)
+		if (strstr(rec->setup.events[i].format.buf,
+			   " " CALLGRAPH_STACK "0["))
 			return 1;
 	return 0;
 }
@@ -647,11 +664,11 @@ int record_setup_tracefs(struct record *rec)
 	}
 	ret = set_file(rec, "tracing_on", "0", NULL);
 	/* What -B's instance held before, now that nothing adds to it. */
-	if (!ret && rec->inst_reused) {
-		ret = tk_tracefs_write(rec->inst, "trace", "");
+	if (!ret && rec->setup.inst_reused) {
+		ret = tk_tracefs_write(rec->setup.inst, "trace", "");
 		if (ret)
-			record_error(rec, "-B %s: trace: cannot clear: %s", rec->inst,
-				     strerror(-ret));
+			record_error(rec, "-B %s: trace: cannot clear: %s",
+				     rec->setup.inst, strerror(-ret));
 	}
 	if (ret)
 		goto out;
@@ -673,12 +690,13 @@ int record_setup_tracefs(struct record *rec)
 		struct strbuf cur = STRBUF_INIT;
 		char *l, *r;
 
-		tk_tracefs_read(rec->inst, "trace_clock", &cur);
+		tk_tracefs_read(rec->setup.inst, "trace_clock", &cur);
 		l = strchr(cur.buf, '[');
 		r = l ? strchr(l, ']') : NULL;
 		if (r)
 			*r = 0;
-		ret = tk_tracefs_set(rec->inst, "trace_clock", o->clock, l ? l + 1 : "local");
+		ret = tk_tracefs_set(rec->setup.inst, "trace_clock", o->clock,
+				     l ? l + 1 : "local");
 		strbuf_release(&cur);
 		if (ret) {
 			record_error(rec, "-C %s: clock refused: %s", o->clock, strerror(-ret));
@@ -695,9 +713,10 @@ int record_setup_tracefs(struct record *rec)
 	if (ret)
 		goto out;
 	read_probe_notes(rec);
-	rec->proc_map = o->proc_map;
-	if (!rec->proc_map && (o->argv || o->pid > 0) && call_graph_events(rec)) {
-		rec->proc_map = 1;
+	rec->setup.proc_map = o->proc_map;
+	if (!rec->setup.proc_map && (o->argv || o->pid > 0) &&
+	    call_graph_events(rec)) {
+		rec->setup.proc_map = 1;
 		record_warn(rec, "--call-graph events: storing the maps of the traced "
 			    "processes, as --proc-map does");
 	}
@@ -716,10 +735,12 @@ int record_setup_tracefs(struct record *rec)
 	 * (the default): on a busy machine they may wait long for a CPU.
 	 * trace-cmd's -s 0 is a reader woken by every write: 0 percent.
 	 */
-	if (tk_tracefs_set(rec->inst, "buffer_percent", o->sleep_us ? "10" : "0", NULL))
+	if (tk_tracefs_set(rec->setup.inst, "buffer_percent",
+			   o->sleep_us ? "10" : "0", NULL))
 		record_warn(rec, "buffer_percent: cannot set, readers wake at its default");
 	if (o->stacktrace) {
-		int r = tk_tracefs_set(rec->inst, "options/stacktrace", "1", NULL);
+		int r = tk_tracefs_set(rec->setup.inst, "options/stacktrace",
+				       "1", NULL);
 
 		if (r)
 			record_warn(rec, "-T: stack traces unavailable: options/stacktrace: %s",
@@ -757,7 +778,8 @@ unsigned int record_subbuf_size(struct record *rec)
 	struct strbuf sb = STRBUF_INIT;
 	unsigned int size = getpagesize();
 
-	if (tk_tracefs_read(rec->inst, "buffer_subbuf_size_kb", &sb) > 0 && atoi(sb.buf) > 0)
+	if (tk_tracefs_read(rec->setup.inst, "buffer_subbuf_size_kb",
+			    &sb) > 0 && atoi(sb.buf) > 0)
 		size = atoi(sb.buf) * 1024;
 	strbuf_release(&sb);
 	return size;
@@ -811,7 +833,7 @@ uint64_t record_ring_kb(struct record *rec, int cpu)
 	uint64_t kb = 0;
 
 	strbuf_addf(&file, "per_cpu/cpu%d/buffer_size_kb", cpu);
-	if (tk_tracefs_read(rec->inst, file.buf, &text) > 0)
+	if (tk_tracefs_read(rec->setup.inst, file.buf, &text) > 0)
 		kb = strtoull(text.buf, NULL, 10);
 	strbuf_release(&file);
 	strbuf_release(&text);

@@ -34,12 +34,12 @@ void record_error(struct record *rec, const char *fmt, ...)
 {
 	va_list ap;
 
-	pthread_mutex_lock(&rec->msg_lock);
+	pthread_mutex_lock(&rec->msgs.lock);
 	va_start(ap, fmt);
-	strbuf_vaddf(rec->msgs, fmt, ap);
+	strbuf_vaddf(rec->msgs.sb, fmt, ap);
 	va_end(ap);
-	strbuf_addch(rec->msgs, '\n');
-	pthread_mutex_unlock(&rec->msg_lock);
+	strbuf_addch(rec->msgs.sb, '\n');
+	pthread_mutex_unlock(&rec->msgs.lock);
 }
 
 void record_warn(struct record *rec, const char *fmt, ...)
@@ -64,11 +64,11 @@ static int open_pidfd(pid_t pid)
 static void report_status(struct record *rec, double start, uint64_t *lost)
 {
 	struct record_status st = { 0 };
-	int *cpu = xcalloc(rec->nr_cpus, sizeof(*cpu));
+	int *cpu = xcalloc(rec->setup.nr_cpus, sizeof(*cpu));
 	int i;
 
-	for (i = 0; i < rec->nr_cpus; i++) {
-		struct cpu_reader *r = &rec->cpus[i];
+	for (i = 0; i < rec->setup.nr_cpus; i++) {
+		struct cpu_reader *r = &rec->setup.cpus[i];
 		struct cpu_stats s = { 0 };
 
 		record_read_stats(r, &s, NULL);
@@ -79,7 +79,7 @@ static void report_status(struct record *rec, double start, uint64_t *lost)
 		cpu[i] = r->cpu;
 	}
 	st.elapsed = now_s() - start;
-	st.nr_cpus = rec->nr_cpus;
+	st.nr_cpus = rec->setup.nr_cpus;
 	st.cpu = cpu;
 	st.lost = lost;
 	rec->hooks->status(&st, rec->hooks->data);
@@ -92,13 +92,13 @@ static int wait_for_end(struct record *rec, int sfd, int pidfd,
 {
 	const struct record_opts *o = rec->o;
 	double start = now_s(), next = start + 1;
-	uint64_t *lost = xcalloc(rec->nr_cpus, sizeof(*lost));
+	uint64_t *lost = xcalloc(rec->setup.nr_cpus, sizeof(*lost));
 	int sig = 0;
 
 	for (;;) {
 		struct pollfd pfd[3] = {
 			{ .fd = sfd, .events = POLLIN },
-			{ .fd = rec->fail_fd, .events = POLLIN },
+			{ .fd = rec->threads.fail_fd, .events = POLLIN },
 			{ .fd = pidfd, .events = POLLIN },
 		};
 		double t = now_s(), until = 0;
@@ -138,8 +138,9 @@ static int wait_for_end(struct record *rec, int sfd, int pidfd,
 				sig = si.ssi_signo;
 				break;
 			}
-			if (rec->proc_map ? record_procmap_reap(rec, &status) :
-					  command_exited(&rec->cmd, &status)) {
+			if (rec->setup.proc_map ?
+				    record_procmap_reap(rec, &status) :
+				    command_exited(&rec->wait.cmd, &status)) {
 				res->child_status = status;
 				break;
 			}
@@ -157,46 +158,46 @@ static void release(struct record *rec)
 {
 	int i;
 
-	for (i = 0; i < rec->nr_cpus; i++) {
-		struct cpu_reader *r = &rec->cpus[i];
+	for (i = 0; i < rec->setup.nr_cpus; i++) {
+		struct cpu_reader *r = &rec->setup.cpus[i];
 
 		if (r->scratch >= 0)
 			close(r->scratch);
 		if (r->scratch_old >= 0)
 			close(r->scratch_old);
 	}
-	free(rec->cpus);
-	while (rec->free) {
-		struct chunk *c = rec->free;
+	free(rec->setup.cpus);
+	while (rec->threads.free) {
+		struct chunk *c = rec->threads.free;
 
-		rec->free = c->next;
+		rec->threads.free = c->next;
 		free(c);
 	}
-	for (i = 0; i < rec->nr_events; i++) {
-		free(rec->events[i].system);
-		free(rec->events[i].name);
-		strbuf_release(&rec->events[i].format);
+	for (i = 0; i < rec->setup.nr_events; i++) {
+		free(rec->setup.events[i].system);
+		free(rec->setup.events[i].name);
+		strbuf_release(&rec->setup.events[i].format);
 	}
-	free(rec->events);
-	free(rec->ksym_ids);
+	free(rec->setup.events);
+	free(rec->setup.ksym_ids);
 	record_procmap_release(rec);
-	strbuf_release(&rec->signed_fields);
-	if (rec->out_fd >= 0)
-		close(rec->out_fd);
-	if (rec->out_tmp)
-		unlink(rec->out_tmp);
-	free(rec->out_tmp);
-	free(rec->dir);
-	tracedat_write_free(rec->w);
-	child_process_clear(&rec->cmd);
-	if (rec->stop_fd >= 0)
-		close(rec->stop_fd);
-	if (rec->fail_fd >= 0)
-		close(rec->fail_fd);
-	pthread_mutex_destroy(&rec->lock);
-	pthread_mutex_destroy(&rec->msg_lock);
-	pthread_cond_destroy(&rec->queued);
-	pthread_cond_destroy(&rec->freed);
+	strbuf_release(&rec->setup.signed_fields);
+	if (rec->out.fd >= 0)
+		close(rec->out.fd);
+	if (rec->out.tmp)
+		unlink(rec->out.tmp);
+	free(rec->out.tmp);
+	free(rec->out.dir);
+	tracedat_write_free(rec->out.w);
+	child_process_clear(&rec->wait.cmd);
+	if (rec->threads.stop_fd >= 0)
+		close(rec->threads.stop_fd);
+	if (rec->threads.fail_fd >= 0)
+		close(rec->threads.fail_fd);
+	pthread_mutex_destroy(&rec->threads.lock);
+	pthread_mutex_destroy(&rec->msgs.lock);
+	pthread_cond_destroy(&rec->threads.queued);
+	pthread_cond_destroy(&rec->threads.freed);
 }
 
 int record_run(const struct record_opts *o, const struct record_hooks *hooks,
@@ -204,10 +205,12 @@ int record_run(const struct record_opts *o, const struct record_hooks *hooks,
 {
 	static const struct record_hooks no_hooks;
 	struct record rec = {
-		.o = o, .out_fd = -1, .stop_fd = -1, .fail_fd = -1,
-		.cmd = CHILD_PROCESS_INIT, .cmd_status = -1,
-		.hooks = hooks ? hooks : &no_hooks,
-		.msgs = errbuf, .signed_fields = STRBUF_INIT,
+		.o = o, .hooks = hooks ? hooks : &no_hooks,
+		.setup.signed_fields = STRBUF_INIT,
+		.threads.stop_fd = -1, .threads.fail_fd = -1,
+		.out.fd = -1,
+		.wait.cmd = CHILD_PROCESS_INIT, .wait.cmd_status = -1,
+		.msgs.sb = errbuf,
 	};
 	struct strbuf err = STRBUF_INIT;
 	sigset_t mask, oldmask;
@@ -216,16 +219,16 @@ int record_run(const struct record_opts *o, const struct record_hooks *hooks,
 
 	memset(res, 0, sizeof(*res));
 	res->child_status = -1;
-	pthread_mutex_init(&rec.lock, NULL);
-	pthread_mutex_init(&rec.msg_lock, NULL);
-	pthread_cond_init(&rec.queued, NULL);
+	pthread_mutex_init(&rec.threads.lock, NULL);
+	pthread_mutex_init(&rec.msgs.lock, NULL);
+	pthread_cond_init(&rec.threads.queued, NULL);
 	/* wait_check()'s deadline is on the monotonic clock. */
 	pthread_condattr_init(&monotonic);
 	pthread_condattr_setclock(&monotonic, CLOCK_MONOTONIC);
-	pthread_cond_init(&rec.freed, &monotonic);
+	pthread_cond_init(&rec.threads.freed, &monotonic);
 	pthread_condattr_destroy(&monotonic);
-	rec.tail = &rec.head;
-	rec.output = (char *)(o->output ? o->output : "trace.dat");
+	rec.threads.tail = &rec.threads.head;
+	rec.out.path = (char *)(o->output ? o->output : "trace.dat");
 
 	if (!tk_tracefs_dir()) {
 		record_error(&rec, "tracefs is not mounted");
@@ -268,9 +271,9 @@ int record_run(const struct record_opts *o, const struct record_hooks *hooks,
 	pthread_sigmask(SIG_BLOCK, &mask, &oldmask);
 	blocked = 1;
 	sfd = signalfd(-1, &mask, SFD_CLOEXEC);
-	rec.stop_fd = eventfd(0, EFD_CLOEXEC);
-	rec.fail_fd = eventfd(0, EFD_CLOEXEC);
-	if (sfd < 0 || rec.stop_fd < 0 || rec.fail_fd < 0) {
+	rec.threads.stop_fd = eventfd(0, EFD_CLOEXEC);
+	rec.threads.fail_fd = eventfd(0, EFD_CLOEXEC);
+	if (sfd < 0 || rec.threads.stop_fd < 0 || rec.threads.fail_fd < 0) {
 		ret = -errno;
 		record_error(&rec, "signalfd/eventfd: %s", strerror(errno));
 		goto out;
@@ -282,12 +285,13 @@ int record_run(const struct record_opts *o, const struct record_hooks *hooks,
 	ret = record_setup_tracefs(&rec);
 	if (ret)
 		goto out;
-	rec.psize = record_subbuf_size(&rec);
-	rec.chunk_size = (size_t)rec.psize * CHUNK_PAGES;
+	rec.setup.psize = record_subbuf_size(&rec);
+	rec.setup.chunk_size = (size_t)rec.setup.psize * CHUNK_PAGES;
 	/* -m keeps whole halves of max_kb: a chunk must fit in one. */
-	if (o->max_kb && o->max_kb * 1024 / 2 < rec.chunk_size)
-		rec.chunk_size = o->max_kb * 1024 / 2 < rec.psize ? rec.psize :
-				 o->max_kb * 1024 / 2 / rec.psize * rec.psize;
+	if (o->max_kb && o->max_kb * 1024 / 2 < rec.setup.chunk_size)
+		rec.setup.chunk_size = o->max_kb * 1024 / 2 < rec.setup.psize ?
+				       rec.setup.psize : o->max_kb * 1024 / 2 /
+				       rec.setup.psize * rec.setup.psize;
 	ret = record_write_metadata(&rec);
 	if (ret)
 		goto out;
@@ -300,19 +304,20 @@ int record_run(const struct record_opts *o, const struct record_hooks *hooks,
 		 * Gated until the pid filter names it and tracing is on; in the
 		 * child, the signals blocked here for the main loop are not.
 		 */
-		rec.cmd.argv = o->argv;
-		rec.cmd.sigmask = &oldmask;
-		rec.cmd.gated = 1;
-		ret = start_command(&rec.cmd, &err);
+		rec.wait.cmd.argv = o->argv;
+		rec.wait.cmd.sigmask = &oldmask;
+		rec.wait.cmd.gated = 1;
+		ret = start_command(&rec.wait.cmd, &err);
 		if (ret)
 			record_error(&rec, "%s", err.buf);
 		else
-			ret = record_set_pid_filter(&rec, rec.cmd.pid, 1);
-		if (!ret && rec.proc_map)
-			ret = record_procmap_attach(&rec, rec.cmd.pid, 1, 0);
+			ret = record_set_pid_filter(&rec, rec.wait.cmd.pid, 1);
+		if (!ret && rec.setup.proc_map)
+			ret = record_procmap_attach(&rec, rec.wait.cmd.pid,
+						    1, 0);
 	} else if (o->pid > 0) {
 		ret = record_set_pid_filter(&rec, o->pid, o->children);
-		if (!ret && rec.proc_map)
+		if (!ret && rec.setup.proc_map)
 			ret = record_procmap_attach(&rec, o->pid, o->children, 1);
 	}
 	if (ret)
@@ -322,14 +327,14 @@ int record_run(const struct record_opts *o, const struct record_hooks *hooks,
 		record_error(&rec, "cannot start threads: %s", strerror(-ret));
 		goto out;
 	}
-	ret = tk_tracefs_write(rec.inst, "tracing_on", "1");
+	ret = tk_tracefs_write(rec.setup.inst, "tracing_on", "1");
 	tracing = !ret;
 	if (ret) {
 		record_error(&rec, "tracing_on: %s", strerror(-ret));
 		goto out;
 	}
 	if (o->argv) {
-		ret = release_command(&rec.cmd);
+		ret = release_command(&rec.wait.cmd);
 		if (ret) {
 			record_error(&rec, "%s: %s", o->argv[0], strerror(-ret));
 			goto out;
@@ -337,13 +342,13 @@ int record_run(const struct record_opts *o, const struct record_hooks *hooks,
 	}
 
 	res->signal = wait_for_end(&rec, sfd, pidfd, res);
-	tk_tracefs_write(rec.inst, "tracing_on", "0");
-	if (rec.proc_map)
+	tk_tracefs_write(rec.setup.inst, "tracing_on", "0");
+	if (rec.setup.proc_map)
 		record_procmap_finish(&rec);
 	tracing = 0;
 	record_stop_threads(&rec);
-	if (rec.err) {
-		ret = rec.err;
+	if (rec.threads.err) {
+		ret = rec.threads.err;
 		goto out;
 	}
 	ret = record_join_scratch(&rec);
@@ -354,23 +359,23 @@ int record_run(const struct record_opts *o, const struct record_hooks *hooks,
 	if (!ret) {
 		int i;
 
-		for (i = 0; i < rec.nr_cpus; i++) {
-			res->bytes_in += rec.cpus[i].bytes_in;
-			res->bytes_out += rec.cpus[i].bytes_out;
+		for (i = 0; i < rec.setup.nr_cpus; i++) {
+			res->bytes_in += rec.setup.cpus[i].bytes_in;
+			res->bytes_out += rec.setup.cpus[i].bytes_out;
 		}
 	}
 out:
 	if (tracing)
-		tk_tracefs_write(rec.inst, "tracing_on", "0");
+		tk_tracefs_write(rec.setup.inst, "tracing_on", "0");
 	record_stop_threads(&rec);
-	if (rec.proc_map)
+	if (rec.setup.proc_map)
 		record_procmap_finish(&rec);
-	if (!rec.cmd.pid && rec.cmd_status != -1)
-		res->child_status = rec.cmd_status;
-	if (rec.cmd.pid > 0) {
+	if (!rec.wait.cmd.pid && rec.wait.cmd_status != -1)
+		res->child_status = rec.wait.cmd_status;
+	if (rec.wait.cmd.pid > 0) {
 		/* Stopped by a signal or an error: the command goes too. */
-		kill(rec.cmd.pid, res->signal ? res->signal : SIGTERM);
-		finish_command(&rec.cmd, &res->child_status);
+		kill(rec.wait.cmd.pid, res->signal ? res->signal : SIGTERM);
+		finish_command(&rec.wait.cmd, &res->child_status);
 	}
 	record_close_readers(&rec);
 	tk_restore_run();
