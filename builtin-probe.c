@@ -60,22 +60,13 @@ static int funcs_cb(const struct option *opt, const char *arg, int unset)
 static int call_graph_cb(const struct option *opt, const char *arg, int unset)
 {
 	struct probe_cmd_opts *po = opt->value;
-	char *end;
-	unsigned long n;
 
-	if (unset) {
+	if (unset)
 		po->call_graph = 0;
-		return 0;
-	}
-	if (!arg) {
-		po->call_graph = CALLGRAPH_DEF_STACK;
-		return 0;
-	}
-	n = strtoul(arg, &end, 0);
-	if (end == arg || *end || !n || n % 8 || n > CALLGRAPH_MAX_STACK)
-		die_code(TK_EXIT_USAGE, "--call-graph: '%s': the stack size is a multiple of 8 "
-			 "bytes, 8 to %d", arg, CALLGRAPH_MAX_STACK);
-	po->call_graph = n;
+	else if (callgraph_parse_size(arg, &po->call_graph))
+		die_code(TK_EXIT_USAGE, "--call-graph: '%s': the stack size is "
+			 "a multiple of 8 bytes, 8 to %d", arg,
+			 CALLGRAPH_MAX_STACK);
 	return 0;
 }
 
@@ -122,32 +113,24 @@ static void print_added(const struct probe_events *evs, int width)
 	strbuf_release(&out);
 }
 
-static void read_markers(const char *exec, struct sdt_markers *ms)
-{
-	struct strbuf err = STRBUF_INIT;
-	int ret = sdt_markers_read(exec, ms, &err);
-
-	if (ret)
-		die_code(tk_exit_code(ret), "%s", err.buf);
-	strbuf_release(&err);
-}
-
 /* --sdt: the markers of exec whose sdt_PROVIDER:NAME matches filter. */
 static int sdt_list(const char *exec, const char *filter)
 {
-	struct sdt_markers ms;
 	char *pglob = NULL, *nglob = NULL;
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	int n;
 
 	if (filter && sdt_spec_parse(filter, &pglob, &nglob, &err) != 1)
 		die_code(TK_EXIT_USAGE, "%s", err.len ? err.buf :
 			 "--sdt filters by sdt_PROVIDER:NAME (globs allowed)");
-	read_markers(exec, &ms);
-	if (!sdt_markers_describe(&ms, pglob, nglob, &out))
-		warning("%s: no SDT marker%s%s", exec, filter ? " matches " : "",
+	n = sdt_markers_list(exec, pglob, nglob, &out, &err);
+	if (n < 0)
+		die_code(tk_exit_code(n), "%s", err.buf);
+	if (!n)
+		warning("%s: no SDT marker%s%s", exec,
+			filter ? " matches " : "",
 			filter ? filter : " (no .note.stapsdt)");
 	fputs(out.buf, stdout);
-	sdt_markers_release(&ms);
 	free(pglob);
 	free(nglob);
 	strbuf_release(&out);
@@ -270,7 +253,6 @@ static int do_add(struct probe_cmd_opts *po, const struct opt_string_list *specs
 	struct probe_opts dopts;
 	struct probe_events evs = { 0 };
 	struct strbuf err = STRBUF_INIT, warn = STRBUF_INIT;
-	const struct tk_features *f;
 	int ret;
 
 	ret = sdt_specs(po, specs, define_only);
@@ -295,12 +277,6 @@ static int do_add(struct probe_cmd_opts *po, const struct opt_string_list *specs
 	if (define_only) {
 		print_definitions(&evs);
 		ret = TK_EXIT_OK;
-		goto out;
-	}
-	f = tk_features();
-	if (!f->tracefs || !(t.kind == PROBE_KPROBE ? f->kprobe_events : f->uprobe_events)) {
-		error("%s is not available on this kernel", probe_kind_file(t.kind));
-		ret = TK_EXIT_ENV;
 		goto out;
 	}
 	ret = probe_events_write(&t, specs->items, specs->nr, &dopts, &evs, &warn, &err);

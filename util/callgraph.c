@@ -3,6 +3,8 @@
  * probe --call-graph's capture fields: written into a uprobe's
  * definition, recognised in the events that carry them.
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "arch/arch.h"
@@ -27,6 +29,22 @@ int callgraph_fetch_args(unsigned int stack_size, struct strbuf *out)
 			    off, n);
 	}
 	return nr + i;
+}
+
+int callgraph_parse_size(const char *arg, unsigned int *size)
+{
+	char *end;
+	unsigned long n;
+
+	if (!arg) {
+		*size = CALLGRAPH_DEF_STACK;
+		return 0;
+	}
+	n = strtoul(arg, &end, 0);
+	if (end == arg || *end || !n || n % 8 || n > CALLGRAPH_MAX_STACK)
+		return -EINVAL;
+	*size = n;
+	return 0;
 }
 
 int callgraph_is_field(const char *name)

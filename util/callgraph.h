@@ -34,6 +34,13 @@
  */
 int callgraph_fetch_args(unsigned int stack_size, struct strbuf *out);
 
+/*
+ * The stack size of --call-graph's SIZE into *size: a multiple of 8 from
+ * 8 to CALLGRAPH_MAX_STACK, CALLGRAPH_DEF_STACK when arg is NULL.  0, or
+ * -EINVAL for anything else.
+ */
+int callgraph_parse_size(const char *arg, unsigned int *size);
+
 /* 1 when name is one of the fields callgraph_fetch_args() writes. */
 int callgraph_is_field(const char *name);
 

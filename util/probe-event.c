@@ -327,10 +327,21 @@ int probe_events_write(const struct probe_target *t, const char *const *specs,
 		       struct probe_events *evs, struct strbuf *warn,
 		       struct strbuf *err)
 {
+	const struct tk_features *f = tk_features();
 	struct strbuf why = STRBUF_INIT;
-	int ret = probe_events_add(t->kind, evs, &why);
-	const char *first = why.buf + strspn(why.buf, "\n");
-	size_t len = strcspn(first, "\n");
+	const char *first;
+	size_t len;
+	int ret;
+
+	if (!f->tracefs || !(t->kind == PROBE_KPROBE ? f->kprobe_events :
+			     f->uprobe_events)) {
+		strbuf_addf(err, "%s is not available on this kernel",
+			    probe_kind_file(t->kind));
+		return -ENODEV;
+	}
+	ret = probe_events_add(t->kind, evs, &why);
+	first = why.buf + strspn(why.buf, "\n");
+	len = strcspn(first, "\n");
 
 	/*
 	 * A kernel that lists $arg<N> in README may still refuse it at a

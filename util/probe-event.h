@@ -53,7 +53,9 @@ int probe_events_add(enum probe_kind kind, const struct probe_events *evs,
  * a note that cannot be written is a line in warn.  The kernel is the judge of
  * $argN: when it refuses one, warn says so, and specs are translated again
  * with registers (dopts->argn cleared, evs replaced).  0, or -errno with
- * err = "cannot add probes: why", or a translation's error.
+ * err = "cannot add probes: why", or a translation's error; -ENODEV
+ * when the kernel has no tracefs, or no kprobe_events (uprobe_events)
+ * for t.
  */
 int probe_events_write(const struct probe_target *t, const char *const *specs,
 		       int nr, struct probe_opts *dopts,

@@ -811,3 +811,16 @@ int sdt_ref_ctr_conflict(const struct probe_defs *defs, const char *path,
 	}
 	return 0;
 }
+
+int sdt_markers_list(const char *path, const char *provider, const char *name,
+		     struct strbuf *out, struct strbuf *err)
+{
+	struct sdt_markers ms;
+	int ret = sdt_markers_read(path, &ms, err);
+
+	if (ret)
+		return ret;
+	ret = sdt_markers_describe(&ms, provider, name, out);
+	sdt_markers_release(&ms);
+	return ret;
+}

@@ -111,6 +111,12 @@ void sdt_markers_release(struct sdt_markers *ms);
  */
 int sdt_markers_describe(const struct sdt_markers *ms, const char *provider,
 			 const char *name, struct strbuf *out);
+/*
+ * sdt_markers_describe() of the markers of the binary at path (--sdt).
+ * How many matched, or the -errno of reading them with err set.
+ */
+int sdt_markers_list(const char *path, const char *provider, const char *name,
+		     struct strbuf *out, struct strbuf *err);
 
 /* A user's request about one argument: [NAME=]argN[:TYPE]. */
 struct sdt_user_arg {
