@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tracekit probe: perf-probe compatible front end.  The options pick an
- * action; util/probe-event translates the specs (util/probe-spec ->
- * util/probe-dwarf or util/probe-sdt -> util/fetcharg) into tracefs
- * definition lines, all of them before anything is written, which are
- * printed (-D) or added all-or-nothing.
+ * action; util/probe-add runs -a and -D, in which util/probe-event
+ * translates the specs (util/probe-spec -> util/probe-dwarf or
+ * util/probe-sdt -> util/fetcharg) into tracefs definition lines, all of
+ * them before anything is written, which are printed (-D) or added
+ * all-or-nothing.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,10 +15,10 @@
 #include "util/callgraph.h"
 #include "util/fetcharg.h"
 #include "util/parse-options.h"
+#include "util/probe-add.h"
 #include "util/probe-event.h"
 #include "util/probe-target.h"
 #include "util/strbuf.h"
-#include "util/tracefs.h"
 #include "util/usage.h"
 
 struct probe_cmd_opts {
@@ -70,47 +71,37 @@ static int call_graph_cb(const struct option *opt, const char *arg, int unset)
 	return 0;
 }
 
-/* --call-graph: the capture arguments after the user's. */
-static void add_call_graph(const struct probe_cmd_opts *po, struct probe_events *evs)
+/*
+ * What probe_add() said, said.  A failure of the command line, or of an
+ * SDT spec, ends the command at its error (die_code()); the others are
+ * an error line and the exit code.
+ */
+static int print_report(const struct probe_report *rep, int ret)
 {
-	struct strbuf err = STRBUF_INIT;
+	int i, code = !ret ? TK_EXIT_OK :
+		      rep->usage ? TK_EXIT_USAGE : tk_exit_code(ret);
 
-	if (po->call_graph && probe_events_call_graph(evs, po->call_graph, &err))
-		die_code(TK_EXIT_USAGE, "%s", err.buf);
-	strbuf_release(&err);
-}
+	for (i = 0; i < rep->nr; i++) {
+		const char *text = rep->v[i].text;
 
-static void print_warnings(struct strbuf *warn)
-{
-	warning_lines(warn->buf);
-	strbuf_reset(warn);
-}
-
-/* -v: how the functions were found where it was not by their names. */
-static void print_notes(const struct probe_events *evs, int verbose)
-{
-	int i;
-
-	for (i = 0; verbose && i < evs->nr; i++)
-		if (evs->v[i].note)
-			fputs(evs->v[i].note, stderr);
-}
-
-static void print_definitions(const struct probe_events *evs)
-{
-	int i;
-
-	for (i = 0; i < evs->nr; i++)
-		printf("%s\n", evs->v[i].def.line);
-}
-
-static void print_added(const struct probe_events *evs, int width)
-{
-	struct strbuf out = STRBUF_INIT;
-
-	probe_events_summary(evs, width, &out);
-	fputs(out.buf, stdout);
-	strbuf_release(&out);
+		switch (rep->v[i].kind) {
+		case PROBE_SAY_OUT:
+			fputs(text, stdout);
+			break;
+		case PROBE_SAY_NOTE:
+			fputs(text, stderr);
+			break;
+		case PROBE_SAY_WARN:
+			warning_lines(text);
+			break;
+		case PROBE_SAY_ERROR:
+			if (i == rep->nr - 1 && ret && (rep->usage || rep->sdt))
+				die_code(code, "%s", text);
+			error("%s", text);
+			break;
+		}
+	}
+	return code;
 }
 
 /* --sdt: the markers of exec whose sdt_PROVIDER:NAME matches filter. */
@@ -138,161 +129,20 @@ static int sdt_list(const char *exec, const char *filter)
 	return TK_EXIT_OK;
 }
 
-/*
- * Defines (or with define_only prints) one event per marker site that
- * spec selects, with the user's argument requests applied to each.
- */
-static int sdt_add(const struct probe_cmd_opts *po, const char *spec,
-		   const char *const *args, int nargs, int define_only)
+static int do_add(struct probe_cmd_opts *po, const struct opt_string_list *specs,
+		  int define_only)
 {
-	struct strbuf err = STRBUF_INIT, warn = STRBUF_INIT;
-	struct sdt_request rq;
-	struct probe_events evs;
-	int ret;
+	struct probe_add_opts o = {
+		.exec = po->exec, .module = po->module, .vmlinux = po->vmlinux,
+		.define_only = define_only, .keep_going = po->keep_going,
+		.force_regs = po->force_regs, .verbose = po->verbose,
+		.call_graph = po->call_graph,
+	};
+	struct probe_report rep = { 0 };
+	int ret = probe_add(&o, specs->items, specs->nr, &rep);
 
-	if (sdt_request_parse(&rq, spec, args, nargs, &err))
-		die_code(TK_EXIT_USAGE, "%s", err.buf);
-	ret = probe_events_sdt(po->exec, spec, &rq, define_only, &evs, &warn,
-			       &err);
-	if (ret)
-		die_code(tk_exit_code(ret), "%s", err.buf);
-	add_call_graph(po, &evs);
-	print_warnings(&warn);
-	if (define_only) {
-		print_definitions(&evs);
-	} else {
-		ret = probe_events_add(PROBE_UPROBE, &evs, &err);
-		if (ret)
-			die_code(tk_exit_code(ret), "%s", err.buf);
-		print_added(&evs, 0);
-	}
-	probe_events_release(&evs);
-	sdt_request_release(&rq);
-	strbuf_release(&err);
-	strbuf_release(&warn);
-	return TK_EXIT_OK;
-}
-
-/*
- * SDT specs ("sdt_P:N", "%P:N") and DWARF specs take different paths; one
- * command line holds one kind.  Returns -1 when specs are not SDT.
- */
-static int sdt_specs(const struct probe_cmd_opts *po, const struct opt_string_list *specs,
-		     int define_only)
-{
-	int i, nsdt = 0, ret = TK_EXIT_OK;
-
-	for (i = 0; i < specs->nr; i++)
-		nsdt += probe_spec_is_sdt(specs->items[i]);
-	if (!nsdt)
-		return -1;
-	if (nsdt != specs->nr)
-		die_code(TK_EXIT_USAGE, "SDT and DWARF specs cannot be mixed in one command");
-	if (!po->exec)
-		die_code(TK_EXIT_USAGE, "%s: SDT events need -x BIN", specs->items[0]);
-	for (i = 0; i < specs->nr && ret == TK_EXIT_OK; i++) {
-		struct opt_string_list words = { 0 };
-		char *copy = xstrdup(specs->items[i]), *tok, *save = NULL;
-
-		/* perf's form: the event and its arguments in one word or several. */
-		for (tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save))
-			opt_string_list_append(&words, tok);
-		ret = sdt_add(po, words.items[0], words.items + 1,
-			      words.nr - 1, define_only);
-		opt_string_list_clear(&words);
-		free(copy);
-	}
-	return ret;
-}
-
-static int open_target(struct probe_target *t, const struct probe_cmd_opts *po)
-{
-	struct strbuf err = STRBUF_INIT;
-	int ret = probe_target_open(t, po->exec, po->module, po->vmlinux, &err);
-
-	if (ret)
-		error("%s", err.buf);
-	else if (po->verbose)
-		fprintf(stderr, "types and locations from %s\n", t->source);
-	strbuf_release(&err);
-	return ret;
-}
-
-/*
- * -D --keep-going: each spec on its own, so that one that does not
- * translate costs only its own line, on stderr, named by the spec.
- */
-static int define_each(const struct probe_target *t, const struct opt_string_list *specs,
-		       const struct probe_opts *dopts, int verbose)
-{
-	struct strbuf err = STRBUF_INIT, warn = STRBUF_INIT;
-	int i, failed = 0;
-
-	for (i = 0; i < specs->nr; i++) {
-		struct probe_events evs;
-
-		strbuf_reset(&err);
-		if (probe_events_translate(t, &specs->items[i], 1, dopts, &evs, &warn, &err)) {
-			error("'%s': %s", specs->items[i], err.buf);
-			failed++;
-		} else {
-			print_notes(&evs, verbose);
-			print_definitions(&evs);
-			probe_events_release(&evs);
-		}
-		print_warnings(&warn);
-	}
-	strbuf_release(&err);
-	strbuf_release(&warn);
-	return failed ? TK_EXIT_FAIL : TK_EXIT_OK;
-}
-
-static int do_add(struct probe_cmd_opts *po, const struct opt_string_list *specs, int define_only)
-{
-	struct probe_target t;
-	struct probe_opts dopts;
-	struct probe_events evs = { 0 };
-	struct strbuf err = STRBUF_INIT, warn = STRBUF_INIT;
-	int ret;
-
-	ret = sdt_specs(po, specs, define_only);
-	if (ret >= 0)
-		return ret;
-	if (open_target(&t, po))
-		return TK_EXIT_FAIL;
-	probe_target_opts(&t, po->force_regs, &dopts);
-	if (define_only && po->keep_going) {
-		ret = define_each(&t, specs, &dopts, po->verbose);
-		goto out;
-	}
-	ret = probe_events_translate(&t, specs->items, specs->nr, &dopts, &evs, &warn, &err);
-	print_warnings(&warn);
-	if (ret) {
-		error("%s", err.buf);
-		ret = TK_EXIT_FAIL;
-		goto out;
-	}
-	print_notes(&evs, po->verbose);
-	add_call_graph(po, &evs);
-	if (define_only) {
-		print_definitions(&evs);
-		ret = TK_EXIT_OK;
-		goto out;
-	}
-	ret = probe_events_write(&t, specs->items, specs->nr, &dopts, &evs, &warn, &err);
-	print_warnings(&warn);
-	if (ret) {
-		error("%s", err.buf);
-		ret = tk_exit_code(ret);
-		goto out;
-	}
-	print_added(&evs, 20);
-	ret = TK_EXIT_OK;
-out:
-	probe_events_release(&evs);
-	strbuf_release(&err);
-	strbuf_release(&warn);
-	probe_target_close(&t);
+	ret = print_report(&rep, ret);
+	probe_report_release(&rep);
 	return ret;
 }
 
@@ -316,7 +166,8 @@ static int do_del(const struct opt_string_list *globs)
 	char *l, *save = NULL;
 	int ret = probe_events_del(globs->items, globs->nr, &deleted, &err);
 
-	for (l = strtok_r(deleted.buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+	for (l = strtok_r(deleted.buf, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save))
 		printf("Removed event: %s\n", l);
 	if (ret < 0)
 		error("%s", err.buf);
@@ -325,6 +176,19 @@ static int do_del(const struct opt_string_list *globs)
 	strbuf_release(&deleted);
 	strbuf_release(&err);
 	return ret < 0 ? tk_exit_code(ret) : ret ? TK_EXIT_OK : TK_EXIT_FAIL;
+}
+
+static int open_target(struct probe_target *t, const struct probe_cmd_opts *po)
+{
+	struct strbuf err = STRBUF_INIT;
+	int ret = probe_target_open(t, po->exec, po->module, po->vmlinux, &err);
+
+	if (ret)
+		error("%s", err.buf);
+	else if (po->verbose)
+		fprintf(stderr, "types and locations from %s\n", t->source);
+	strbuf_release(&err);
+	return ret;
 }
 
 static int do_listing(struct probe_cmd_opts *po)
@@ -385,8 +249,9 @@ int cmd_probe(int argc, const char **argv)
 			   "list the variables available at a probe point, with types"),
 		OPT_STRING('L', "line", &po.lines, "FUNC",
 			   "list the lines of FUNC, numbered where they can be probed"),
-		{ .type = OPTION_CALLBACK, .short_name = 'F', .long_name = "funcs",
-		  .value = &po, .argh = "GLOB", .callback = funcs_cb,
+		{ .type = OPTION_CALLBACK, .short_name = 'F',
+		  .long_name = "funcs", .value = &po, .argh = "GLOB",
+		  .callback = funcs_cb,
 		  .flags = PARSE_OPT_OPTARG,
 		  .help = "list the functions with code (matching GLOB)" },
 		OPT_GROUP("Translation"),
@@ -418,7 +283,8 @@ int cmd_probe(int argc, const char **argv)
 		if (!po.exec)
 			die_code(TK_EXIT_USAGE, "--sdt needs -x BIN");
 		if (argc > 1)
-			die_code(TK_EXIT_USAGE, "--sdt takes one sdt_PROVIDER:NAME filter");
+			die_code(TK_EXIT_USAGE,
+				 "--sdt takes one sdt_PROVIDER:NAME filter");
 		ret = sdt_list(po.exec, argc ? argv[0] : NULL);
 		strbuf_release(&rest);
 		return ret;
@@ -434,10 +300,11 @@ int cmd_probe(int argc, const char **argv)
 		argc = 0;
 		strbuf_reset(&rest);
 	}
-	actions = !!(po.add.nr || po.def.nr || rest.len) + !!po.del.nr + po.list +
-		  !!po.vars + !!po.lines + po.funcs;
+	actions = !!(po.add.nr || po.def.nr || rest.len) + !!po.del.nr +
+		  po.list + !!po.vars + !!po.lines + po.funcs;
 	if (actions != 1) {
-		error(actions ? "give one action at a time" : "no probe spec given");
+		error(actions ? "give one action at a time" :
+		      "no probe spec given");
 		usage_with_options(probe_usage, options);
 	}
 	if (po.keep_going && !po.def.nr)

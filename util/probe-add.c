@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tracekit probe's -a and -D: the specs of one command line translated,
+ * SDT specs on their own path, then their definitions printed or their
+ * events added, all said into a report (util/probe-add.h).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/parse-options.h"
+#include "util/probe-add.h"
+#include "util/probe-event.h"
+#include "util/probe-spec.h"
+#include "util/strbuf.h"
+#include "util/usage.h"
+
+static void say(struct probe_report *rep, enum probe_say kind,
+		const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void say(struct probe_report *rep, enum probe_say kind,
+		const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	if (rep->nr == rep->alloc) {
+		rep->alloc = rep->alloc ? 2 * rep->alloc : 16;
+		rep->v = xrealloc(rep->v, rep->alloc * sizeof(*rep->v));
+	}
+	rep->v[rep->nr].kind = kind;
+	rep->v[rep->nr++].text = strbuf_detach(&sb, NULL);
+}
+
+void probe_report_release(struct probe_report *rep)
+{
+	int i;
+
+	for (i = 0; i < rep->nr; i++)
+		free(rep->v[i].text);
+	free(rep->v);
+	memset(rep, 0, sizeof(*rep));
+}
+
+/* A failure of the command line: usage, not the probes. */
+static int usage_error(struct probe_report *rep, const char *msg)
+{
+	say(rep, PROBE_SAY_ERROR, "%s", msg);
+	rep->usage = 1;
+	return -EINVAL;
+}
+
+/* --call-graph: the capture arguments after the user's. */
+static int add_call_graph(const struct probe_add_opts *o,
+			  struct probe_events *evs, struct probe_report *rep)
+{
+	struct strbuf err = STRBUF_INIT;
+	int ret = 0;
+
+	if (o->call_graph &&
+	    probe_events_call_graph(evs, o->call_graph, &err))
+		ret = usage_error(rep, err.buf);
+	strbuf_release(&err);
+	return ret;
+}
+
+static void say_warnings(struct probe_report *rep, struct strbuf *warn)
+{
+	say(rep, PROBE_SAY_WARN, "%s", warn->buf);
+	strbuf_reset(warn);
+}
+
+/* -v: how the functions were found where it was not by their names. */
+static void say_notes(const struct probe_events *evs, int verbose,
+		      struct probe_report *rep)
+{
+	int i;
+
+	for (i = 0; verbose && i < evs->nr; i++)
+		if (evs->v[i].note)
+			say(rep, PROBE_SAY_NOTE, "%s", evs->v[i].note);
+}
+
+static void say_definitions(const struct probe_events *evs,
+			    struct probe_report *rep)
+{
+	int i;
+
+	for (i = 0; i < evs->nr; i++)
+		say(rep, PROBE_SAY_OUT, "%s\n", evs->v[i].def.line);
+}
+
+static void say_added(const struct probe_events *evs, int width,
+		      struct probe_report *rep)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	probe_events_summary(evs, width, &out);
+	say(rep, PROBE_SAY_OUT, "%s", out.buf);
+	strbuf_release(&out);
+}
+
+/*
+ * Defines (or with define_only prints) one event per marker site that
+ * spec selects, with the user's argument requests applied to each.
+ */
+static int sdt_add(const struct probe_add_opts *o, const char *spec,
+		   const char *const *args, int nargs,
+		   struct probe_report *rep)
+{
+	struct strbuf err = STRBUF_INIT, warn = STRBUF_INIT;
+	struct sdt_request rq;
+	struct probe_events evs;
+	int ret;
+
+	ret = sdt_request_parse(&rq, spec, args, nargs, &err);
+	if (ret) {
+		ret = usage_error(rep, err.buf);
+		goto out;
+	}
+	ret = probe_events_sdt(o->exec, spec, &rq, o->define_only, &evs,
+			       &warn, &err);
+	if (ret) {
+		say(rep, PROBE_SAY_ERROR, "%s", err.buf);
+		goto out;
+	}
+	ret = add_call_graph(o, &evs, rep);
+	if (!ret) {
+		say_warnings(rep, &warn);
+		if (o->define_only) {
+			say_definitions(&evs, rep);
+		} else {
+			ret = probe_events_add(PROBE_UPROBE, &evs, &err);
+			if (ret)
+				say(rep, PROBE_SAY_ERROR, "%s", err.buf);
+			else
+				say_added(&evs, 0, rep);
+		}
+	}
+	probe_events_release(&evs);
+out:
+	sdt_request_release(&rq);
+	strbuf_release(&err);
+	strbuf_release(&warn);
+	return ret;
+}
+
+/*
+ * SDT specs ("sdt_P:N", "%P:N") and DWARF specs take different paths; one
+ * command line holds one kind.
+ */
+static int sdt_specs(const struct probe_add_opts *o, const char *const *specs,
+		     int nr, int nsdt, struct probe_report *rep)
+{
+	struct strbuf msg = STRBUF_INIT;
+	int i, ret = 0;
+
+	if (nsdt != nr)
+		return usage_error(rep,
+				   "SDT and DWARF specs cannot be mixed in one command");
+	if (!o->exec) {
+		strbuf_addf(&msg, "%s: SDT events need -x BIN", specs[0]);
+		ret = usage_error(rep, msg.buf);
+		strbuf_release(&msg);
+		return ret;
+	}
+	for (i = 0; i < nr && !ret; i++) {
+		struct opt_string_list words = { 0 };
+		char *copy = xstrdup(specs[i]), *tok, *save = NULL;
+
+		/* perf's form: the event and its arguments, one word or more */
+		for (tok = strtok_r(copy, " \t", &save); tok;
+		     tok = strtok_r(NULL, " \t", &save))
+			opt_string_list_append(&words, tok);
+		ret = sdt_add(o, words.items[0], words.items + 1,
+			      words.nr - 1, rep);
+		opt_string_list_clear(&words);
+		free(copy);
+	}
+	return ret;
+}
+
+static int open_target(struct probe_target *t, const struct probe_add_opts *o,
+		       struct probe_report *rep)
+{
+	struct strbuf err = STRBUF_INIT;
+	int ret = probe_target_open(t, o->exec, o->module, o->vmlinux, &err);
+
+	if (ret)
+		say(rep, PROBE_SAY_ERROR, "%s", err.buf);
+	else if (o->verbose)
+		say(rep, PROBE_SAY_NOTE, "types and locations from %s\n",
+		    t->source);
+	strbuf_release(&err);
+	return ret;
+}
+
+/*
+ * -D --keep-going: each spec on its own, so that one that does not
+ * translate costs only its own line, on stderr, named by the spec.
+ */
+static int define_each(const struct probe_target *t, const char *const *specs,
+		       int nr, const struct probe_opts *dopts,
+		       int verbose, struct probe_report *rep)
+{
+	struct strbuf err = STRBUF_INIT, warn = STRBUF_INIT;
+	int i, failed = 0;
+
+	for (i = 0; i < nr; i++) {
+		struct probe_events evs;
+
+		strbuf_reset(&err);
+		if (probe_events_translate(t, &specs[i], 1, dopts, &evs, &warn,
+					   &err)) {
+			say(rep, PROBE_SAY_ERROR, "'%s': %s", specs[i],
+			    err.buf);
+			failed++;
+		} else {
+			say_notes(&evs, verbose, rep);
+			say_definitions(&evs, rep);
+			probe_events_release(&evs);
+		}
+		say_warnings(rep, &warn);
+	}
+	strbuf_release(&err);
+	strbuf_release(&warn);
+	return failed ? -EINVAL : 0;
+}
+
+/* DWARF (or BTF) specs on the target of o. */
+static int dwarf_specs(const struct probe_add_opts *o, const char *const *specs,
+		       int nr, struct probe_report *rep)
+{
+	struct probe_target t;
+	struct probe_opts dopts;
+	struct probe_events evs = { 0 };
+	struct strbuf err = STRBUF_INIT, warn = STRBUF_INIT;
+	int ret;
+
+	if (open_target(&t, o, rep))
+		return -EINVAL;
+	probe_target_opts(&t, o->force_regs, &dopts);
+	if (o->define_only && o->keep_going) {
+		ret = define_each(&t, specs, nr, &dopts, o->verbose, rep);
+		goto out;
+	}
+	ret = probe_events_translate(&t, specs, nr, &dopts, &evs, &warn, &err);
+	say_warnings(rep, &warn);
+	if (ret) {
+		say(rep, PROBE_SAY_ERROR, "%s", err.buf);
+		ret = -EINVAL;
+		goto out;
+	}
+	say_notes(&evs, o->verbose, rep);
+	ret = add_call_graph(o, &evs, rep);
+	if (ret)
+		goto out;
+	if (o->define_only) {
+		say_definitions(&evs, rep);
+		goto out;
+	}
+	ret = probe_events_write(&t, specs, nr, &dopts, &evs, &warn, &err);
+	say_warnings(rep, &warn);
+	if (ret) {
+		say(rep, PROBE_SAY_ERROR, "%s", err.buf);
+		goto out;
+	}
+	say_added(&evs, 20, rep);
+out:
+	probe_events_release(&evs);
+	strbuf_release(&err);
+	strbuf_release(&warn);
+	probe_target_close(&t);
+	return ret;
+}
+
+int probe_add(const struct probe_add_opts *o, const char *const *specs,
+	      int nr, struct probe_report *rep)
+{
+	int i, nsdt = 0;
+
+	for (i = 0; i < nr; i++)
+		nsdt += probe_spec_is_sdt(specs[i]);
+	rep->sdt = nsdt > 0;
+	if (nsdt)
+		return sdt_specs(o, specs, nr, nsdt, rep);
+	return dwarf_specs(o, specs, nr, rep);
+}

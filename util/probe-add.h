@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef TK_PROBE_ADD_H
+#define TK_PROBE_ADD_H
+
+/*
+ * The specs `tracekit probe -a` adds and `-D` prints: translated all
+ * before anything is written (SDT specs on their own path, one command
+ * line holding one kind), then their definitions printed or the events
+ * added.  What the command is to say of it, in the order it is to say
+ * it, comes back in a report the command prints, as util/ never prints.
+ */
+
+enum probe_say {
+	PROBE_SAY_OUT,		/* on stdout */
+	PROBE_SAY_NOTE,		/* on stderr, as it is (-v) */
+	PROBE_SAY_WARN,		/* warning_lines(), even empty */
+	PROBE_SAY_ERROR,	/* an error line */
+};
+
+struct probe_said {
+	enum probe_say kind;
+	char *text;
+};
+
+struct probe_report {
+	struct probe_said *v;
+	int nr, alloc;
+	int usage;		/* the failure is the command line's */
+	int sdt;		/* the specs took the SDT path */
+};
+
+void probe_report_release(struct probe_report *rep);
+
+struct probe_add_opts {
+	const char *exec;	/* -x: uprobes */
+	const char *module;	/* -m */
+	const char *vmlinux;	/* -k */
+	int define_only;	/* -D: print, add nothing */
+	int keep_going;		/* with -D: each spec on its own */
+	int force_regs;		/* kprobe arguments as registers */
+	int verbose;
+	unsigned int call_graph;	/* bytes of stack to capture, 0: none */
+};
+
+/*
+ * The nr specs, printed (define_only) or added, the steps said into rep.
+ * 0; or -errno, its error the last of rep: with rep->usage set for a
+ * command line that cannot be (SDT and DWARF specs mixed, SDT specs
+ * without exec, a bad SDT argument request, a --call-graph the events
+ * cannot take), -EINVAL for a target that cannot be opened and specs
+ * that do not translate.
+ */
+int probe_add(const struct probe_add_opts *o, const char *const *specs,
+	      int nr, struct probe_report *rep);
+
+#endif
