@@ -41,26 +41,39 @@ struct chunk {
 	unsigned char data[];
 };
 
+/*
+ * One CPU's reader.  The main thread sets up rec to base before the
+ * threads start; bytes_in is the reader thread's, held the reader's and
+ * the compressor's under the lock; comp is the compressor's (the scratch
+ * files, which the main thread opens before and joins after).
+ */
 struct cpu_reader {
 	struct record *rec;
 	int cpu;
 	int fd;			/* trace_pipe_raw */
 	int stats_fd;		/* per_cpu/cpuN/stats: record_read_stats() */
-	int scratch;		/* this CPU's chunks */
-	/* -m: the half before (see rotate_scratch()), -1 until there is one */
-	int scratch_old;
-	uint64_t old_size;	/* compressor only */
-	uint32_t old_chunks;	/* compressor only */
-	uint64_t cur_in;	/* compressor only: ring-buffer bytes in scratch */
 	pthread_t thread;
 	int started;
-	uint64_t scratch_size;	/* compressor only */
-	uint32_t nr_chunks;	/* compressor only */
-	uint64_t bytes_in;	/* atomic */
-	uint64_t bytes_out;	/* atomic */
-	int held;		/* under rec->lock: chunks out of the free list */
 	uint64_t ring_bytes;	/* this CPU's ring buffer */
 	struct cpu_stats base;
+	uint64_t bytes_in;	/* atomic */
+	/* under the lock: chunks out of the free list */
+	int held;
+
+	struct {
+		int scratch;		/* this CPU's chunks */
+		/*
+		 * -m: the half before (see rotate_scratch()), -1 until there
+		 * is one
+		 */
+		int scratch_old;
+		uint64_t old_size;
+		uint32_t old_chunks;
+		uint64_t cur_in;	/* ring-buffer bytes in scratch */
+		uint64_t scratch_size;
+		uint32_t nr_chunks;
+		uint64_t bytes_out;	/* atomic */
+	} comp;
 };
 
 struct event_name {

@@ -350,9 +350,9 @@ int record_write_trailer(struct record *rec, struct record_result *res)
 		tracedat_write_option_str(rec->out.w, TRACEDAT_OPT_CPUSTAT,
 					  sb.buf);
 		cd[i].cpu = cr->cpu;
-		cd[i].fd = cr->scratch;
-		cd[i].size = cr->scratch_size;
-		cd[i].nr_chunks = cr->nr_chunks;
+		cd[i].fd = cr->comp.scratch;
+		cd[i].size = cr->comp.scratch_size;
+		cd[i].nr_chunks = cr->comp.nr_chunks;
 	}
 	strbuf_reset(&sb);
 	tracedat_write_put_u32(&sb, ncpu);

@@ -273,7 +273,7 @@ static void *reader_main(void *arg)
  */
 static int rotate_scratch(struct record *rec, struct cpu_reader *r)
 {
-	int fd = r->scratch_old;
+	int fd = r->comp.scratch_old;
 
 	if (fd < 0)
 		fd = record_open_scratch(rec, rec->out.path);
@@ -281,13 +281,13 @@ static int rotate_scratch(struct record *rec, struct cpu_reader *r)
 		return -errno;
 	if (fd < 0)
 		return fd;
-	r->scratch_old = r->scratch;
-	r->old_size = r->scratch_size;
-	r->old_chunks = r->nr_chunks;
-	r->scratch = fd;
-	r->scratch_size = 0;
-	r->nr_chunks = 0;
-	r->cur_in = 0;
+	r->comp.scratch_old = r->comp.scratch;
+	r->comp.old_size = r->comp.scratch_size;
+	r->comp.old_chunks = r->comp.nr_chunks;
+	r->comp.scratch = fd;
+	r->comp.scratch_size = 0;
+	r->comp.nr_chunks = 0;
+	r->comp.cur_in = 0;
 	return 0;
 }
 
@@ -322,7 +322,8 @@ static void *compressor_main(void *arg)
 			break;
 		r = c->r;
 		if (!failed && rec->o->max_kb &&
-		    r->cur_in + c->len > rec->o->max_kb * 1024 / 2 && r->cur_in) {
+		    r->comp.cur_in + c->len > rec->o->max_kb * 1024 / 2 &&
+		    r->comp.cur_in) {
 			ret = rotate_scratch(rec, r);
 			if (ret) {
 				record_error(rec, "%s: scratch file: %s",
@@ -332,20 +333,22 @@ static void *compressor_main(void *arg)
 			}
 		}
 		if (!failed) {
-			r->cur_in += c->len;
+			r->comp.cur_in += c->len;
 			strbuf_reset(&out);
 			ret = tracedat_chunk_encode(z, c->data, c->len, &out);
 			if (!ret)
-				ret = write_in_full(r->scratch, out.buf, out.len);
+				ret = write_in_full(r->comp.scratch, out.buf,
+						    out.len);
 			if (ret) {
 				record_error(rec, "%s: write failed: %s",
 					     rec->out.path, strerror(-ret));
 				set_err(rec, ret);
 				failed = 1;
 			} else {
-				r->scratch_size += out.len;
-				r->nr_chunks++;
-				__atomic_add_fetch(&r->bytes_out, out.len, __ATOMIC_RELAXED);
+				r->comp.scratch_size += out.len;
+				r->comp.nr_chunks++;
+				__atomic_add_fetch(&r->comp.bytes_out, out.len,
+						   __ATOMIC_RELAXED);
 			}
 		}
 		put_chunk(rec, c);
@@ -381,11 +384,11 @@ int record_open_readers(struct record *rec)
 		strbuf_release(&file);
 		if (ret)
 			return ret;
-		r->scratch = record_open_scratch(rec, rec->out.path);
-		if (r->scratch < 0) {
+		r->comp.scratch = record_open_scratch(rec, rec->out.path);
+		if (r->comp.scratch < 0) {
 			record_error(rec, "%s: scratch file: %s", rec->out.dir,
-				     strerror(-r->scratch));
-			return r->scratch;
+				     strerror(-r->comp.scratch));
+			return r->comp.scratch;
 		}
 		record_read_stats(r, &r->base, NULL);
 		r->ring_bytes = record_ring_kb(rec, r->cpu) * 1024;
@@ -438,14 +441,15 @@ int record_join_scratch(struct record *rec)
 
 	for (i = 0; i < rec->setup.nr_cpus; i++) {
 		struct cpu_reader *r = &rec->setup.cpus[i];
-		loff_t in = 0, out = r->old_size;
-		uint64_t left = r->scratch_size;
+		loff_t in = 0, out = r->comp.old_size;
+		uint64_t left = r->comp.scratch_size;
 		ssize_t n;
 
-		if (r->scratch_old < 0)
+		if (r->comp.scratch_old < 0)
 			continue;
 		for (; left; left -= n) {
-			n = copy_file_range(r->scratch, &in, r->scratch_old, &out, left, 0);
+			n = copy_file_range(r->comp.scratch, &in,
+					    r->comp.scratch_old, &out, left, 0);
 			if (n <= 0) {
 				record_error(rec, "%s: scratch file: %s",
 					     rec->out.dir, n ? strerror(errno) :
@@ -453,11 +457,11 @@ int record_join_scratch(struct record *rec)
 				return n ? -errno : -EIO;
 			}
 		}
-		close(r->scratch);
-		r->scratch = r->scratch_old;
-		r->scratch_old = -1;
-		r->scratch_size += r->old_size;
-		r->nr_chunks += r->old_chunks;
+		close(r->comp.scratch);
+		r->comp.scratch = r->comp.scratch_old;
+		r->comp.scratch_old = -1;
+		r->comp.scratch_size += r->comp.old_size;
+		r->comp.nr_chunks += r->comp.old_chunks;
 	}
 	return 0;
 }

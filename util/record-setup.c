@@ -427,7 +427,8 @@ static int setup_cpus(struct record *rec)
 		r = &rec->setup.cpus[rec->setup.nr_cpus++];
 		r->rec = rec;
 		r->cpu = cpu;
-		r->fd = r->stats_fd = r->scratch = r->scratch_old = -1;
+		r->fd = r->stats_fd = -1;
+		r->comp.scratch = r->comp.scratch_old = -1;
 	}
 	free(mask);
 	if (!rec->setup.nr_cpus) {

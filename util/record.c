@@ -75,7 +75,8 @@ static void report_status(struct record *rec, double start, uint64_t *lost)
 		st.events += (s.read - r->base.read) + s.entries;
 		lost[i] = record_stats_lost(&s, &r->base);
 		st.bytes_in += __atomic_load_n(&r->bytes_in, __ATOMIC_RELAXED);
-		st.bytes_out += __atomic_load_n(&r->bytes_out, __ATOMIC_RELAXED);
+		st.bytes_out += __atomic_load_n(&r->comp.bytes_out,
+						__ATOMIC_RELAXED);
 		cpu[i] = r->cpu;
 	}
 	st.elapsed = now_s() - start;
@@ -161,10 +162,10 @@ static void release(struct record *rec)
 	for (i = 0; i < rec->setup.nr_cpus; i++) {
 		struct cpu_reader *r = &rec->setup.cpus[i];
 
-		if (r->scratch >= 0)
-			close(r->scratch);
-		if (r->scratch_old >= 0)
-			close(r->scratch_old);
+		if (r->comp.scratch >= 0)
+			close(r->comp.scratch);
+		if (r->comp.scratch_old >= 0)
+			close(r->comp.scratch_old);
 	}
 	free(rec->setup.cpus);
 	while (rec->threads.free) {
@@ -361,7 +362,7 @@ int record_run(const struct record_opts *o, const struct record_hooks *hooks,
 
 		for (i = 0; i < rec.setup.nr_cpus; i++) {
 			res->bytes_in += rec.setup.cpus[i].bytes_in;
-			res->bytes_out += rec.setup.cpus[i].bytes_out;
+			res->bytes_out += rec.setup.cpus[i].comp.bytes_out;
 		}
 	}
 out:
