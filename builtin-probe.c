@@ -129,8 +129,8 @@ static int sdt_list(const char *exec, const char *filter)
 	return TK_EXIT_OK;
 }
 
-static int do_add(struct probe_cmd_opts *po, const struct opt_string_list *specs,
-		  int define_only)
+static int do_add(struct probe_cmd_opts *po,
+		  const struct opt_string_list *specs, int define_only)
 {
 	struct probe_add_opts o = {
 		.exec = po->exec, .module = po->module, .vmlinux = po->vmlinux,

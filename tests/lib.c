@@ -102,8 +102,8 @@ static uint64_t stack_end(const char *procmaps)
  * it): byte by byte, which no compiler turns into a memcpy() call that
  * ASan would check.
  */
-__attribute__((no_sanitize("address")))
-static void copy_raw(unsigned char *dst, const volatile unsigned char *src, size_t n)
+__attribute__((no_sanitize("address"))) static void
+copy_raw(unsigned char *dst, const volatile unsigned char *src, size_t n)
 {
 	size_t i;
 
@@ -117,7 +117,8 @@ static void copy_raw(unsigned char *dst, const volatile unsigned char *src, size
  * addresses, which the offline unwind from regs must find as its frames
  * 1 on.
  */
-static __attribute__((noinline)) void take(struct test_snapshot *s, uint64_t top)
+static __attribute__((noinline)) void take(struct test_snapshot *s,
+					   uint64_t top)
 {
 #if defined(__x86_64__)
 	asm volatile("lea 0(%%rip), %%rax\n\t"
@@ -134,14 +135,16 @@ static __attribute__((noinline)) void take(struct test_snapshot *s, uint64_t top
 	s->len = sizeof(s->stack);
 	if (top > s->regs[1] && top - s->regs[1] < s->len)
 		s->len = top - s->regs[1];
-	copy_raw(s->stack, (const volatile unsigned char *)(uintptr_t)s->regs[1], s->len);
+	copy_raw(s->stack,
+		 (const volatile unsigned char *)(uintptr_t)s->regs[1], s->len);
 	s->nr_bt = backtrace(s->bt, TEST_SNAPSHOT_BT);
 }
 
 static volatile int sink;
 
 /* Not a tail call: the store after it keeps each level's frame. */
-static __attribute__((noinline)) void descend(struct test_snapshot *s, uint64_t top, int left)
+static __attribute__((noinline)) void descend(struct test_snapshot *s,
+					      uint64_t top, int left)
 {
 	if (left)
 		descend(s, top, left - 1);

@@ -55,7 +55,8 @@ uint8_t *test_read_gz(const char *name, size_t *len);
  */
 #define TEST_SNAPSHOT_EVENT	77
 #define TEST_SNAPSHOT_PID	4242
-#define TEST_SNAPSHOT_DEPTH	10	/* levels of recursion above the snapshot */
+/* levels of recursion above the snapshot */
+#define TEST_SNAPSHOT_DEPTH	10
 #define TEST_SNAPSHOT_BT	128
 /* struct trace_entry (8 bytes) and the uprobe's __probe_ip. */
 #define TEST_SNAPSHOT_HEAD	16
@@ -70,19 +71,26 @@ struct test_snapshot {
 	int nr_bt;
 };
 
-/* Takes s, TEST_SNAPSHOT_DEPTH calls deep; procmaps gets this process's maps. */
+/*
+ * Takes s, TEST_SNAPSHOT_DEPTH calls deep; procmaps gets this process's maps.
+ */
 void test_snapshot_take(struct test_snapshot *s, struct strbuf *procmaps);
 
 /* The address of the function that takes the snapshot (s->regs[0] is in it). */
 uintptr_t test_snapshot_fn(void);
 
-/* The named maps of this process, as record --proc-map stores them (pid TEST_SNAPSHOT_PID). */
+/*
+ * The named maps of this process, as record --proc-map stores them (pid
+ * TEST_SNAPSHOT_PID).
+ */
 void test_self_procmaps(struct strbuf *out);
 
 /* The format the kernel gives a probe with only the capture arguments. */
 void test_capture_format(struct strbuf *out, size_t stack_len);
 
-/* The record of s: header, registers, stack; its size (<= TEST_SNAPSHOT_MAX). */
+/*
+ * The record of s: header, registers, stack; its size (<= TEST_SNAPSHOT_MAX).
+ */
 size_t test_lay_out(unsigned char *buf, const struct test_snapshot *s);
 
 #endif

@@ -42,7 +42,8 @@ struct fetch_arg {
 	int reg;		/* FETCH_REG: DWARF register number */
 	int argn;		/* FETCH_ARGN */
 	uint64_t addr;		/* FETCH_ADDR: link-time address */
-	char *sym;		/* FETCH_ADDR, kprobes: symbol the address is in */
+	/* FETCH_ADDR, kprobes: symbol the address is in */
+	char *sym;
 	uint64_t sym_addr;	/* its address */
 	long long imm;		/* FETCH_IMM */
 	char *raw;		/* FETCH_RAW */
@@ -60,7 +61,10 @@ struct fetch_arg {
 /* How to spell addresses for the probe being built. */
 struct fetch_ctx {
 	enum probe_kind kind;
-	/* uprobes: p_vaddr - p_offset of the probed segment (@+N = addr - delta) */
+	/*
+	 * uprobes: p_vaddr - p_offset of the probed segment (@+N = addr -
+	 * delta)
+	 */
 	int64_t load_delta;
 };
 
@@ -82,8 +86,8 @@ int fetch_arg_push_deref(struct fetch_arg *fa, long long off);
  * any other keeps the b type, which has no sign, with signed_bits set,
  * and warn (unless NULL) gets a line saying so for path.
  */
-void fetch_arg_bitfield(struct fetch_arg *fa, char *bf, int is_signed, const char *path,
-			struct strbuf *warn);
+void fetch_arg_bitfield(struct fetch_arg *fa, char *bf, int is_signed,
+			const char *path, struct strbuf *warn);
 
 /*
  * Appends " NAME=BODY[:TYPE]" to out.  Fails with -E2BIG when BODY:TYPE

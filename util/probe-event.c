@@ -31,8 +31,9 @@ void probe_events_release(struct probe_events *evs)
 }
 
 /* Takes line and where. */
-static void event_push(struct probe_events *evs, enum probe_kind kind, char type,
-		       const char *group, const char *event, char *line, char *where)
+static void event_push(struct probe_events *evs, enum probe_kind kind,
+		       char type, const char *group, const char *event,
+		       char *line, char *where)
 {
 	struct probe_event *ev;
 
@@ -51,13 +52,15 @@ static void event_push(struct probe_events *evs, enum probe_kind kind, char type
 	ev->note = NULL;
 }
 
-static int def_named(const struct probe_def *d, const char *group, const char *event)
+static int def_named(const struct probe_def *d, const char *group,
+		     const char *event)
 {
 	return !strcmp(d->group, group) && !strcmp(d->event, event);
 }
 
-static int name_used(const struct probe_target *t, const struct probe_events *evs,
-		     const char *group, const char *event)
+static int name_used(const struct probe_target *t,
+		     const struct probe_events *evs, const char *group,
+		     const char *event)
 {
 	int i;
 
@@ -70,9 +73,12 @@ static int name_used(const struct probe_target *t, const struct probe_events *ev
 	return 0;
 }
 
-/* perf's default: FUNC, FUNC__return, FUNC_L<line>, then _1, _2... on clashes. */
-static char *event_name(const struct probe_target *t, const struct probe_spec *spec,
-			const char *group, const struct probe_events *done)
+/*
+ * perf's default: FUNC, FUNC__return, FUNC_L<line>, then _1, _2... on clashes.
+ */
+static char *event_name(const struct probe_target *t,
+			const struct probe_spec *spec, const char *group,
+			const struct probe_events *done)
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t base;
@@ -97,8 +103,8 @@ static char *event_name(const struct probe_target *t, const struct probe_spec *s
 	return strbuf_detach(&sb, NULL);
 }
 
-static void format_place(const struct probe_target *t, const struct probe_point *pp,
-			 struct strbuf *sb)
+static void format_place(const struct probe_target *t,
+			 const struct probe_point *pp, struct strbuf *sb)
 {
 	if (t->kind == PROBE_UPROBE) {
 		strbuf_addf(sb, "%s:0x%llx", t->path, (unsigned long long)pp->file_off);
@@ -106,7 +112,9 @@ static void format_place(const struct probe_target *t, const struct probe_point 
 	}
 	if (pp->module || t->modname)
 		strbuf_addf(sb, "%s:", pp->module ? pp->module : t->modname);
-	/* BTF knows no addresses: the kernel finds the symbol's entry itself. */
+	/*
+	 * BTF knows no addresses: the kernel finds the symbol's entry itself.
+	 */
 	if (t->btf)
 		strbuf_addstr(sb, pp->sym);
 	else
@@ -114,12 +122,16 @@ static void format_place(const struct probe_target *t, const struct probe_point 
 }
 
 /* One definition line for probe point pp of spec, appended to evs. */
-static int format_line(const struct probe_target *t, const struct probe_spec *spec,
-		       const struct probe_point *pp, const char *group, const char *event,
-		       struct probe_events *evs, struct strbuf *err)
+static int format_line(const struct probe_target *t,
+		       const struct probe_spec *spec,
+		       const struct probe_point *pp, const char *group,
+		       const char *event, struct probe_events *evs,
+		       struct strbuf *err)
 {
-	struct fetch_ctx fctx = { .kind = t->kind, .load_delta = pp->load_delta };
-	struct strbuf line = STRBUF_INIT, where = STRBUF_INIT, sig = STRBUF_INIT;
+	struct fetch_ctx fctx = { .kind = t->kind,
+				  .load_delta = pp->load_delta };
+	struct strbuf line = STRBUF_INIT, where = STRBUF_INIT,
+		      sig = STRBUF_INIT;
 	int i, ret = 0;
 
 	if (pp->nr_args > FETCH_MAX_ARGS) {
@@ -151,14 +163,16 @@ static int format_line(const struct probe_target *t, const struct probe_spec *sp
  * The DWARF of the running kernel: each symbol probed must be one the
  * kernel takes, as probe-btf requires of a function (probe_ksyms_check).
  */
-static int kernel_takes(const struct probe_target *t, const struct probe_point *pps, int nr,
+static int kernel_takes(const struct probe_target *t,
+			const struct probe_point *pps, int nr,
 			struct strbuf *err)
 {
 	int i, ret = 0;
 
 	for (i = 0; i < nr && !ret; i++)
-		ret = probe_ksyms_check(t->ksyms, pps[i].sym,
-					pps[i].module ? pps[i].module : t->modname, err);
+		ret = probe_ksyms_check(
+			t->ksyms, pps[i].sym,
+			pps[i].module ? pps[i].module : t->modname, err);
 	return ret;
 }
 
@@ -174,8 +188,10 @@ static int translate(const struct probe_target *t, const char *text,
 	ret = probe_spec_parse(text, &spec, err);
 	if (ret)
 		return ret;
-	ret = t->btf ? probe_btf_resolve(t->btf, &spec, dopts, &pps, &nr, warn, err) :
-	      probe_dwarf_resolve(t->dbg, &spec, dopts, &pps, &nr, warn, err);
+	ret = t->btf ? probe_btf_resolve(t->btf, &spec, dopts, &pps, &nr, warn,
+					 err)
+		     : probe_dwarf_resolve(t->dbg, &spec, dopts, &pps, &nr,
+					   warn, err);
 	if (!ret && t->ksyms) {
 		ret = kernel_takes(t, pps, nr, err);
 		if (ret)
@@ -210,8 +226,9 @@ static int translate(const struct probe_target *t, const char *text,
 	return ret;
 }
 
-int probe_events_translate(const struct probe_target *t, const char *const *specs,
-			   int nr, const struct probe_opts *dopts,
+int probe_events_translate(const struct probe_target *t,
+			   const char *const *specs, int nr,
+			   const struct probe_opts *dopts,
 			   struct probe_events *evs, struct strbuf *warn,
 			   struct strbuf *err)
 {
@@ -304,7 +321,8 @@ static void write_notes(const struct probe_events *evs, struct strbuf *warn)
 	for (i = 0; i < evs->nr; i++) {
 		const struct probe_event *ev = &evs->v[i];
 
-		if (i && def_named(&evs->v[i - 1].def, ev->def.group, ev->def.event))
+		if (i &&
+		    def_named(&evs->v[i - 1].def, ev->def.group, ev->def.event))
 			continue;
 		if (ret)
 			strbuf_addf(&err, "%s: cannot read: %s", probe_kind_file(ev->def.kind),
@@ -357,7 +375,8 @@ int probe_events_write(const struct probe_target *t, const char *const *specs,
 		probe_events_release(evs);
 		strbuf_reset(&why);
 		dopts->argn = 0;
-		ret = probe_events_translate(t, specs, nr, dopts, evs, warn, err);
+		ret = probe_events_translate(t, specs, nr, dopts, evs, warn,
+					     err);
 		if (ret)
 			goto out;
 		ret = probe_events_add(t->kind, evs, &why);
@@ -372,9 +391,9 @@ out:
 }
 
 /* The checks of one marker site before it may be written; -errno with err. */
-static int sdt_site_check(const struct sdt_marker *m, const char *path, const char *group,
-			  const char *event, int ref_ctr, const struct probe_defs *defs,
-			  struct strbuf *err)
+static int sdt_site_check(const struct sdt_marker *m, const char *path,
+			  const char *group, const char *event, int ref_ctr,
+			  const struct probe_defs *defs, struct strbuf *err)
 {
 	struct strbuf who = STRBUF_INIT;
 
@@ -396,29 +415,34 @@ static int sdt_site_check(const struct sdt_marker *m, const char *path, const ch
 
 int probe_events_from_sdt(const struct sdt_markers *ms, const char *path,
 			  const struct sdt_request *rq, int ref_ctr,
-			  const struct probe_defs *defs, struct probe_events *evs,
-			  struct strbuf *warn, struct strbuf *err)
+			  const struct probe_defs *defs,
+			  struct probe_events *evs, struct strbuf *warn,
+			  struct strbuf *err)
 {
 	int i, ret = 0;
 
 	memset(evs, 0, sizeof(*evs));
 	for (i = 0; i < ms->nr && !ret; i++) {
 		const struct sdt_marker *m = &ms->v[i];
-		struct strbuf group = STRBUF_INIT, event = STRBUF_INIT, def = STRBUF_INIT;
+		struct strbuf group = STRBUF_INIT, event = STRBUF_INIT,
+			      def = STRBUF_INIT;
 		struct strbuf where = STRBUF_INIT;
 
 		if (!sdt_marker_matches(m, rq->provider, rq->name))
 			continue;
 		ret = sdt_marker_event(ms, i, &group, &event, err);
 		if (!ret)
-			ret = sdt_marker_definition(m, path, group.buf, event.buf, ref_ctr,
-						    rq->ua, rq->nua, &def, warn, err);
+			ret = sdt_marker_definition(m, path, group.buf,
+						    event.buf, ref_ctr, rq->ua,
+						    rq->nua, &def, warn, err);
 		if (!ret && defs)
-			ret = sdt_site_check(m, path, group.buf, event.buf, ref_ctr, defs, err);
+			ret = sdt_site_check(m, path, group.buf, event.buf,
+					     ref_ctr, defs, err);
 		if (!ret) {
 			strbuf_addf(&where, "%s:0x%llx", path, (unsigned long long)m->pc_off);
 			event_push(evs, PROBE_UPROBE, 'p', group.buf, event.buf,
-				   strbuf_detach(&def, NULL), strbuf_detach(&where, NULL));
+				   strbuf_detach(&def, NULL),
+				   strbuf_detach(&where, NULL));
 		}
 		strbuf_release(&group);
 		strbuf_release(&event);
@@ -516,7 +540,8 @@ int probe_events_list(const char *filter, struct strbuf *out)
 		if (!own_group(d->group))
 			continue;
 		snprintf(name, sizeof(name), "%s:%s", d->group, d->event);
-		if (filter && fnmatch(filter, strchr(filter, ':') ? name : d->event, 0))
+		if (filter &&
+		    fnmatch(filter, strchr(filter, ':') ? name : d->event, 0))
 			continue;
 		/* The place and the fetchargs, as tracefs lists them. */
 		strbuf_addf(out, "  %-30s (on %s)\n", name, place ? place + 1 : "?");

@@ -38,12 +38,15 @@ void probe_events_release(struct probe_events *evs);
  * inlined several times gives one line per copy under one event.  0, or
  * -EINVAL with err saying why; warn gets a line per warning.
  */
-int probe_events_translate(const struct probe_target *t, const char *const *specs,
-			   int nr, const struct probe_opts *dopts,
+int probe_events_translate(const struct probe_target *t,
+			   const char *const *specs, int nr,
+			   const struct probe_opts *dopts,
 			   struct probe_events *evs, struct strbuf *warn,
 			   struct strbuf *err);
 
-/* Writes the lines of evs to the file of kind, all or nothing (probe_defs_add). */
+/*
+ * Writes the lines of evs to the file of kind, all or nothing (probe_defs_add).
+ */
 int probe_events_add(enum probe_kind kind, const struct probe_events *evs,
 		     struct strbuf *err);
 
@@ -72,8 +75,9 @@ int probe_events_write(const struct probe_target *t, const char *const *specs,
  */
 int probe_events_from_sdt(const struct sdt_markers *ms, const char *path,
 			  const struct sdt_request *rq, int ref_ctr,
-			  const struct probe_defs *defs, struct probe_events *evs,
-			  struct strbuf *warn, struct strbuf *err);
+			  const struct probe_defs *defs,
+			  struct probe_events *evs, struct strbuf *warn,
+			  struct strbuf *err);
 
 /*
  * The events of an SDT spec on exec (probe_events_from_sdt() of its

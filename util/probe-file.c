@@ -40,7 +40,8 @@ void probe_name_sanitize(struct strbuf *sb, const char *s)
 		strbuf_addch(sb, isalnum((unsigned char)*s) ? *s : '_');
 }
 
-int probe_def_parse(const char *line, enum probe_kind kind, struct probe_def *def)
+int probe_def_parse(const char *line, enum probe_kind kind,
+		    struct probe_def *def)
 {
 	const char *p = line, *name, *sep, *end;
 
@@ -217,7 +218,8 @@ int probe_defs_del(const char *glob, struct strbuf *deleted, struct strbuf *err)
 		if (strstr(seen.buf, del.buf))
 			continue;
 		strbuf_addstr(&seen, del.buf);
-		ret = tk_dynevent_delete(probe_kind_file(d->kind), d->group, d->event);
+		ret = tk_dynevent_delete(probe_kind_file(d->kind), d->group,
+					 d->event);
 		if (ret) {
 			strbuf_addf(err, "cannot delete %s:%s: %s%s", d->group,
 				    d->event, strerror(-ret),

@@ -32,7 +32,8 @@ struct probe_defs {
 };
 
 /* Parses "p:GRP/EVENT PLACE ARGS..." (also "GRP.EVENT"); 0 or -EINVAL. */
-int probe_def_parse(const char *line, enum probe_kind kind, struct probe_def *def);
+int probe_def_parse(const char *line, enum probe_kind kind,
+		    struct probe_def *def);
 void probe_def_release(struct probe_def *def);
 
 /* Reads both files (those that exist); 0 or -errno. */
@@ -54,7 +55,8 @@ int probe_defs_add(enum probe_kind kind, const char *const *lines, int nr,
  * Returns the number deleted, or -errno with err set (for example an
  * event still enabled: -EBUSY).
  */
-int probe_defs_del(const char *glob, struct strbuf *deleted, struct strbuf *err);
+int probe_defs_del(const char *glob, struct strbuf *deleted,
+		   struct strbuf *err);
 
 /*
  * 1 when tracefs has an event GROUP:EVENT (its events/GROUP/EVENT, of

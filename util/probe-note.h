@@ -27,8 +27,8 @@
  * was added) lists for it, and fields, "FIELD WIDTH\n" lines; with no
  * fields, removes any note instead.  0, or -1 with err naming the file.
  */
-int probe_note_write(const struct probe_defs *defs, const char *group, const char *event,
-		     const char *fields, struct strbuf *err);
+int probe_note_write(const struct probe_defs *defs, const char *group,
+		     const char *event, const char *fields, struct strbuf *err);
 
 /* Removes the note of group:event, if there is one. */
 void probe_note_remove(const char *group, const char *event);
@@ -39,7 +39,8 @@ void probe_note_remove(const char *group, const char *event);
  * note, or a stale one).  0, or -1 with err naming the file and line for
  * a note that cannot be read or parsed.
  */
-int probe_note_fields(const struct probe_defs *defs, const char *group, const char *event,
-		      struct strbuf *fields, struct strbuf *err);
+int probe_note_fields(const struct probe_defs *defs, const char *group,
+		      const char *event, struct strbuf *fields,
+		      struct strbuf *err);
 
 #endif

@@ -91,7 +91,8 @@ static int parse_fields(const char *p, struct probe_arg *arg, const char *tok,
 			f.kind = PROBE_FIELD_INDEX;
 			errno = 0;
 			f.index = strtol(p + 1, &end, 0);
-			if (end == p + 1 || *end != ']' || errno || f.index < 0) {
+			if (end == p + 1 || *end != ']' || errno ||
+			    f.index < 0) {
 				spec_error(err, tok, "array index must be a non-negative number");
 				return -EINVAL;
 			}
@@ -111,7 +112,8 @@ static int parse_fields(const char *p, struct probe_arg *arg, const char *tok,
 push:
 		if (arg->nr_fields == alloc) {
 			alloc = alloc ? 2 * alloc : 4;
-			arg->fields = xrealloc(arg->fields, alloc * sizeof(*arg->fields));
+			arg->fields = xrealloc(arg->fields,
+					       alloc * sizeof(*arg->fields));
 		}
 		arg->fields[arg->nr_fields++] = f;
 	}
@@ -181,7 +183,8 @@ static int parse_arg(const char *tok, struct probe_arg *arg, struct strbuf *err)
 }
 
 /* [[GROUP:]EVENT=]FUNC[@SRC][:RLINE|+OFFS|%return] */
-static int parse_point(const char *tok, struct probe_spec *spec, struct strbuf *err)
+static int parse_point(const char *tok, struct probe_spec *spec,
+		       struct strbuf *err)
 {
 	const char *p = tok, *eq = strchr(tok, '=');
 	size_t n;
@@ -208,7 +211,8 @@ static int parse_point(const char *tok, struct probe_spec *spec, struct strbuf *
 	}
 	n = ident_len(p);
 	/* C++ qualified names: ns::Cls::method (a ':' alone starts a line). */
-	while (n && p[n] == ':' && p[n + 1] == ':' && is_ident_start((unsigned char)p[n + 2]))
+	while (n && p[n] == ':' && p[n + 1] == ':' &&
+	       is_ident_start((unsigned char)p[n + 2]))
 		n += 2 + ident_len(p + n + 2);
 	/* Clones keep their suffix: foo.isra.0 */
 	while (n && p[n] == '.' && is_ident((unsigned char)p[n + 1])) {
@@ -238,7 +242,8 @@ static int parse_point(const char *tok, struct probe_spec *spec, struct strbuf *
 
 		errno = 0;
 		v = strtoul(p + 1, &end, 0);
-		if (end == p + 1 || *end || errno || !isdigit((unsigned char)p[1])) {
+		if (end == p + 1 || *end || errno ||
+		    !isdigit((unsigned char)p[1])) {
 			spec_error(err, tok, is_line ? "line must be a number" :
 				   "offset must be a number");
 			return -EINVAL;
@@ -263,7 +268,8 @@ static int parse_point(const char *tok, struct probe_spec *spec, struct strbuf *
 	return 0;
 }
 
-int probe_spec_parse(const char *text, struct probe_spec *spec, struct strbuf *err)
+int probe_spec_parse(const char *text, struct probe_spec *spec,
+		     struct strbuf *err)
 {
 	char *copy = xstrdup(text), *tok, *save = NULL;
 	const char *c;
@@ -271,7 +277,10 @@ int probe_spec_parse(const char *text, struct probe_spec *spec, struct strbuf *e
 
 	memset(spec, 0, sizeof(*spec));
 	for (c = text; *c; c++) {
-		/* Tabs and spaces separate words; nothing else may break a line. */
+		/*
+		 * Tabs and spaces separate words; nothing else may break a
+		 * line.
+		 */
 		if (iscntrl((unsigned char)*c) && *c != '\t') {
 			strbuf_addstr(err, "control characters are not allowed in a probe spec");
 			ret = -EINVAL;
@@ -293,7 +302,8 @@ int probe_spec_parse(const char *text, struct probe_spec *spec, struct strbuf *e
 	while (!ret && (tok = strtok_r(NULL, " \t", &save))) {
 		if (spec->nr_args == alloc) {
 			alloc = alloc ? 2 * alloc : 8;
-			spec->args = xrealloc(spec->args, alloc * sizeof(*spec->args));
+			spec->args = xrealloc(spec->args,
+					      alloc * sizeof(*spec->args));
 		}
 		ret = parse_arg(tok, &spec->args[spec->nr_args++], err);
 	}

@@ -58,7 +58,8 @@ struct probe_spec {
 };
 
 /* 0, or -EINVAL with err = "<token>: <why>". */
-int probe_spec_parse(const char *text, struct probe_spec *spec, struct strbuf *err);
+int probe_spec_parse(const char *text, struct probe_spec *spec,
+		     struct strbuf *err);
 void probe_spec_release(struct probe_spec *spec);
 
 /* 1 for an SDT spec ("sdt_PROV:NAME", "%[sdt_]PROV:NAME"), handled by probe-sdt. */

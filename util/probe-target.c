@@ -41,7 +41,8 @@ static char *search_module(const char *dir, const char *name, int depth)
 		strbuf_addf(&path, "%s/%s", dir, de->d_name);
 		if (de->d_type == DT_DIR && depth < 16)
 			found = search_module(path.buf, name, depth + 1);
-		else if (de->d_type == DT_REG && module_file_matches(de->d_name, name))
+		else if (de->d_type == DT_REG &&
+			 module_file_matches(de->d_name, name))
 			found = strbuf_detach(&path, NULL);
 		strbuf_release(&path);
 	}
@@ -139,7 +140,10 @@ static int open_running_kernel(struct probe_target *t, struct strbuf *err)
 	return 0;
 }
 
-/* The ELF note of the running kernel's build-id, as /sys/kernel/notes holds them. */
+/*
+ * The ELF note of the running kernel's build-id, as /sys/kernel/notes holds
+ * them.
+ */
 struct kernel_note {
 	uint32_t namesz, descsz, type;
 };
@@ -185,7 +189,8 @@ out:
  */
 static int is_running(const struct probe_target *t, const char *module)
 {
-	struct strbuf mine = STRBUF_INIT, file = STRBUF_INIT, path = STRBUF_INIT;
+	struct strbuf mine = STRBUF_INIT, file = STRBUF_INIT,
+		      path = STRBUF_INIT;
 	int fd, err, same = 0;
 	Elf *elf;
 
@@ -234,7 +239,8 @@ static char *default_group(const struct probe_target *t)
 
 	if (t->kind != PROBE_UPROBE)
 		return xstrdup("probe");
-	for (len = 0; isalnum((unsigned char)base[len]) || base[len] == '_'; len++)
+	for (len = 0; isalnum((unsigned char)base[len]) || base[len] == '_';
+	     len++)
 		;
 	strbuf_addf(&grp, "probe_%.*s", (int)len, base);
 	if (grp.len > 63)
@@ -242,8 +248,9 @@ static char *default_group(const struct probe_target *t)
 	return strbuf_detach(&grp, NULL);
 }
 
-int probe_target_open(struct probe_target *t, const char *exec, const char *module,
-		      const char *vmlinux, struct strbuf *err)
+int probe_target_open(struct probe_target *t, const char *exec,
+		      const char *module, const char *vmlinux,
+		      struct strbuf *err)
 {
 	char *file;
 	int ret;

@@ -17,8 +17,10 @@
  */
 struct probe_target {
 	enum probe_kind kind;
-	char *path;		/* absolute: the kernel keeps the path it is given */
-	char *modname;		/* -m: the module's name as the kernel knows it */
+	/* absolute: the kernel keeps the path it is given */
+	char *path;
+	/* -m: the module's name as the kernel knows it */
+	char *modname;
 	char *group;		/* default group */
 	struct probe_debuginfo *dbg;	/* NULL when btf is set */
 	struct probe_btf *btf;
@@ -29,7 +31,8 @@ struct probe_target {
 	 */
 	struct probe_ksyms *ksyms;
 	char *source;		/* for -v: "DWARF in PATH", "BTF in PATH (why)" */
-	struct probe_defs existing;	/* for default names that do not clash */
+	/* for default names that do not clash */
+	struct probe_defs existing;
 };
 
 /*
@@ -44,8 +47,9 @@ int probe_realpath(const char *file, char **real, struct strbuf *err);
  * /sys/kernel/btf).  A module without a path is looked up under
  * /lib/modules/$(uname -r).  0, or -errno with err set.
  */
-int probe_target_open(struct probe_target *t, const char *exec, const char *module,
-		      const char *vmlinux, struct strbuf *err);
+int probe_target_open(struct probe_target *t, const char *exec,
+		      const char *module, const char *vmlinux,
+		      struct strbuf *err);
 void probe_target_close(struct probe_target *t);
 
 /* The listings of -F GLOB, -V FUNC and -L FUNC. */

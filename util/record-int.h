@@ -31,7 +31,8 @@
 
 struct cpu_stats {
 	uint64_t entries, overrun, commit_overrun, dropped, read;
-	int64_t bytes;		/* not read yet; -1: the stats have no such line */
+	/* not read yet; -1: the stats have no such line */
+	int64_t bytes;
 };
 
 struct chunk {
@@ -192,10 +193,12 @@ int record_setup_tracefs(struct record *rec);
 int record_set_pid_filter(struct record *rec, pid_t pid, int children);
 unsigned int record_subbuf_size(struct record *rec);
 /* per_cpu/cpuN/stats of an open reader; text, if given, gets them whole */
-int record_read_stats(struct cpu_reader *r, struct cpu_stats *st, struct strbuf *text);
+int record_read_stats(struct cpu_reader *r, struct cpu_stats *st,
+		      struct strbuf *text);
 /* per_cpu/cpuN/buffer_size_kb, 0 when unreadable */
 uint64_t record_ring_kb(struct record *rec, int cpu);
-uint64_t record_stats_lost(const struct cpu_stats *now, const struct cpu_stats *base);
+uint64_t record_stats_lost(const struct cpu_stats *now,
+			   const struct cpu_stats *base);
 
 /* record-output.c */
 int record_open_output(struct record *rec);
@@ -212,7 +215,8 @@ int record_publish_output(struct record *rec);
 void record_ksyms_setup(struct record *rec);
 void record_ksyms_note_format(struct record *rec, const char *format);
 void record_ksyms_note_header_page(struct record *rec, const char *text);
-void record_ksyms_scan(struct record *rec, const unsigned char *pages, size_t len);
+void record_ksyms_scan(struct record *rec, const unsigned char *pages,
+		       size_t len);
 
 /*
  * record-procmap.c: --proc-map.  attach traces pid (and with follow the
@@ -221,7 +225,8 @@ void record_ksyms_scan(struct record *rec, const unsigned char *pages, size_t le
  * when COMMAND has exited (its status in *cmd_status); finish reads and
  * detaches the processes still running; write adds the PROCMAPS options.
  */
-int record_procmap_attach(struct record *rec, pid_t pid, int follow, int read_now);
+int record_procmap_attach(struct record *rec, pid_t pid, int follow,
+			  int read_now);
 int record_procmap_reap(struct record *rec, int *cmd_status);
 void record_procmap_finish(struct record *rec);
 void record_procmap_write(struct record *rec);

@@ -109,7 +109,9 @@ static int page_names_code(const struct record *rec, const unsigned char *page)
 		end = rec->setup.psize;
 	while (off + 4 <= end) {
 		uint32_t h = get32(page + off), type = h & 31;
-		/* size_t: a length near 4 GB plus 4 must not wrap to no step. */
+		/*
+		 * size_t: a length near 4 GB plus 4 must not wrap to no step.
+		 */
 		size_t data = 0, len;
 		uint16_t id;
 
@@ -138,7 +140,8 @@ static int page_names_code(const struct record *rec, const unsigned char *page)
 	return 0;
 }
 
-void record_ksyms_scan(struct record *rec, const unsigned char *pages, size_t len)
+void record_ksyms_scan(struct record *rec, const unsigned char *pages,
+		       size_t len)
 {
 	size_t at;
 

@@ -26,7 +26,8 @@ int record_open_scratch(struct record *rec, const char *base)
 	int fd;
 
 	fd = open(rec->out.dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
-	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != ENOENT))
+	if (fd >= 0 ||
+	    (errno != EOPNOTSUPP && errno != EISDIR && errno != ENOENT))
 		return fd < 0 ? -errno : fd;
 	/* No O_TMPFILE here: a named file, unlinked at once. */
 	strbuf_addf(&name, "%s.tk-XXXXXX", base);
@@ -84,7 +85,8 @@ int record_publish_output(struct record *rec)
 		strbuf_addf(&tmp, "%s.tk-%d", rec->out.path, (int)getpid());
 		strbuf_addf(&proc, "/proc/self/fd/%d", rec->out.fd);
 		unlink(tmp.buf);
-		if (linkat(AT_FDCWD, proc.buf, AT_FDCWD, tmp.buf, AT_SYMLINK_FOLLOW) < 0) {
+		if (linkat(AT_FDCWD, proc.buf, AT_FDCWD, tmp.buf,
+			   AT_SYMLINK_FOLLOW) < 0) {
 			ret = -errno;
 			record_error(rec, "%s: cannot link: %s", tmp.buf, strerror(errno));
 			goto out;
@@ -122,7 +124,8 @@ static void put_size(struct strbuf *sb, uint64_t len, int size_bytes)
  * into a buffer of its own and copying it over was a fifth of the CPU
  * time of a short `record` (perf record of a 1-event run).
  */
-static int add_file(struct strbuf *sb, const char *path, int size_bytes, size_t hint)
+static int add_file(struct strbuf *sb, const char *path, int size_bytes,
+		    size_t hint)
 {
 	size_t at = sb->len;
 	long n;
@@ -153,7 +156,10 @@ static int write_file_section(struct record *rec, enum tracedat_option id,
 	struct strbuf sb = STRBUF_INIT;
 	int ret;
 
-	/* Not readable (no trace_printk users, kallsyms refused), not needed: empty. */
+	/*
+	 * Not readable (no trace_printk users, kallsyms refused), not needed:
+	 * empty.
+	 */
 	if (!path || add_file(&sb, path, size_bytes, SECTION_FILE_HINT))
 		put_size(&sb, 0, size_bytes);
 	ret = tracedat_write_section(rec->out.w, id, sb.buf, sb.len);

@@ -102,13 +102,15 @@ static void read_maps(struct procmap *m)
 	strbuf_release(&text);
 }
 
-int record_procmap_attach(struct record *rec, pid_t pid, int follow, int read_now)
+int record_procmap_attach(struct record *rec, pid_t pid, int follow,
+			  int read_now)
 {
 	long opts = PTRACE_O_TRACEEXIT;
 	struct procmap *m;
 
 	if (follow)
-		opts |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE;
+		opts |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
+			PTRACE_O_TRACECLONE;
 	if (ptrace(PTRACE_SEIZE, pid, NULL, (void *)opts) < 0) {
 		int err = errno;
 
@@ -148,7 +150,9 @@ static void on_stop(struct record *rec, pid_t pid, int status)
 		sig = WSTOPSIG(status);
 		break;
 	default:
-		/* PTRACE_EVENT_STOP: a new child's first stop, or a group stop. */
+		/*
+		 * PTRACE_EVENT_STOP: a new child's first stop, or a group stop.
+		 */
 		break;
 	}
 	ptrace(PTRACE_CONT, pid, NULL, (void *)(long)sig);
@@ -201,8 +205,10 @@ void record_procmap_finish(struct record *rec)
 			if (!WIFSTOPPED(status))
 				break;
 			if (event == PTRACE_EVENT_STOP || event == 0) {
+				long sig = event ? 0 : WSTOPSIG(status);
+
 				ptrace(PTRACE_DETACH, m->pid, NULL,
-				       (void *)(long)(event ? 0 : WSTOPSIG(status)));
+				       (void *)sig);
 				break;
 			}
 			on_stop(rec, m->pid, status);
@@ -236,7 +242,9 @@ out:
 	strbuf_release(&line);
 }
 
-/* The build-ids of the files the maps name, read at the end of the recording. */
+/*
+ * The build-ids of the files the maps name, read at the end of the recording.
+ */
 static void write_build_ids(struct record *rec)
 {
 	struct strbuf ids = STRBUF_INIT;
@@ -246,7 +254,8 @@ static void write_build_ids(struct record *rec)
 	for (i = 0; i < rec->wait.nr_procmaps; i++) {
 		const char *l = rec->wait.procmaps[i].text;
 
-		for (l = l ? strchr(l, '\n') : NULL; l && l[1]; l = strchr(l + 1, '\n'))
+		for (l = l ? strchr(l, '\n') : NULL; l && l[1];
+		     l = strchr(l + 1, '\n'))
 			if (sscanf(l + 1, "%*x %*x %4095s", path) == 1 && path[0] == '/')
 				add_build_id(&ids, path);
 	}

@@ -218,7 +218,9 @@ static long read_pages(struct cpu_reader *r, struct chunk **cp, size_t max)
 			return -errno;
 		if (n <= 0)
 			break;
-		/* Whole pages only: readers of the file walk it page by page. */
+		/*
+		 * Whole pages only: readers of the file walk it page by page.
+		 */
 		if (n % rec->setup.psize) {
 			size_t pad = rec->setup.psize - n % rec->setup.psize;
 

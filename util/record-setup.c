@@ -29,7 +29,8 @@ static int set_file(struct record *rec, const char *file, const char *val,
 	return ret;
 }
 
-static int read_first_word(struct record *rec, const char *file, struct strbuf *out)
+static int read_first_word(struct record *rec, const char *file,
+			   struct strbuf *out)
 {
 	long n = tk_tracefs_read(rec->setup.inst, file, out);
 
@@ -275,7 +276,8 @@ static int enable_spec(struct record *rec, const struct record_event *ev)
 {
 	struct strbuf events = STRBUF_INIT;
 	const char *colon = strchr(ev->spec, ':');
-	char *sysglob = colon ? xstrndup(ev->spec, colon - ev->spec) : xstrdup(ev->spec);
+	char *sysglob = colon ? xstrndup(ev->spec, colon - ev->spec)
+			      : xstrdup(ev->spec);
 	const char *evglob = colon ? colon + 1 : "*";
 	struct dirent *de;
 	int n = 0, ret = 0, pass;
@@ -297,7 +299,8 @@ static int enable_spec(struct record *rec, const struct record_event *ev)
 				continue;
 			if (pass == 0 && fnmatch(sysglob, de->d_name, 0))
 				continue;
-			r = enable_system(rec, de->d_name, pass ? ev->spec : evglob, ev->filter);
+			r = enable_system(rec, de->d_name,
+					  pass ? ev->spec : evglob, ev->filter);
 			if (r < 0) {
 				ret = r;
 				break;
@@ -513,7 +516,8 @@ static int set_list(struct record *rec, const char *opt, const char *file,
 }
 
 /* -O NAME sets options/NAME; -O noNAME clears it, as trace_options takes. */
-static int set_trace_option(struct record *rec, const char *arg, const char *what)
+static int set_trace_option(struct record *rec, const char *arg,
+			    const char *what)
 {
 	struct strbuf file = STRBUF_INIT;
 	const char *val = "1";
@@ -617,7 +621,8 @@ static void read_probe_notes(struct record *rec)
 		struct event_name *e = &rec->setup.events[i];
 
 		strbuf_reset(&fields);
-		if (probe_note_fields(&defs, e->system, e->name, &fields, &err)) {
+		if (probe_note_fields(&defs, e->system, e->name, &fields,
+				      &err)) {
 			record_warn(rec, "%s: its signed bitfields read unsigned", err.buf);
 			strbuf_reset(&err);
 			continue;
@@ -809,7 +814,8 @@ static uint64_t stat_field(const char *text, const char *key)
  * at most), so a stack buffer holds them and a waiting reader can look
  * every few milliseconds without allocating.
  */
-int record_read_stats(struct cpu_reader *r, struct cpu_stats *st, struct strbuf *text)
+int record_read_stats(struct cpu_reader *r, struct cpu_stats *st,
+		      struct strbuf *text)
 {
 	char buf[8192];
 	ssize_t n = pread(r->stats_fd, buf, sizeof(buf) - 1, 0);
@@ -841,8 +847,10 @@ uint64_t record_ring_kb(struct record *rec, int cpu)
 	return kb;
 }
 
-uint64_t record_stats_lost(const struct cpu_stats *now, const struct cpu_stats *base)
+uint64_t record_stats_lost(const struct cpu_stats *now,
+			   const struct cpu_stats *base)
 {
-	return (now->overrun - base->overrun) + (now->commit_overrun - base->commit_overrun) +
+	return (now->overrun - base->overrun) +
+	       (now->commit_overrun - base->commit_overrun) +
 	       (now->dropped - base->dropped);
 }

@@ -319,7 +319,8 @@ int record_run(const struct record_opts *o, const struct record_hooks *hooks,
 	} else if (o->pid > 0) {
 		ret = record_set_pid_filter(&rec, o->pid, o->children);
 		if (!ret && rec.setup.proc_map)
-			ret = record_procmap_attach(&rec, o->pid, o->children, 1);
+			ret = record_procmap_attach(&rec, o->pid, o->children,
+						    1);
 	}
 	if (ret)
 		goto out;

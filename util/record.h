@@ -32,8 +32,10 @@ struct record_opts {
 	unsigned long buffer_kb;	/* 0: keep the instance's size */
 	const char *clock;		/* NULL: keep */
 	int pid;			/* -P, 0: none */
-	int children;			/* -c: -P follows the children it forks */
-	int proc_map;			/* store the maps of -P PID or COMMAND */
+	/* -c: -P follows the children it forks */
+	int children;
+	/* store the maps of -P PID or COMMAND */
+	int proc_map;
 	const char *tracer;		/* -p: current_tracer, NULL: none */
 	struct record_strings ftrace_filter;	/* -l: set_ftrace_filter */
 	struct record_strings ftrace_notrace;	/* -n: set_ftrace_notrace */
@@ -46,9 +48,12 @@ struct record_opts {
 	int stacktrace;
 	double duration;		/* seconds, 0: until stopped */
 	int top;			/* top-level buffer, no instance */
-	const char *instance;		/* -B: this instance, NULL: a private one */
-	int sleep_us;			/* -s: readers' sleep when idle, < 0: poll */
-	unsigned long max_kb;		/* -m: ring-buffer kB kept per CPU, 0: all */
+	/* -B: this instance, NULL: a private one */
+	const char *instance;
+	/* -s: readers' sleep when idle, < 0: poll */
+	int sleep_us;
+	/* -m: ring-buffer kB kept per CPU, 0: all */
+	unsigned long max_kb;
 	char *const *argv;		/* COMMAND or NULL */
 	const char *version;		/* stored in the VERSION option */
 };
@@ -68,7 +73,8 @@ typedef void record_status_fn(const struct record_status *st, void *data);
 /* What the caller is told while recording runs; any member may be NULL. */
 struct record_hooks {
 	record_status_fn *status;	/* about once a second */
-	void (*warn)(const char *msg, void *data);	/* degraded, not failed */
+	/* degraded, not failed */
+	void (*warn)(const char *msg, void *data);
 	void *data;
 };
 
