@@ -3,11 +3,7 @@
 # tracefs: untouched
 . "$(dirname "$0")/lib/common.sh"
 
-need_cap '!in_vm' "the guest has neither the sources nor scripts/"
-src=${TRACEKIT_SRCDIR:-$(dirname "$0")/../..}
-check=$src/scripts/static-names.sh
-
-"$check" "$src" >"$TK_TMP/out" 2>&1 || { cat "$TK_TMP/out"; fail "static names of $src"; }
+tree_check static-names.sh "$TK_TMP/out"
 cat "$TK_TMP/out"
 assert_grep '^[0-9]+ static functions, [0-9]+ declared: no name shared$' "$TK_TMP/out"
 

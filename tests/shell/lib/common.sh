@@ -65,6 +65,17 @@ cap() {
 	"$TRACEKIT" test --caps | sed -n "s/^$1=//p"
 }
 
+# tree_check SCRIPT OUT: the tests of the source tree's own rules.  Sets
+# src (the tree) and check (scripts/SCRIPT, for the tests of the checker
+# on small trees), and runs the checker on the tree into OUT, which it
+# must pass.
+tree_check() {
+	need_cap '!in_vm' "the guest has neither the sources nor scripts/"
+	src=${TRACEKIT_SRCDIR:-$(dirname "$0")/../..}
+	check=$src/scripts/$1
+	"$check" "$src" >"$2" 2>&1 || { cat "$2"; fail "$1 on $src"; }
+}
+
 need_root() {
 	need_cap root "needs root"
 }
