@@ -31,16 +31,19 @@ static int make_dir(struct strbuf *err)
 {
 	char dir[] = PROBE_NOTE_DIR;
 	char *slash = strrchr(dir, '/');
+	int ret;
 
 	*slash = '\0';
 	if (mkdir(dir, 0755) && errno != EEXIST)
-		return strbuf_error(err, "%s: cannot create: %s", dir,
-				    strerror(errno));
+		goto fail;
 	*slash = '/';
 	if (mkdir(dir, 0755) && errno != EEXIST)
-		return strbuf_error(err, "%s: cannot create: %s", dir,
-				    strerror(errno));
+		goto fail;
 	return 0;
+fail:
+	ret = -errno;
+	strbuf_addf(err, "%s: cannot create: %s", dir, strerror(-ret));
+	return ret;
 }
 
 int probe_note_write(const struct probe_defs *defs, const char *group,
@@ -117,8 +120,9 @@ int probe_note_fields(const struct probe_defs *defs, const char *group,
 	if (n == -ENOENT)
 		goto out;
 	if (n < 0) {
-		ret = strbuf_error(err, "%s: cannot read: %s", path.buf,
-				   strerror((int)-n));
+		ret = (int)n;
+		strbuf_addf(err, "%s: cannot read: %s", path.buf,
+			    strerror(-ret));
 		goto out;
 	}
 	for (l = text.buf; *l;
@@ -134,8 +138,9 @@ int probe_note_fields(const struct probe_defs *defs, const char *group,
 			strbuf_add(&sig, l + 7, len - 7);
 			strbuf_addch(&sig, '\n');
 		} else {
-			ret = strbuf_error(err, "%s: line %d: not a probe note line",
-					   path.buf, nr);
+			ret = -EINVAL;
+			strbuf_addf(err, "%s: line %d: not a probe note line",
+				    path.buf, nr);
 			goto out;
 		}
 	}

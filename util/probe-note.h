@@ -25,7 +25,8 @@
 /*
  * Writes the note of group:event: the lines defs (read after the event
  * was added) lists for it, and fields, "FIELD WIDTH\n" lines; with no
- * fields, removes any note instead.  0, or -1 with err naming the file.
+ * fields, removes any note instead.  0, or a negative errno with err
+ * naming the file.
  */
 int probe_note_write(const struct probe_defs *defs, const char *group,
 		     const char *event, const char *fields, struct strbuf *err);
@@ -36,8 +37,8 @@ void probe_note_remove(const char *group, const char *event);
 /*
  * Appends to fields the "FIELD WIDTH\n" lines of the note of group:event
  * when its def lines are what defs lists for the event, else nothing (no
- * note, or a stale one).  0, or -1 with err naming the file and line for
- * a note that cannot be read or parsed.
+ * note, or a stale one).  0, or a negative errno with err naming the file
+ * (and line) of a note that cannot be read or parsed.
  */
 int probe_note_fields(const struct probe_defs *defs, const char *group,
 		      const char *event, struct strbuf *fields,

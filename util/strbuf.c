@@ -105,16 +105,6 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	va_end(ap);
 }
 
-int strbuf_error(struct strbuf *err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	strbuf_vaddf(err, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 void strbuf_rtrim(struct strbuf *sb)
 {
 	while (sb->len && isspace((unsigned char)sb->buf[sb->len - 1]))

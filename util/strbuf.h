@@ -81,9 +81,6 @@ static inline void strbuf_addch(struct strbuf *sb, int c)
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
-/* Appends an error to err and returns -1: "return strbuf_error(err, ...)". */
-int strbuf_error(struct strbuf *err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 void strbuf_rtrim(struct strbuf *sb);
 /* Appends the whole file; returns bytes read or -errno. */
 long strbuf_read_file(struct strbuf *sb, const char *path, size_t hint);
