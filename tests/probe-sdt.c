@@ -400,6 +400,7 @@ static int test_fake_good(uint64_t shift)
 	struct fake_elf f = { shift, d, 0, 2, 0 };
 	struct sdt_markers ms;
 	const struct sdt_marker *m;
+	int ret;
 
 	/* The note keeps the link-time (unshifted) addresses. */
 	f.desc_len = make_desc(d, 8, 0, 0x1010, 0x1800, 0x4002, MARKER_STRS);
@@ -423,21 +424,17 @@ static int test_fake_good(uint64_t shift)
 	TEST_ASSERT_EQUAL("event", sdt_marker_event(&ms, 1, &g, &e, &err), 0);
 	TEST_ASSERT_STR("group", g.buf, "sdt_app");
 	TEST_ASSERT_STR("second site suffixed", e.buf, "req_1");
-	TEST_ASSERT_EQUAL("definition",
-			  sdt_marker_definition(m, "/x/fake.so", "sdt_app",
-						"req", 1, NULL, 0, &def, &warn,
-						&err),
-			  0);
+	ret = sdt_marker_definition(m, "/x/fake.so", "sdt_app", "req", 1,
+				    NULL, 0, &def, &warn, &err);
+	TEST_ASSERT_EQUAL("definition", ret, 0);
 	TEST_ASSERT_STR("definition text", def.buf,
 			"p:sdt_app/req /x/fake.so:0x1010(0x2002) arg1=%ax:s32 arg2=@+0x4010:s64 arg4=%si:u64");
 	TEST_ASSERT_VAL("warns about arg3", strstr(warn.buf, "arg3"));
 	strbuf_reset(&def), strbuf_reset(&warn);
 	TEST_ASSERT_EQUAL("user args", sdt_user_arg_parse("p=arg4:string", &ua[0], &err), 0);
-	TEST_ASSERT_EQUAL("no ref_ctr",
-			  sdt_marker_definition(m, "/x/fake.so", "sdt_app",
-						"req", 0, ua, 1, &def, &warn,
-						&err),
-			  0);
+	ret = sdt_marker_definition(m, "/x/fake.so", "sdt_app", "req", 0, ua,
+				    1, &def, &warn, &err);
+	TEST_ASSERT_EQUAL("no ref_ctr", ret, 0);
 	TEST_ASSERT_STR("without ref_ctr", def.buf,
 			"p:sdt_app/req /x/fake.so:0x1010 arg1=%ax:s32 arg2=@+0x4010:s64 p=+0(%si):string");
 	TEST_ASSERT_VAL("warns about the semaphore", strstr(warn.buf, "semaphore"));
