@@ -4,10 +4,11 @@
 # tests named, as `tracekit test` takes them), and at each invocation of
 # tracekit that a test makes and that changes nothing (report, probe's
 # definitions and listings, ubifs verify, help, usage errors, test --list
-# and --caps), runs OLD too, with the same arguments, working directory,
-# environment and input, and compares stdout, stderr and exit status byte
-# for byte.  The tests' shell scripts reach tracekit through $TRACEKIT,
-# which the runner leaves alone when set: it names a wrapper here.
+# and --caps), runs OLD too, with the same arguments, working directory
+# and environment (and no input, which no command reads), and compares
+# stdout, stderr and exit status byte for byte.  The tests' shell scripts
+# reach tracekit through $TRACEKIT, which the runner leaves alone when
+# set: it names a wrapper here.
 #
 # Invocations that change things (record, probe's add and delete, stack,
 # ubifs sign and extract) run NEW alone: running them twice would change
@@ -79,14 +80,11 @@ esac
 [ $pure = 1 ] || exec "$TK_COMPARE_NEW" "$@"
 
 run=$(mktemp -d "$TK_COMPARE_DIR/runs/XXXXXX")
-if [ -p /dev/stdin ] || [ -f /dev/stdin ]; then
-	cat >"$run/in"
-else
-	: >"$run/in"
-fi
-"$TK_COMPARE_OLD" "$@" <"$run/in" >"$run/old.out" 2>"$run/old.err"
+# No command reads its standard input, which is the caller's to keep (a
+# loop reading specs): both runs get none.
+"$TK_COMPARE_OLD" "$@" </dev/null >"$run/old.out" 2>"$run/old.err"
 echo $? >"$run/old.rc"
-"$TK_COMPARE_NEW" "$@" <"$run/in" >"$run/new.out" 2>"$run/new.err"
+"$TK_COMPARE_NEW" "$@" </dev/null >"$run/new.out" 2>"$run/new.err"
 rc=$?
 echo $rc >"$run/new.rc"
 printf '%q ' "$@" >"$run/args"
