@@ -41,10 +41,10 @@ static inline size_t name_lower_bound(const void *v, size_t nr, size_t size,
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
+		const char *elem = (const char *)v + mid * size;
+		const char *name = *(const char *const *)(elem + off);
 
-		if (strcmp(*(const char *const *)((const char *)v + mid * size +
-						  off),
-			   key) < 0)
+		if (strcmp(name, key) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
