@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "util/array.h"
 #include "util/parse-options.h"
 #include "util/record.h"
 #include "util/strbuf.h"
@@ -23,10 +24,7 @@ static int opt_event(const struct option *opt, const char *arg, int unset)
 {
 	struct event_args *ev = opt->value;
 
-	if (ev->nr == ev->alloc) {
-		ev->alloc = ev->alloc ? 2 * ev->alloc : 8;
-		ev->v = xrealloc(ev->v, ev->alloc * sizeof(*ev->v));
-	}
+	grow_array(ev->v, ev->nr, ev->alloc, 8);
 	ev->v[ev->nr].spec = arg;
 	ev->v[ev->nr].filter = NULL;
 	ev->nr++;

@@ -11,6 +11,7 @@
 #include "arch/arch.h"
 #include "tests/lib.h"
 #include "tests/tests.h"
+#include "util/array.h"
 #include "util/tracefs.h"
 #include "util/usage.h"
 
@@ -241,10 +242,7 @@ uint8_t *test_read_gz(const char *name, size_t *len)
 	if (!gz)
 		return NULL;
 	do {
-		if (n == alloc) {
-			alloc = alloc ? 2 * alloc : 1 << 20;
-			buf = xrealloc(buf, alloc);
-		}
+		grow_array(buf, n, alloc, 1 << 20);
 		got = gzread(gz, buf + n, alloc - n);
 		if (got > 0)
 			n += got;

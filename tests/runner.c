@@ -11,6 +11,7 @@
 
 #include "tests/runner.h"
 #include "tests/tests.h"
+#include "util/array.h"
 #include "util/probe-btf.h"
 #include "util/strbuf.h"
 #include "util/tracefs.h"
@@ -150,10 +151,7 @@ static int sorted_dir_names(const char *dir, const char *suffix, char ***names)
 		if (de->d_name[0] == '.' || len <= slen ||
 		    strcmp(de->d_name + len - slen, suffix))
 			continue;
-		if (nr == alloc) {
-			alloc = alloc ? 2 * alloc : 16;
-			*names = xrealloc(*names, alloc * sizeof(**names));
-		}
+		grow_array(*names, nr, alloc, 16);
 		(*names)[nr++] = xstrdup(de->d_name);
 	}
 	if (d)
@@ -317,10 +315,7 @@ int test_skip_claim_holds(const char *caps, const char *cap,
 static void add_test(struct test_list *l, const char *desc, int (*func)(void),
 		     const char *script, int host_tracefs, int timeout)
 {
-	if (l->nr == l->alloc) {
-		l->alloc = l->alloc ? 2 * l->alloc : 32;
-		l->v = xrealloc(l->v, l->alloc * sizeof(*l->v));
-	}
+	grow_array(l->v, l->nr, l->alloc, 32);
 	l->v[l->nr].desc = xstrdup(desc);
 	l->v[l->nr].func = func;
 	l->v[l->nr].script = script ? xstrdup(script) : NULL;

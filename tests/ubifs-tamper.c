@@ -20,6 +20,7 @@
 #include "ubifs/lpt.h"
 #include "ubifs/sign.h"
 #include "ubifs/verify.h"
+#include "util/array.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 
@@ -48,10 +49,7 @@ struct regions {
 static void add_region(struct regions *r, int lnum, int offs, int node_len,
 		       int from, int len)
 {
-	if (r->nr == r->alloc) {
-		r->alloc = r->alloc ? 2 * r->alloc : 32;
-		r->v = xrealloc(r->v, r->alloc * sizeof(*r->v));
-	}
+	grow_array(r->v, r->nr, r->alloc, 32);
 	r->v[r->nr++] = (struct region){ lnum, offs, node_len, from, len };
 	r->bytes += len;
 }

@@ -15,6 +15,7 @@
 #include "ubifs/auth.h"
 #include "ubifs/compr.h"
 #include "ubifs/extract.h"
+#include "util/array.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
@@ -153,9 +154,8 @@ static int add_leaf(struct ex *x, const struct ubifs_branch *br)
 		return -EINVAL;
 	}
 	if (x->nr == x->alloc) {
-		x->alloc = x->alloc ? 2 * x->alloc : 256;
-		x->v = xrealloc(x->v, x->alloc * sizeof(*x->v));
-		x->hashes = xrealloc(x->hashes, (size_t)x->alloc * x->hash_len);
+		grow_array(x->v, x->nr, x->alloc, 256);
+		x->hashes = xreallocarray(x->hashes, x->alloc, x->hash_len);
 	}
 	l = &x->v[x->nr];
 	l->inum = ubifs_key_inum(br->key);

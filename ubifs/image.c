@@ -14,6 +14,7 @@
 #include "ubifs/auth.h"
 #include "ubifs/image.h"
 #include "ubifs/ubi.h"
+#include "util/array.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 
@@ -29,10 +30,7 @@ void ubifs_report_add(struct ubifs_report *r, int lnum, int offs,
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	if (r->nr == r->alloc) {
-		r->alloc = r->alloc ? 2 * r->alloc : 16;
-		r->v = xrealloc(r->v, r->alloc * sizeof(*r->v));
-	}
+	grow_array(r->v, r->nr, r->alloc, 16);
 	p = &r->v[r->nr++];
 	p->lnum = lnum;
 	p->offs = offs;
@@ -433,10 +431,9 @@ static void scan_add(struct ubifs_leb_scan *s, const uint8_t *p,
 	int hl = auth ? ubifs_auth_hash_len(auth) : 0;
 
 	if (s->nr == s->alloc) {
-		s->alloc = s->alloc ? 2 * s->alloc : 16;
-		s->v = xrealloc(s->v, s->alloc * sizeof(*s->v));
+		grow_array(s->v, s->nr, s->alloc, 16);
 		if (auth)
-			s->hash = xrealloc(s->hash, (size_t)s->alloc * hl);
+			s->hash = xreallocarray(s->hash, s->alloc, hl);
 	}
 	sn = &s->v[s->nr];
 	memset(sn, 0, sizeof(*sn));

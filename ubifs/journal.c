@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ubifs/journal.h"
+#include "util/array.h"
 #include "util/usage.h"
 
 /* GC, base and data heads: the kernel's c->jhead_cnt. */
@@ -121,10 +122,7 @@ static int log_ref(struct jctx *j, int lnum, const struct ubifs_snode *sn)
 	if (j->log_hash &&
 	    ubifs_hash_state_update(j->log_hash, ref, UBIFS_REF_NODE_SZ))
 		goto oom;
-	if (j->nr == j->alloc) {
-		j->alloc = j->alloc ? 2 * j->alloc : 8;
-		j->buds = xrealloc(j->buds, j->alloc * sizeof(*j->buds));
-	}
+	grow_array(j->buds, j->nr, j->alloc, 8);
 	b = &j->buds[j->nr];
 	memset(b, 0, sizeof(*b));
 	b->lnum = bl;
@@ -240,14 +238,6 @@ static int is_last_bud(const struct jctx *j, int i)
 	return p[0] == 0xff && p[1] == 0xff && p[2] == 0xff && p[3] == 0xff;
 }
 
-#define PUSH(arr, nr, alloc)						\
-	do {								\
-		if ((nr) == (alloc)) {					\
-			(alloc) = (alloc) ? 2 * (alloc) : 64;		\
-			(arr) = xrealloc((arr), (alloc) * sizeof(*(arr))); \
-		}							\
-	} while (0)
-
 /*
  * What apply_replay_entry() does to the committed leaves: insert_node()
  * replaces the leaf of the node's key, an inode with
@@ -274,7 +264,7 @@ static void note_replayed(struct jctx *j, const uint8_t *node, int type,
 			  !!(new_size & (UBIFS_BLOCK_SIZE - 1));
 		max_blk = old_size / UBIFS_BLOCK_SIZE -
 			  !(old_size & (UBIFS_BLOCK_SIZE - 1));
-		PUSH(r->truns, r->truns_nr, r->truns_alloc);
+		grow_array(r->truns, r->truns_nr, r->truns_alloc, 64);
 		r->truns[r->truns_nr].inum = le32toh(trun->inum);
 		r->truns[r->truns_nr].min_blk = min_blk;
 		r->truns[r->truns_nr++].max_blk = max_blk;
@@ -286,11 +276,11 @@ static void note_replayed(struct jctx *j, const uint8_t *node, int type,
 	if (type == UBIFS_AUTH_NODE || type == UBIFS_DENT_NODE ||
 	    type == UBIFS_XENT_NODE || len < UBIFS_CH_SZ + UBIFS_SK_LEN)
 		return;
-	PUSH(r->keys, r->keys_nr, r->keys_alloc);
+	grow_array(r->keys, r->keys_nr, r->keys_alloc, 64);
 	memcpy(r->keys[r->keys_nr++], node + UBIFS_CH_SZ, UBIFS_SK_LEN);
 	if (type == UBIFS_INO_NODE && len >= UBIFS_INO_NODE_SZ &&
 	    !((const struct ubifs_ino_node *)node)->nlink) {
-		PUSH(r->inums, r->inums_nr, r->inums_alloc);
+		grow_array(r->inums, r->inums_nr, r->inums_alloc, 64);
 		r->inums[r->inums_nr++] = ubifs_key_inum(node + UBIFS_CH_SZ);
 	}
 }

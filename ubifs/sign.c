@@ -10,6 +10,7 @@
 #include "ubifs/lpt.h"
 #include "ubifs/sign.h"
 #include "ubifs/verify.h"
+#include "util/array.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 
@@ -178,10 +179,7 @@ static void collect(struct signer *s, struct level *levels, int lnum,
 	int cc = le16toh(idx->child_cnt), lv = le16toh(idx->level), i;
 	struct level *l = &levels[lv];
 
-	if (l->nr == l->alloc) {
-		l->alloc = l->alloc ? 2 * l->alloc : 16;
-		l->v = xrealloc(l->v, l->alloc * sizeof(*l->v));
-	}
+	grow_array(l->v, l->nr, l->alloc, 16);
 	l->v[l->nr++] = (struct idx_ref){ .olnum = lnum, .ooffs = offs };
 	if (lv == 0)
 		return;

@@ -5,6 +5,21 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/usage.h"
+
+/*
+ * Makes room for element nr of the array v of alloc elements, nr being
+ * at most alloc: when v is full, doubles alloc (to first when nothing is
+ * allocated yet) and reallocates v, dying if memory runs out.  After it,
+ * nr < alloc.  v and alloc, which it assigns, are evaluated more than
+ * once; nr and first once.
+ */
+#define grow_array(v, nr, alloc, first) do {				\
+	if ((nr) >= (alloc)) {						\
+		(alloc) = (alloc) ? 2 * (alloc) : (first);		\
+		(v) = xreallocarray((v), (alloc), sizeof(*(v)));	\
+	}								\
+} while (0)
 
 /*
  * Releases each of the nr elements of the array v with release (which

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/array.h"
 #include "util/dwarf-aux.h"
 #include "util/usage.h"
 
@@ -192,10 +193,7 @@ int dwarf_aux_func_rows(Dwarf_Die *func, struct dwarf_aux_row **rows, int *nr)
 		dwarf_linebeginstatement(l, &stmt);
 		if (!stmt || dwarf_haspc(func, a) != 1)
 			continue;
-		if (*nr == alloc) {
-			alloc = alloc ? 2 * alloc : 32;
-			*rows = xrealloc(*rows, alloc * sizeof(**rows));
-		}
+		grow_array(*rows, *nr, alloc, 32);
 		(*rows)[*nr].addr = a;
 		(*rows)[(*nr)++].line = ln;
 	}

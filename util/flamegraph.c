@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "util/array.h"
 #include "util/flamegraph.h"
 #include "util/json.h"
 #include "util/usage.h"
@@ -73,10 +74,7 @@ static struct fg_node *kid_of(struct fg_node *n, const char *name, size_t len)
 		if (!strncmp(n->kids[i].name, name, len) &&
 		    !n->kids[i].name[len])
 			return &n->kids[i];
-	if (n->nr_kids == n->alloc_kids) {
-		n->alloc_kids = n->alloc_kids ? 2 * n->alloc_kids : 4;
-		n->kids = xrealloc(n->kids, n->alloc_kids * sizeof(*n->kids));
-	}
+	grow_array(n->kids, n->nr_kids, n->alloc_kids, 4);
 	k = &n->kids[n->nr_kids++];
 	memset(k, 0, sizeof(*k));
 	k->name = xstrndup(name, len);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/array.h"
 #include "util/help.h"
 #include "util/parse-options.h"
 #include "util/strbuf.h"
@@ -389,10 +390,7 @@ void usage_with_options(const char *const *usagestr, const struct option *opts)
 
 void opt_string_list_append(struct opt_string_list *l, const char *s)
 {
-	if (l->nr + 1 >= l->alloc) {
-		l->alloc = l->alloc ? 2 * l->alloc : 8;
-		l->items = xrealloc(l->items, l->alloc * sizeof(*l->items));
-	}
+	grow_array(l->items, l->nr + 1, l->alloc, 8);
 	l->items[l->nr++] = s;
 	l->items[l->nr] = NULL;
 }

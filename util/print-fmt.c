@@ -110,11 +110,7 @@ static void *fmt_alloc(struct print_fmt *f, size_t n)
 {
 	void *p = xcalloc(1, n);
 
-	if (f->nr_allocs == f->alloc_allocs) {
-		f->alloc_allocs = f->alloc_allocs ? 2 * f->alloc_allocs : 16;
-		f->allocs = xrealloc(f->allocs,
-				     f->alloc_allocs * sizeof(*f->allocs));
-	}
+	grow_array(f->allocs, f->nr_allocs, f->alloc_allocs, 16);
 	f->allocs[f->nr_allocs++] = p;
 	return p;
 }
@@ -137,10 +133,7 @@ static struct seg *add_seg(struct print_fmt *f, enum seg_kind kind)
 {
 	struct seg *s;
 
-	if (f->nr_segs == f->alloc_segs) {
-		f->alloc_segs = f->alloc_segs ? 2 * f->alloc_segs : 8;
-		f->segs = xrealloc(f->segs, f->alloc_segs * sizeof(*f->segs));
-	}
+	grow_array(f->segs, f->nr_segs, f->alloc_segs, 8);
 	s = &f->segs[f->nr_segs++];
 	memset(s, 0, sizeof(*s));
 	s->kind = kind;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/array.h"
 #include "util/parse-options.h"
 #include "util/probe-add.h"
 #include "util/probe-event.h"
@@ -28,10 +29,7 @@ static void say(struct probe_report *rep, enum probe_say kind,
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	if (rep->nr == rep->alloc) {
-		rep->alloc = rep->alloc ? 2 * rep->alloc : 16;
-		rep->v = xrealloc(rep->v, rep->alloc * sizeof(*rep->v));
-	}
+	grow_array(rep->v, rep->nr, rep->alloc, 16);
 	rep->v[rep->nr].kind = kind;
 	rep->v[rep->nr++].text = strbuf_detach(&sb, NULL);
 }

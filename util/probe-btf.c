@@ -810,10 +810,7 @@ static void index_funcs(const struct btf *btf, struct func_index *fi)
 
 		if (!btf_is_func(t))
 			continue;
-		if (fi->nr == alloc) {
-			alloc = alloc ? 2 * alloc : 4096;
-			fi->e = xrealloc(fi->e, alloc * sizeof(*fi->e));
-		}
+		grow_array(fi->e, fi->nr, alloc, 4096);
 		fi->e[fi->nr].name = btf__name_by_offset(btf, t->name_off);
 		fi->e[fi->nr++].proto = t->type;
 	}
@@ -1068,10 +1065,7 @@ int probe_btf_list_funcs(struct probe_btf *b, const char *glob,
 		 */
 		if (!probe_ksyms_has_text(b->ksyms, name))
 			continue;
-		if (nr == alloc) {
-			alloc = alloc ? 2 * alloc : 256;
-			names = xrealloc(names, alloc * sizeof(*names));
-		}
+		grow_array(names, nr, alloc, 256);
 		names[nr++] = name;
 	}
 	if (nr)

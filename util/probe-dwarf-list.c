@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/array.h"
 #include "util/probe-dwarf-int.h"
 #include "util/probe-dwarf-list.h"
 #include "util/usage.h"
@@ -218,10 +219,7 @@ static int listed_lines(Dwarf_Die *func, int decl, const char *file, int **out,
 		if (!line_listed(func, lines, n, l, decl, file, entry) ||
 		    dwarf_lineno(l, &ln))
 			continue;
-		if (*nr == alloc) {
-			alloc *= 2;
-			*out = xrealloc(*out, alloc * sizeof(**out));
-		}
+		grow_array(*out, *nr, alloc, 1);
 		(*out)[(*nr)++] = ln;
 	}
 	return 0;
@@ -318,10 +316,7 @@ static void list_func_push(struct func_list *fl, const char *name)
 {
 	if (fl->glob && fnmatch(fl->glob, name, 0))
 		return;
-	if (fl->nr == fl->alloc) {
-		fl->alloc = fl->alloc ? 2 * fl->alloc : 64;
-		fl->names = xrealloc(fl->names, fl->alloc * sizeof(*fl->names));
-	}
+	grow_array(fl->names, fl->nr, fl->alloc, 64);
 	fl->names[fl->nr++] = xstrdup(name);
 }
 

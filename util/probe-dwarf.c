@@ -92,10 +92,7 @@ void probe_debuginfo_close(struct probe_debuginfo *dbg)
 static void push_site(struct site_list *sl, Dwarf_Die *target, Dwarf_Die *func,
 		      int inlined)
 {
-	if (sl->nr == sl->alloc) {
-		sl->alloc = sl->alloc ? 2 * sl->alloc : 4;
-		sl->v = xrealloc(sl->v, sl->alloc * sizeof(*sl->v));
-	}
+	grow_array(sl->v, sl->nr, sl->alloc, 4);
 	sl->v[sl->nr].target = *target;
 	sl->v[sl->nr].func = *func;
 	sl->v[sl->nr++].inlined = inlined;
@@ -240,12 +237,7 @@ struct unit_walk {
 static void push_unit(struct probe_debuginfo *dbg, const char *name,
 		      const Dwarf_Die *cu)
 {
-	if (dbg->nr_units == dbg->alloc_units) {
-		dbg->alloc_units = dbg->alloc_units ?
-			2 * dbg->alloc_units : 1024;
-		dbg->units = xrealloc(dbg->units,
-				      dbg->alloc_units * sizeof(*dbg->units));
-	}
+	grow_array(dbg->units, dbg->nr_units, dbg->alloc_units, 1024);
 	dbg->units[dbg->nr_units].name = name;
 	dbg->units[dbg->nr_units++].cu = *cu;
 }

@@ -37,10 +37,7 @@ static void event_push(struct probe_events *evs, enum probe_kind kind,
 {
 	struct probe_event *ev;
 
-	if (evs->nr == evs->alloc) {
-		evs->alloc = evs->alloc ? 2 * evs->alloc : 8;
-		evs->v = xrealloc(evs->v, evs->alloc * sizeof(*evs->v));
-	}
+	grow_array(evs->v, evs->nr, evs->alloc, 8);
 	ev = &evs->v[evs->nr++];
 	ev->def.kind = kind;
 	ev->def.type = type;

@@ -69,10 +69,7 @@ int probe_def_parse(const char *line, enum probe_kind kind,
 
 static void defs_push(struct probe_defs *defs, const struct probe_def *d)
 {
-	if (defs->nr == defs->alloc) {
-		defs->alloc = defs->alloc ? 2 * defs->alloc : 16;
-		defs->v = xrealloc(defs->v, defs->alloc * sizeof(*defs->v));
-	}
+	grow_array(defs->v, defs->nr, defs->alloc, 16);
 	defs->v[defs->nr++] = *d;
 }
 

@@ -117,10 +117,7 @@ int probe_ksyms_load(struct probe_ksyms *k, struct strbuf *err)
 		if (!nl)
 			break;
 		*nl = '\0';
-		if (k->nr_syms == alloc) {
-			alloc = alloc ? 2 * alloc : 1 << 16;
-			k->syms = xrealloc(k->syms, alloc * sizeof(*k->syms));
-		}
+		grow_array(k->syms, k->nr_syms, alloc, 1 << 16);
 		k->nr_syms += kallsym_parse(line, &k->syms[k->nr_syms]);
 	}
 	if (!k->syms)
@@ -242,12 +239,7 @@ static int traceable(struct probe_ksyms *k, const char *func)
 		     line = nl + 1) {
 			*nl = '\0';
 			line[strcspn(line, " \t")] = '\0';
-			if (n == alloc) {
-				alloc = alloc ? 2 * alloc : 1 << 16;
-				k->ftrace_funcs = xrealloc(
-					k->ftrace_funcs,
-					alloc * sizeof(*k->ftrace_funcs));
-			}
+			grow_array(k->ftrace_funcs, n, alloc, 1 << 16);
 			k->ftrace_funcs[n++] = line;
 		}
 		qsort(k->ftrace_funcs, n, sizeof(*k->ftrace_funcs), str_cmp);

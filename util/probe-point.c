@@ -158,10 +158,7 @@ static char *default_arg_name(const struct probe_arg *arg)
 
 static void push_fetch(struct probe_point *pp, int *alloc, struct fetch_arg *fa)
 {
-	if (pp->nr_args == *alloc) {
-		*alloc = *alloc ? 2 * *alloc : 8;
-		pp->args = xrealloc(pp->args, *alloc * sizeof(*pp->args));
-	}
+	grow_array(pp->args, pp->nr_args, *alloc, 8);
 	pp->args[pp->nr_args++] = *fa;
 }
 

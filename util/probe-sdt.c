@@ -247,10 +247,7 @@ static void convert_args(const struct elf_ctx *ctx, struct sdt_marker *m)
 		len = strcspn(p, " \t");
 		if (!len)
 			break;
-		if (m->argc == alloc) {
-			alloc = alloc ? 2 * alloc : 8;
-			m->argv = xrealloc(m->argv, alloc * sizeof(*m->argv));
-		}
+		grow_array(m->argv, m->argc, alloc, 8);
 		convert_arg(ctx, m, p, len, &m->argv[m->argc++]);
 		p += len;
 	}
@@ -352,10 +349,7 @@ static int read_note(const struct elf_ctx *ctx, const unsigned char *desc,
 	m.name = xstrdup(note.name);
 	m.args = xstrdup(note.args);
 	convert_args(ctx, &m);
-	if (ms->nr == ms->alloc) {
-		ms->alloc = ms->alloc ? 2 * ms->alloc : 16;
-		ms->v = xrealloc(ms->v, ms->alloc * sizeof(*ms->v));
-	}
+	grow_array(ms->v, ms->nr, ms->alloc, 16);
 	ms->v[ms->nr++] = m;
 	return 0;
 }

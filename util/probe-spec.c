@@ -110,11 +110,7 @@ static int parse_fields(const char *p, struct probe_arg *arg, const char *tok,
 		f.name = xstrndup(p, n);
 		p += n;
 push:
-		if (arg->nr_fields == alloc) {
-			alloc = alloc ? 2 * alloc : 4;
-			arg->fields = xrealloc(arg->fields,
-					       alloc * sizeof(*arg->fields));
-		}
+		grow_array(arg->fields, arg->nr_fields, alloc, 4);
 		arg->fields[arg->nr_fields++] = f;
 	}
 	return 0;
@@ -300,11 +296,7 @@ int probe_spec_parse(const char *text, struct probe_spec *spec,
 	}
 	ret = parse_point(tok, spec, err);
 	while (!ret && (tok = strtok_r(NULL, " \t", &save))) {
-		if (spec->nr_args == alloc) {
-			alloc = alloc ? 2 * alloc : 8;
-			spec->args = xrealloc(spec->args,
-					      alloc * sizeof(*spec->args));
-		}
+		grow_array(spec->args, spec->nr_args, alloc, 8);
 		ret = parse_arg(tok, &spec->args[spec->nr_args++], err);
 	}
 out:

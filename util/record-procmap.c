@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "util/array.h"
 #include "util/elf-addr.h"
 #include "util/record-int.h"
 #include "util/tracedat-write.h"
@@ -47,13 +48,8 @@ static struct procmap *add(struct record *rec, pid_t pid)
 
 	if (m)
 		return m;
-	if (rec->wait.nr_procmaps == rec->wait.alloc_procmaps) {
-		rec->wait.alloc_procmaps = rec->wait.alloc_procmaps ?
-					   2 * rec->wait.alloc_procmaps : 8;
-		rec->wait.procmaps = xrealloc(rec->wait.procmaps,
-					      rec->wait.alloc_procmaps *
-					      sizeof(*rec->wait.procmaps));
-	}
+	grow_array(rec->wait.procmaps, rec->wait.nr_procmaps,
+		   rec->wait.alloc_procmaps, 8);
 	m = &rec->wait.procmaps[rec->wait.nr_procmaps++];
 	m->pid = pid;
 	m->attached = 0;

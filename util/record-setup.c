@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/array.h"
 #include "util/callgraph.h"
 #include "util/probe-note.h"
 #include "util/record-int.h"
@@ -173,13 +174,8 @@ static void add_event(struct record *rec, const char *sys, const char *name)
 		if (!strcmp(rec->setup.events[i].system, sys) &&
 		    !strcmp(rec->setup.events[i].name, name))
 			return;
-	if (rec->setup.nr_events == rec->setup.alloc_events) {
-		rec->setup.alloc_events = rec->setup.alloc_events ?
-					  2 * rec->setup.alloc_events : 16;
-		rec->setup.events = xrealloc(rec->setup.events,
-					     rec->setup.alloc_events *
-					     sizeof(*rec->setup.events));
-	}
+	grow_array(rec->setup.events, rec->setup.nr_events,
+		   rec->setup.alloc_events, 16);
 	rec->setup.events[rec->setup.nr_events].system = xstrdup(sys);
 	rec->setup.events[rec->setup.nr_events].name = xstrdup(name);
 	strbuf_init(&rec->setup.events[rec->setup.nr_events].format, 0);

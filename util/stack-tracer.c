@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "util/array.h"
 #include "util/json.h"
 #include "util/probe-btf.h"
 #include "util/run-command.h"
@@ -168,11 +169,7 @@ int stack_trace_parse(const char *text, struct stack_trace *st,
 			entry_release(&e);
 			why = "entry out of sequence";
 		} else {
-			if (st->nr == st->alloc) {
-				st->alloc = st->alloc ? 2 * st->alloc : 32;
-				st->v = xrealloc(st->v,
-						 st->alloc * sizeof(*st->v));
-			}
+			grow_array(st->v, st->nr, st->alloc, 32);
 			st->v[st->nr++] = e;
 		}
 		if (why) {
@@ -310,10 +307,7 @@ int stack_tracer_read(struct stack_trace *st, struct strbuf *err)
 
 static void filter_append(struct stack_filter *f, const char *name)
 {
-	if (f->nr == f->alloc) {
-		f->alloc = f->alloc ? 2 * f->alloc : 8;
-		f->v = xrealloc(f->v, f->alloc * sizeof(*f->v));
-	}
+	grow_array(f->v, f->nr, f->alloc, 8);
 	f->v[f->nr++] = xstrdup(name);
 }
 

@@ -371,10 +371,7 @@ int tracedat_merge_add(struct tracedat_merge *m, struct tracedat *td,
 		stream_free(s);
 		return r;
 	}
-	if (m->nr == m->alloc) {
-		m->alloc = m->alloc ? 2 * m->alloc : 16;
-		m->heap = xrealloc(m->heap, m->alloc * sizeof(*m->heap));
-	}
+	grow_array(m->heap, m->nr, m->alloc, 16);
 	m->heap[m->nr++] = s;
 	heap_up(m, m->nr - 1);
 	return 0;

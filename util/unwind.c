@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "arch/arch.h"
+#include "util/array.h"
 #include "util/callgraph.h"
 #include "util/elf-addr.h"
 #include "util/unwind.h"
@@ -347,10 +348,7 @@ static struct unwind_elf *elf_get(struct unwind *u, const char *path)
 		munmap(e->data, e->size);
 		e->data = NULL;
 	}
-	if (u->nr_elfs == u->alloc_elfs) {
-		u->alloc_elfs = u->alloc_elfs ? 2 * u->alloc_elfs : 16;
-		u->elfs = xrealloc(u->elfs, u->alloc_elfs * sizeof(*u->elfs));
-	}
+	grow_array(u->elfs, u->nr_elfs, u->alloc_elfs, 16);
 	u->elfs[u->nr_elfs++] = e;
 	return e->data ? e : NULL;
 }
@@ -550,12 +548,7 @@ static struct unwind_proc *proc_add(struct unwind *u, int space, int pid)
 	if (p) {
 		proc_release(p);
 	} else {
-		if (u->nr_procs == u->alloc_procs) {
-			u->alloc_procs =
-				u->alloc_procs ? 2 * u->alloc_procs : 8;
-			u->procs = xrealloc(u->procs,
-					    u->alloc_procs * sizeof(*u->procs));
-		}
+		grow_array(u->procs, u->nr_procs, u->alloc_procs, 8);
 		p = &u->procs[u->nr_procs++];
 	}
 	memset(p, 0, sizeof(*p));
@@ -683,13 +676,7 @@ static const struct unwind_layout *layout_of(struct unwind *u,
 		if (u->layouts[i].event == event)
 			break;
 	if (i == u->nr_layouts) {
-		if (u->nr_layouts == u->alloc_layouts) {
-			u->alloc_layouts =
-				u->alloc_layouts ? 2 * u->alloc_layouts : 8;
-			u->layouts = xrealloc(u->layouts,
-					      u->alloc_layouts *
-						      sizeof(*u->layouts));
-		}
+		grow_array(u->layouts, u->nr_layouts, u->alloc_layouts, 8);
 		layout_init(&u->layouts[u->nr_layouts++], event);
 	}
 	slot->event = event;
@@ -745,10 +732,7 @@ static int load_dump(struct unwind_ctx *c, const struct tep_record *rec)
 
 static struct unwind_frame *push_frame(struct unwind_stack *st)
 {
-	if (st->nr == st->alloc) {
-		st->alloc = st->alloc ? 2 * st->alloc : 32;
-		st->v = xrealloc(st->v, st->alloc * sizeof(*st->v));
-	}
+	grow_array(st->v, st->nr, st->alloc, 32);
 	memset(&st->v[st->nr], 0, sizeof(st->v[0]));
 	return &st->v[st->nr++];
 }

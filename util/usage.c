@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +91,13 @@ void *xrealloc(void *old, size_t n)
 	if (!p)
 		die("out of memory allocating %zu bytes", n);
 	return p;
+}
+
+void *xreallocarray(void *old, size_t nmemb, size_t n)
+{
+	if (n && nmemb > SIZE_MAX / n)
+		die("out of memory allocating %zu x %zu bytes", nmemb, n);
+	return xrealloc(old, nmemb * n);
 }
 
 char *xstrdup(const char *s)

@@ -26,6 +26,8 @@ void warning_lines(const char *text);
 void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t n);
 void *xrealloc(void *p, size_t n);
+/* xrealloc() of nmemb elements of n bytes, dying if the product overflows. */
+void *xreallocarray(void *p, size_t nmemb, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 
