@@ -15,7 +15,9 @@
 # what the second run sees.  OLD runs first, so that what a compared
 # invocation leaves behind (report --flamegraph's file) is NEW's.  The C
 # tests call util/ directly and are not compared; neither is what runs
-# inside the VM guest (the guest has only NEW).  A test that reads
+# inside the VM guest (the guest has only NEW): a test that boots the
+# guest with $TRACEKIT (need_vm_host) takes the wrapper there, where it
+# cannot run, and is to be left out.  A test that reads
 # $TRACEKIT as an ELF file (the exit-code test probes it) fails here, and
 # one that counts invocations may: compare its invocations by hand.
 #
