@@ -93,6 +93,7 @@ char *test_source_path(const char *rel);
 	X(tracedat_read, "report: formats libtraceevent dies on are cut before their print fmt; fuzz inputs") \
 	X(unwind, "unwind: a snapshot of this process unwinds as backtrace() walks it; mutated, it never crashes") \
 	X(flamegraph, "flamegraph: the SVG's frames, widths and escaped names, as Chromium parses them") \
+	X(aggregate, "aggregate: buckets, order, text and JSON as bpftrace 0.17 prints its maps") \
 	/* end of list: add suites above this line */
 
 /* Fixture suites for the framework's own self-test, only listed when
