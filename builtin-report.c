@@ -13,6 +13,7 @@
 #include "builtin.h"
 #include "util/parse-options.h"
 #include "util/report.h"
+#include "util/report-aggregate.h"
 #include "util/report-format.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
@@ -25,6 +26,8 @@ struct report_cmd {
 	int stat, raw, latency, no_plugins, list_events;
 	const struct report_format *fmt;
 	int *pid_list;			/* --pid, parsed */
+	struct report_agg_opts agg;	/* --count, --hist... */
+	unsigned long top;
 	struct report session;
 	struct strbuf out;
 	struct strbuf err;		/* what the reader found wrong */
@@ -165,6 +168,49 @@ static int print_events(struct report_cmd *c)
 	return 0;
 }
 
+/* --count[=KEYS], --sum FIELD...: one aggregation, checked in util/. */
+static int agg_cb(const struct option *opt, const char *arg, int unset)
+{
+	struct strbuf name = STRBUF_INIT, err = STRBUF_INIT;
+	int ret = 0;
+
+	(void)unset;
+	strbuf_addf(&name, "--%s", opt->long_name);
+	if (!strcmp(opt->long_name, "by") ?
+	    report_agg_set_keys(opt->value, name.buf, arg, &err) :
+	    report_agg_set(opt->value, name.buf, arg, &err))
+		ret = error("%s", err.buf);
+	strbuf_release(&name);
+	strbuf_release(&err);
+	return ret;
+}
+
+#define OPT_AGG(l, a, h, f) \
+	{ .type = OPTION_CALLBACK, .long_name = (l), .value = &c.agg, \
+	  .argh = (a), .help = (h), .flags = PARSE_OPT_NONEG | (f), \
+	  .callback = agg_cb }
+
+/* What goes with an aggregation, and what needs one. */
+static void check_agg(struct report_cmd *c)
+{
+	const char *with = c->stat ? "--stat" :
+			   c->flamegraph ? "--flamegraph" :
+			   !strcmp(c->fmt->name, "folded") ? "--format folded" :
+			   NULL;
+
+	if (!c->agg.option) {
+		if (c->agg.nr_keys || c->top)
+			die_code(TK_EXIT_USAGE, "%s: needs an aggregation (--count, --sum, --hist, --lhist, --min, --max or --avg)",
+				 c->top ? "--top" : "--by");
+		return;
+	}
+	if (with)
+		die_code(TK_EXIT_USAGE, "%s: not with %s", c->agg.option,
+			 with);
+	c->agg.json = !strcmp(c->fmt->name, "json");
+	c->agg.top = c->top;
+}
+
 /* A warning may hold several lines (one per changed file): each is one. */
 static void warn(const char *msg)
 {
@@ -177,6 +223,7 @@ static int run(struct report_cmd *c)
 	const struct report_output_opts oo = {
 		.format = c->fmt, .raw = c->raw, .latency = c->latency,
 		.stat = c->stat, .flamegraph = c->flamegraph,
+		.agg = c->agg.option ? &c->agg : NULL,
 	};
 	struct report_output *ro;
 	struct tracedat_event ev;
@@ -238,6 +285,21 @@ int cmd_report(int argc, const char **argv)
 			 "latency format: irqs-off, need-resched, preempt columns"),
 		OPT_BOOL('N', "no-plugins", &c.no_plugins,
 			 "print formats only: no libtraceevent plugins (trace-cmd -N)"),
+		OPT_AGG("count", "KEYS",
+			"count the events, by KEYS (as --by) if given",
+			PARSE_OPT_OPTARG),
+		OPT_AGG("sum", "FIELD", "sum FIELD's values", 0),
+		OPT_AGG("min", "FIELD", "the least of FIELD's values", 0),
+		OPT_AGG("max", "FIELD", "the greatest of FIELD's values", 0),
+		OPT_AGG("avg", "FIELD", "the average of FIELD's values", 0),
+		OPT_AGG("hist", "FIELD",
+			"FIELD's values in power-of-two buckets", 0),
+		OPT_AGG("lhist", "FIELD,MIN,MAX,STEP",
+			"FIELD's values in linear buckets", 0),
+		OPT_AGG("by", "KEYS",
+			"aggregate by KEYS: fields, comm, pid, cpu, event", 0),
+		OPT_ULONG(0, "top", &c.top, "N",
+			  "print the N greatest entries of the table only"),
 		/* What -e can select, for the completion script. */
 		OPT_HIDDEN_BOOL(0, "list-events", &c.list_events,
 				"print the events of the files"),
@@ -258,6 +320,7 @@ int cmd_report(int argc, const char **argv)
 		die_code(TK_EXIT_USAGE, "--flamegraph: not with %s%s",
 			 c.stat ? "--stat" : "--format ",
 			 c.stat ? "" : c.fmt->name);
+	check_agg(&c);
 	c.pid_list = xcalloc(c.pids.nr + 1, sizeof(*c.pid_list));
 	for (i = 0; i < c.pids.nr; i++) {
 		char *end;
@@ -297,6 +360,7 @@ int cmd_report(int argc, const char **argv)
 out:
 	report_release(&c.session);
 	free(c.pid_list);
+	report_agg_opts_release(&c.agg);
 	strbuf_release(&c.out);
 	strbuf_release(&c.err);
 	strbuf_release(&argh);

@@ -15,10 +15,12 @@ zlib1g-dev libbpf-dev libunwind-dev"
 # package does not depend on (Debian 12): without them pkg-config fails.
 # chromium renders report --flamegraph's SVG (report-flamegraph.sh).
 # libc6-dbg is libc's DWARF, whose aliases probe-alias.sh probes.
+# bpftrace (0.17 on Debian 12) prints the maps report-aggregate.sh's
+# tables are held against.
 test_pkgs="trace-cmd linux-perf systemtap-sdt-dev mtd-utils openssl xxd
 busybox-static cpio kmod qemu-system-x86 keyutils time jq clang binutils
 asciidoctor man-db libkshark-dev libtracecmd-dev libjson-c-dev pahole bpftool
-llvm g++ chromium libc6-dbg"
+llvm g++ chromium libc6-dbg bpftrace"
 
 # The VM boots the kernel behind Debian's linux-image-amd64 metapackage;
 # its headers build tests/kmod, and with its source (linux-source-X.Y, of

@@ -11,6 +11,7 @@
 #include "util/array.h"
 #include "util/flamegraph.h"
 #include "util/print.h"
+#include "util/report-aggregate.h"
 #include "util/report-format.h"
 #include "util/unwind.h"
 #include "util/usage.h"
@@ -40,6 +41,7 @@ struct report_output {
 	/* by source: the folded stack of its last event, until its -T stack */
 	struct fold_pending *pending;
 	int nr_pending;
+	struct report_agg *agg;		/* --count, --hist...: the table */
 };
 
 /* msg to report_opts.warn, which prints it; then msg is empty. */
@@ -327,6 +329,30 @@ static int print_folded(struct report_output *ro, struct strbuf *err)
 	return ret;
 }
 
+/*
+ * Aggregation: each kept event into the table, but the stack traces
+ * that follow an event (record -T), which are no events of their own.
+ */
+static int agg_event(struct report_output *ro, struct tracedat_event *ev,
+		     struct strbuf *err)
+{
+	const struct report_file *f = ro->r->sources[ev->source].file;
+	struct tep_event *event = print_event_of(&ro->pc, ev);
+
+	/* Before the keys: sched_switch's names the tasks, as for the text. */
+	print_run_handler(&ro->pc, ev);
+	if (!event || ev->id == f->stack_ids[0] || ev->id == f->stack_ids[1])
+		return 0;
+	return report_agg_event(ro->agg, ev, event, err);
+}
+
+static int agg_end(struct report_output *ro, struct strbuf *err)
+{
+	(void)err;
+	report_agg_print(ro->agg, ro->out);
+	return 0;
+}
+
 static const struct report_format fmt_text = {
 	.name = "text", .help = "text (as trace-cmd report)", .flamegraph = 1,
 	.begin = text_begin, .event = text_event,
@@ -341,6 +367,12 @@ static const struct report_format fmt_folded = {
 	.name = "folded", .help = "the call stacks folded for flamegraph.pl",
 	.flamegraph = 1,
 	.begin = fold_begin, .event = fold_event, .end = print_folded,
+};
+
+/* Not one of --format's: the aggregation options choose it. */
+static const struct report_format fmt_aggregate = {
+	.name = "aggregate", .help = "the aggregation table",
+	.event = agg_event, .end = agg_end,
 };
 
 const struct report_format *const report_formats[] = {
@@ -391,7 +423,10 @@ struct report_output *report_output_new(struct report *r,
 	ro->r = r;
 	ro->out = out;
 	/* The folded stacks are what the flame graph draws. */
-	ro->fmt = o->flamegraph ? &fmt_folded : o->format;
+	ro->fmt = o->agg ? &fmt_aggregate :
+		  o->flamegraph ? &fmt_folded : o->format;
+	if (o->agg)
+		ro->agg = report_agg_new(o->agg);
 	ro->print_stacks = o->format == &fmt_folded;
 	print_init(&ro->pc, o->raw, o->latency);
 	ro->pc.hide_capture = !o->raw;
@@ -438,5 +473,6 @@ void report_output_free(struct report_output *ro)
 	for (i = 0; i < ro->nr_pending; i++)
 		strbuf_release(&ro->pending[i].stack);
 	free(ro->pending);
+	report_agg_free(ro->agg);
 	free(ro);
 }

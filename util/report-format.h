@@ -17,6 +17,7 @@
  */
 
 struct report_output;
+struct report_agg_opts;
 
 struct report_format {
 	const char *name;		/* --format's argument */
@@ -58,6 +59,11 @@ struct report_output_opts {
 	 * when the format is the folded one.
 	 */
 	const char *flamegraph;
+	/*
+	 * The aggregation options, NULL for none: the kept events then go
+	 * into its table, printed at the end, whatever the format.
+	 */
+	const struct report_agg_opts *agg;
 };
 
 /*

@@ -107,6 +107,8 @@ fi
 expect 0 report "$data/report-sched-v7.dat"
 expect 1 report nosuch.dat
 expect 2 report --format xml "$data/report-sched-v7.dat"
+expect 1 report --sum nosuch "$data/report-sched-v7.dat"
+expect 2 report --count --sum prev_pid "$data/report-sched-v7.dat"
 
 expect 2 stack --start --stop
 if [ "$(cap stack_tracer)" = 1 ] && [ "$(cap root)" = 1 ]; then

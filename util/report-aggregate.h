@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef TK_REPORT_AGGREGATE_H
+#define TK_REPORT_AGGREGATE_H
+
+#include <stddef.h>
+
+#include "util/aggregate.h"
+#include "util/strbuf.h"
+#include "util/tracedat-merge.h"
+
+/*
+ * report's aggregation (--count, --sum, --hist, --lhist, --min, --max,
+ * --avg, --by, --top): the options checked, the keys and the value of
+ * each event the session keeps taken from its fields, task and CPU into
+ * an aggregate table, which the end prints as bpftrace prints its map.
+ */
+
+struct report_agg_opts {
+	enum aggregate_op op;
+	const char *option;		/* "--hist": for the messages */
+	char *field;			/* the value's; NULL for --count */
+	char **keys;			/* --by, --count=KEYS */
+	int nr_keys;
+	struct aggregate_lhist lh;
+	size_t top;			/* 0: all */
+	int json;			/* bpftrace -f json's output */
+};
+
+/*
+ * Sets o from the aggregation option called option ("--sum") with its
+ * argument arg (FIELD; FIELD,MIN,MAX,STEP for --lhist; KEYS or NULL for
+ * --count).  0, or -EINVAL with the reason in err.
+ */
+int report_agg_set(struct report_agg_opts *o, const char *option,
+		   const char *arg, struct strbuf *err);
+
+/*
+ * KEYS, a comma list, of the option called option (--by, --count); 0,
+ * or -EINVAL with err set.
+ */
+int report_agg_set_keys(struct report_agg_opts *o, const char *option,
+			const char *keys, struct strbuf *err);
+
+void report_agg_opts_release(struct report_agg_opts *o);
+
+struct report_agg;
+
+struct report_agg *report_agg_new(const struct report_agg_opts *o);
+
+/*
+ * One kept event of ev->td: its keys and value added.  0, or -EINVAL
+ * with err set where the event lacks a field named (the message lists
+ * the fields it has) or a value field is a string.
+ */
+int report_agg_event(struct report_agg *ra, const struct tracedat_event *ev,
+		     struct tep_event *event, struct strbuf *err);
+
+/* The table, as text or JSON, appended to out. */
+void report_agg_print(struct report_agg *ra, struct strbuf *out);
+
+void report_agg_free(struct report_agg *ra);
+
+#endif
