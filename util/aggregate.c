@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "util/aggregate.h"
+#include "util/array.h"
 #include "util/json.h"
 #include "util/usage.h"
 
@@ -174,11 +175,7 @@ static struct agg_entry *new_entry(struct aggregate *a,
 	struct agg_entry *e;
 	int i;
 
-	if (a->nr == a->alloc) {
-		a->alloc = a->alloc ? 2 * a->alloc : 64;
-		a->entries = xrealloc(a->entries,
-				      a->alloc * sizeof(*a->entries));
-	}
+	grow_array(a->entries, a->nr, a->alloc, 64);
 	e = &a->entries[a->nr++];
 	memset(e, 0, sizeof(*e));
 	e->keys = xcalloc(a->nr_keys ? a->nr_keys : 1, sizeof(*e->keys));

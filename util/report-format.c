@@ -230,12 +230,7 @@ static int json_event(struct report_output *ro, struct tracedat_event *ev,
 static void fold_flush(struct report_output *ro, struct fold_pending *p)
 {
 	if (p->frames) {
-		if (ro->nr_folded == ro->alloc_folded) {
-			ro->alloc_folded = ro->alloc_folded ?
-					   2 * ro->alloc_folded : 256;
-			ro->folded = xrealloc(ro->folded, ro->alloc_folded *
-					      sizeof(*ro->folded));
-		}
+		grow_array(ro->folded, ro->nr_folded, ro->alloc_folded, 256);
 		ro->folded[ro->nr_folded++] = strbuf_detach(&p->stack, NULL);
 	}
 	strbuf_reset(&p->stack);
