@@ -76,15 +76,15 @@ static int call_graph_cb(const struct option *opt, const char *arg, int unset)
  * SDT spec, ends the command at its error (die_code()); the others are
  * an error line and the exit code.
  */
-static int print_report(const struct probe_report *rep, int ret)
+static int print_output(const struct probe_output *said, int ret)
 {
 	int i, code = !ret ? TK_EXIT_OK :
-		      rep->usage ? TK_EXIT_USAGE : tk_exit_code(ret);
+		      said->usage ? TK_EXIT_USAGE : tk_exit_code(ret);
 
-	for (i = 0; i < rep->nr; i++) {
-		const char *text = rep->v[i].text;
+	for (i = 0; i < said->nr; i++) {
+		const char *text = said->v[i].text;
 
-		switch (rep->v[i].kind) {
+		switch (said->v[i].kind) {
 		case PROBE_SAY_OUT:
 			fputs(text, stdout);
 			break;
@@ -95,7 +95,8 @@ static int print_report(const struct probe_report *rep, int ret)
 			warning_lines(text);
 			break;
 		case PROBE_SAY_ERROR:
-			if (i == rep->nr - 1 && ret && (rep->usage || rep->sdt))
+			if (i == said->nr - 1 && ret &&
+			    (said->usage || said->sdt))
 				die_code(code, "%s", text);
 			error("%s", text);
 			break;
@@ -138,11 +139,11 @@ static int do_add(struct probe_cmd_opts *po,
 		.force_regs = po->force_regs, .verbose = po->verbose,
 		.call_graph = po->call_graph,
 	};
-	struct probe_report rep = { 0 };
-	int ret = probe_add(&o, specs->items, specs->nr, &rep);
+	struct probe_output said = { 0 };
+	int ret = probe_add(&o, specs->items, specs->nr, &said);
 
-	ret = print_report(&rep, ret);
-	probe_report_release(&rep);
+	ret = print_output(&said, ret);
+	probe_output_release(&said);
 	return ret;
 }
 

@@ -2,7 +2,7 @@
 /*
  * tracekit probe's -a and -D: the specs of one command line translated,
  * SDT specs on their own path, then their definitions printed or their
- * events added, all said into a report (util/probe-add.h).
+ * events added, all said into a struct probe_output (util/probe-add.h).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -17,10 +17,10 @@
 #include "util/strbuf.h"
 #include "util/usage.h"
 
-static void say(struct probe_report *rep, enum probe_say kind,
+static void say(struct probe_output *said, enum probe_say kind,
 		const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-static void say(struct probe_report *rep, enum probe_say kind,
+static void say(struct probe_output *said, enum probe_say kind,
 		const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -29,76 +29,76 @@ static void say(struct probe_report *rep, enum probe_say kind,
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	grow_array(rep->v, rep->nr, rep->alloc, 16);
-	rep->v[rep->nr].kind = kind;
-	rep->v[rep->nr++].text = strbuf_detach(&sb, NULL);
+	grow_array(said->v, said->nr, said->alloc, 16);
+	said->v[said->nr].kind = kind;
+	said->v[said->nr++].text = strbuf_detach(&sb, NULL);
 }
 
-void probe_report_release(struct probe_report *rep)
+void probe_output_release(struct probe_output *said)
 {
 	int i;
 
-	for (i = 0; i < rep->nr; i++)
-		free(rep->v[i].text);
-	free(rep->v);
-	memset(rep, 0, sizeof(*rep));
+	for (i = 0; i < said->nr; i++)
+		free(said->v[i].text);
+	free(said->v);
+	memset(said, 0, sizeof(*said));
 }
 
 /* A failure of the command line: usage, not the probes. */
-static int usage_error(struct probe_report *rep, const char *msg)
+static int usage_error(struct probe_output *said, const char *msg)
 {
-	say(rep, PROBE_SAY_ERROR, "%s", msg);
-	rep->usage = 1;
+	say(said, PROBE_SAY_ERROR, "%s", msg);
+	said->usage = 1;
 	return -EINVAL;
 }
 
 /* --call-graph: the capture arguments after the user's. */
 static int add_call_graph(const struct probe_add_opts *o,
-			  struct probe_events *evs, struct probe_report *rep)
+			  struct probe_events *evs, struct probe_output *said)
 {
 	struct strbuf err = STRBUF_INIT;
 	int ret = 0;
 
 	if (o->call_graph &&
 	    probe_events_call_graph(evs, o->call_graph, &err))
-		ret = usage_error(rep, err.buf);
+		ret = usage_error(said, err.buf);
 	strbuf_release(&err);
 	return ret;
 }
 
-static void say_warnings(struct probe_report *rep, struct strbuf *warn)
+static void say_warnings(struct probe_output *said, struct strbuf *warn)
 {
-	say(rep, PROBE_SAY_WARN, "%s", warn->buf);
+	say(said, PROBE_SAY_WARN, "%s", warn->buf);
 	strbuf_reset(warn);
 }
 
 /* -v: how the functions were found where it was not by their names. */
 static void say_notes(const struct probe_events *evs, int verbose,
-		      struct probe_report *rep)
+		      struct probe_output *said)
 {
 	int i;
 
 	for (i = 0; verbose && i < evs->nr; i++)
 		if (evs->v[i].note)
-			say(rep, PROBE_SAY_NOTE, "%s", evs->v[i].note);
+			say(said, PROBE_SAY_NOTE, "%s", evs->v[i].note);
 }
 
 static void say_definitions(const struct probe_events *evs,
-			    struct probe_report *rep)
+			    struct probe_output *said)
 {
 	int i;
 
 	for (i = 0; i < evs->nr; i++)
-		say(rep, PROBE_SAY_OUT, "%s\n", evs->v[i].def.line);
+		say(said, PROBE_SAY_OUT, "%s\n", evs->v[i].def.line);
 }
 
 static void say_added(const struct probe_events *evs, int width,
-		      struct probe_report *rep)
+		      struct probe_output *said)
 {
 	struct strbuf out = STRBUF_INIT;
 
 	probe_events_summary(evs, width, &out);
-	say(rep, PROBE_SAY_OUT, "%s", out.buf);
+	say(said, PROBE_SAY_OUT, "%s", out.buf);
 	strbuf_release(&out);
 }
 
@@ -108,7 +108,7 @@ static void say_added(const struct probe_events *evs, int width,
  */
 static int sdt_add(const struct probe_add_opts *o, const char *spec,
 		   const char *const *args, int nargs,
-		   struct probe_report *rep)
+		   struct probe_output *said)
 {
 	struct strbuf err = STRBUF_INIT, warn = STRBUF_INIT;
 	struct sdt_request rq;
@@ -117,26 +117,26 @@ static int sdt_add(const struct probe_add_opts *o, const char *spec,
 
 	ret = sdt_request_parse(&rq, spec, args, nargs, &err);
 	if (ret) {
-		ret = usage_error(rep, err.buf);
+		ret = usage_error(said, err.buf);
 		goto out;
 	}
 	ret = probe_events_sdt(o->exec, spec, &rq, o->define_only, &evs,
 			       &warn, &err);
 	if (ret) {
-		say(rep, PROBE_SAY_ERROR, "%s", err.buf);
+		say(said, PROBE_SAY_ERROR, "%s", err.buf);
 		goto out;
 	}
-	ret = add_call_graph(o, &evs, rep);
+	ret = add_call_graph(o, &evs, said);
 	if (!ret) {
-		say_warnings(rep, &warn);
+		say_warnings(said, &warn);
 		if (o->define_only) {
-			say_definitions(&evs, rep);
+			say_definitions(&evs, said);
 		} else {
 			ret = probe_events_add(PROBE_UPROBE, &evs, &err);
 			if (ret)
-				say(rep, PROBE_SAY_ERROR, "%s", err.buf);
+				say(said, PROBE_SAY_ERROR, "%s", err.buf);
 			else
-				say_added(&evs, 0, rep);
+				say_added(&evs, 0, said);
 		}
 	}
 	probe_events_release(&evs);
@@ -152,17 +152,17 @@ out:
  * command line holds one kind.
  */
 static int sdt_specs(const struct probe_add_opts *o, const char *const *specs,
-		     int nr, int nsdt, struct probe_report *rep)
+		     int nr, int nsdt, struct probe_output *said)
 {
 	struct strbuf msg = STRBUF_INIT;
 	int i, ret = 0;
 
 	if (nsdt != nr)
-		return usage_error(rep,
+		return usage_error(said,
 				   "SDT and DWARF specs cannot be mixed in one command");
 	if (!o->exec) {
 		strbuf_addf(&msg, "%s: SDT events need -x BIN", specs[0]);
-		ret = usage_error(rep, msg.buf);
+		ret = usage_error(said, msg.buf);
 		strbuf_release(&msg);
 		return ret;
 	}
@@ -175,7 +175,7 @@ static int sdt_specs(const struct probe_add_opts *o, const char *const *specs,
 		     tok = strtok_r(NULL, " \t", &save))
 			opt_string_list_append(&words, tok);
 		ret = sdt_add(o, words.items[0], words.items + 1,
-			      words.nr - 1, rep);
+			      words.nr - 1, said);
 		opt_string_list_clear(&words);
 		free(copy);
 	}
@@ -183,15 +183,15 @@ static int sdt_specs(const struct probe_add_opts *o, const char *const *specs,
 }
 
 static int open_target(struct probe_target *t, const struct probe_add_opts *o,
-		       struct probe_report *rep)
+		       struct probe_output *said)
 {
 	struct strbuf err = STRBUF_INIT;
 	int ret = probe_target_open(t, o->exec, o->module, o->vmlinux, &err);
 
 	if (ret)
-		say(rep, PROBE_SAY_ERROR, "%s", err.buf);
+		say(said, PROBE_SAY_ERROR, "%s", err.buf);
 	else if (o->verbose)
-		say(rep, PROBE_SAY_NOTE, "types and locations from %s\n",
+		say(said, PROBE_SAY_NOTE, "types and locations from %s\n",
 		    t->source);
 	strbuf_release(&err);
 	return ret;
@@ -203,7 +203,7 @@ static int open_target(struct probe_target *t, const struct probe_add_opts *o,
  */
 static int define_each(const struct probe_target *t, const char *const *specs,
 		       int nr, const struct probe_opts *dopts,
-		       int verbose, struct probe_report *rep)
+		       int verbose, struct probe_output *said)
 {
 	struct strbuf err = STRBUF_INIT, warn = STRBUF_INIT;
 	int i, failed = 0;
@@ -214,15 +214,15 @@ static int define_each(const struct probe_target *t, const char *const *specs,
 		strbuf_reset(&err);
 		if (probe_events_translate(t, &specs[i], 1, dopts, &evs, &warn,
 					   &err)) {
-			say(rep, PROBE_SAY_ERROR, "'%s': %s", specs[i],
+			say(said, PROBE_SAY_ERROR, "'%s': %s", specs[i],
 			    err.buf);
 			failed++;
 		} else {
-			say_notes(&evs, verbose, rep);
-			say_definitions(&evs, rep);
+			say_notes(&evs, verbose, said);
+			say_definitions(&evs, said);
 			probe_events_release(&evs);
 		}
-		say_warnings(rep, &warn);
+		say_warnings(said, &warn);
 	}
 	strbuf_release(&err);
 	strbuf_release(&warn);
@@ -231,7 +231,7 @@ static int define_each(const struct probe_target *t, const char *const *specs,
 
 /* DWARF (or BTF) specs on the target of o. */
 static int dwarf_specs(const struct probe_add_opts *o, const char *const *specs,
-		       int nr, struct probe_report *rep)
+		       int nr, struct probe_output *said)
 {
 	struct probe_target t;
 	struct probe_opts dopts;
@@ -239,35 +239,35 @@ static int dwarf_specs(const struct probe_add_opts *o, const char *const *specs,
 	struct strbuf err = STRBUF_INIT, warn = STRBUF_INIT;
 	int ret;
 
-	if (open_target(&t, o, rep))
+	if (open_target(&t, o, said))
 		return -EINVAL;
 	probe_target_opts(&t, o->force_regs, &dopts);
 	if (o->define_only && o->keep_going) {
-		ret = define_each(&t, specs, nr, &dopts, o->verbose, rep);
+		ret = define_each(&t, specs, nr, &dopts, o->verbose, said);
 		goto out;
 	}
 	ret = probe_events_translate(&t, specs, nr, &dopts, &evs, &warn, &err);
-	say_warnings(rep, &warn);
+	say_warnings(said, &warn);
 	if (ret) {
-		say(rep, PROBE_SAY_ERROR, "%s", err.buf);
+		say(said, PROBE_SAY_ERROR, "%s", err.buf);
 		ret = -EINVAL;
 		goto out;
 	}
-	say_notes(&evs, o->verbose, rep);
-	ret = add_call_graph(o, &evs, rep);
+	say_notes(&evs, o->verbose, said);
+	ret = add_call_graph(o, &evs, said);
 	if (ret)
 		goto out;
 	if (o->define_only) {
-		say_definitions(&evs, rep);
+		say_definitions(&evs, said);
 		goto out;
 	}
 	ret = probe_events_write(&t, specs, nr, &dopts, &evs, &warn, &err);
-	say_warnings(rep, &warn);
+	say_warnings(said, &warn);
 	if (ret) {
-		say(rep, PROBE_SAY_ERROR, "%s", err.buf);
+		say(said, PROBE_SAY_ERROR, "%s", err.buf);
 		goto out;
 	}
-	say_added(&evs, 20, rep);
+	say_added(&evs, 20, said);
 out:
 	probe_events_release(&evs);
 	strbuf_release(&err);
@@ -277,14 +277,14 @@ out:
 }
 
 int probe_add(const struct probe_add_opts *o, const char *const *specs,
-	      int nr, struct probe_report *rep)
+	      int nr, struct probe_output *said)
 {
 	int i, nsdt = 0;
 
 	for (i = 0; i < nr; i++)
 		nsdt += probe_spec_is_sdt(specs[i]);
-	rep->sdt = nsdt > 0;
+	said->sdt = nsdt > 0;
 	if (nsdt)
-		return sdt_specs(o, specs, nr, nsdt, rep);
-	return dwarf_specs(o, specs, nr, rep);
+		return sdt_specs(o, specs, nr, nsdt, said);
+	return dwarf_specs(o, specs, nr, said);
 }

@@ -7,7 +7,8 @@
  * before anything is written (SDT specs on their own path, one command
  * line holding one kind), then their definitions printed or the events
  * added.  What the command is to say of it, in the order it is to say
- * it, comes back in a report the command prints, as util/ never prints.
+ * it, comes back in a struct probe_output the command prints, as util/
+ * never prints.
  */
 
 enum probe_say {
@@ -22,14 +23,14 @@ struct probe_said {
 	char *text;
 };
 
-struct probe_report {
+struct probe_output {
 	struct probe_said *v;
 	int nr, alloc;
 	int usage;		/* the failure is the command line's */
 	int sdt;		/* the specs took the SDT path */
 };
 
-void probe_report_release(struct probe_report *rep);
+void probe_output_release(struct probe_output *said);
 
 struct probe_add_opts {
 	const char *exec;	/* -x: uprobes */
@@ -43,14 +44,14 @@ struct probe_add_opts {
 };
 
 /*
- * The nr specs, printed (define_only) or added, the steps said into rep.
- * 0; or -errno, its error the last of rep: with rep->usage set for a
+ * The nr specs, printed (define_only) or added, each step put in said.
+ * 0; or -errno, its error the last of said: with said->usage set for a
  * command line that cannot be (SDT and DWARF specs mixed, SDT specs
  * without exec, a bad SDT argument request, a --call-graph the events
  * cannot take), -EINVAL for a target that cannot be opened and specs
  * that do not translate.
  */
 int probe_add(const struct probe_add_opts *o, const char *const *specs,
-	      int nr, struct probe_report *rep);
+	      int nr, struct probe_output *said);
 
 #endif
