@@ -63,7 +63,16 @@ done
 for p in "${pids[@]}"; do
 	kill -INT "$p"
 done
+# bpftrace 0.17 now and then misses a SIGINT that comes soon after it
+# attached, and waits on: each second it has not exited, it is asked
+# again (as one presses Ctrl-C again), for 30 s.
 for p in "${pids[@]}"; do
+	for ((t = 1; t <= 300; t++)); do
+		kill -0 "$p" 2>/dev/null || break
+		((t % 10)) || kill -INT "$p" 2>/dev/null
+		sleep 0.1
+	done
+	kill -0 "$p" 2>/dev/null && fail "bpftrace $p did not exit at SIGINT"
 	wait "$p" || fail "bpftrace $p exited $?"
 done
 
