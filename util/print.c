@@ -231,10 +231,9 @@ static struct print_event *event_of(struct print_ctx *p, struct tep_handle *tep,
 	return t->by_id[id] = pe;
 }
 
-/* Where a field's bytes are in the record: 0, or -1 when outside it. */
-static int field_span(struct tep_handle *tep, const struct tep_format_field *f,
-		      const struct tep_record *rec, unsigned int *off,
-		      unsigned int *len)
+int print_field_span(struct tep_handle *tep, const struct tep_format_field *f,
+		     const struct tep_record *rec, unsigned int *off,
+		     unsigned int *len)
 {
 	unsigned int loc;
 
@@ -271,7 +270,7 @@ int print_record_check(struct print_ctx *p, const struct tracedat_event *ev)
 	if ((unsigned int)rec->size < pe->min_size)
 		return -EINVAL;
 	for (i = 0; i < pe->nr_dyn; i++)
-		if (field_span(tep, pe->dyn[i], rec, &off, &len))
+		if (print_field_span(tep, pe->dyn[i], rec, &off, &len))
 			return -EINVAL;
 	return 0;
 }
@@ -724,7 +723,7 @@ static void json_field(struct strbuf *out, struct tep_handle *tep,
 	if (open_ended(f) && f->offset >= 0 && f->offset <= rec->size) {
 		off = f->offset;
 		len = rec->size - off;
-	} else if (field_span(tep, f, rec, &off, &len)) {
+	} else if (print_field_span(tep, f, rec, &off, &len)) {
 		strbuf_addstr(out, "null");
 		return;
 	}

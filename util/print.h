@@ -60,6 +60,14 @@ void print_release(struct print_ctx *p);
 int print_record_check(struct print_ctx *p, const struct tracedat_event *ev);
 
 /*
+ * Where field f's bytes lie in rec (a __data_loc field's payload, its
+ * relative form included): 0, or -1 when they are not all inside it.
+ */
+int print_field_span(struct tep_handle *tep, const struct tep_format_field *f,
+		     const struct tep_record *rec, unsigned int *off,
+		     unsigned int *len);
+
+/*
  * label: NULL for no label column, else printed as "%*s: " (or blank
  * "%*s  " when label is "") in front of the line, as trace-cmd does for
  * instances and multiple input files.

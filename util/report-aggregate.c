@@ -11,6 +11,7 @@
 
 #include <traceevent/event-parse.h>
 
+#include "util/print.h"
 #include "util/report-aggregate.h"
 #include "util/tracedat-read.h"
 #include "util/usage.h"
@@ -185,21 +186,12 @@ static int read_field(const struct report_agg *ra,
 	struct tep_handle *tep = tracedat_tep(ev->td);
 	struct tep_format_field *f = tep_find_any_field(event, name);
 	const char *data = ev->rec->data;
-	unsigned long long v, off;
-	unsigned int size;
+	unsigned long long v;
+	unsigned int off, size;
 
 	if (!f)
 		return no_field(ra, event, name, err);
-	off = f->offset;
-	size = f->size;
-	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
-		v = tep_read_number(tep, data + f->offset, f->size);
-		off = v & 0xffff;
-		size = v >> 16;
-		if (f->flags & TEP_FIELD_IS_RELATIVE)
-			off += f->offset + f->size;
-	}
-	if (off + size > (unsigned long long)ev->rec->size) {
+	if (print_field_span(tep, f, ev->rec, &off, &size)) {
 		strbuf_addf(err, "%s: offset %llu: %s:%s's field '%s' lies beyond its record",
 			    tracedat_path(ev->td), ev->rec->offset,
 			    event->system, event->name, name);

@@ -343,7 +343,6 @@ static int agg_event(struct report_output *ro, struct tracedat_event *ev,
 
 static int agg_end(struct report_output *ro, struct strbuf *err)
 {
-	(void)err;
 	report_agg_print(ro->agg, ro->out);
 	return 0;
 }
