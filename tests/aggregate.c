@@ -155,9 +155,10 @@ static int test_printed(void)
 {
 	struct strbuf out = STRBUF_INIT;
 	struct aggregate *a;
+	struct aggregate_key k = { 0 };
 	const char *p;
 	char want[64];
-	size_t i;
+	size_t i, n;
 
 	a = fill(AGGREGATE_LHIST, 0, &lh_0_100_7);
 	aggregate_print_text(a, 0, &out);
@@ -181,6 +182,14 @@ static int test_printed(void)
 		p = strstr(p, want);
 		TEST_ASSERT_VAL(want, p);
 	}
+	/* Printing sorts the entries: a key seen again is still found. */
+	n = aggregate_size(a);
+	for (i = 0; i < NR_VALUES; i++) {
+		k.num = values[i];
+		aggregate_add(a, &k, values[i]);
+	}
+	TEST_ASSERT_EQUAL("no entry twice after printing", aggregate_size(a),
+			  n);
 	aggregate_free(a);
 	strbuf_release(&out);
 	return TEST_OK;

@@ -157,13 +157,13 @@ static size_t *find_slot(struct aggregate *a, const struct aggregate_key *key)
 	return &a->slots[i];
 }
 
-/* Twice the slots when they are half full: probes stay short. */
-static void grow_slots(struct aggregate *a)
+/* The slots made again for nr_slots, from where the entries now are. */
+static void rehash(struct aggregate *a, size_t nr_slots)
 {
 	size_t i;
 
 	free(a->slots);
-	a->nr_slots *= 2;
+	a->nr_slots = nr_slots;
 	a->slots = xcalloc(a->nr_slots, sizeof(*a->slots));
 	for (i = 0; i < a->nr; i++)
 		*find_slot(a, a->entries[i].keys) = i + 1;
@@ -199,9 +199,9 @@ void aggregate_add(struct aggregate *a, const struct aggregate_key *key,
 	if (!i) {
 		new_entry(a, key);
 		*slot = i = a->nr;
-		/* which frees slot */
+		/* Twice the slots when half full: probes stay short. */
 		if (2 * a->nr > a->nr_slots)
-			grow_slots(a);
+			rehash(a, 2 * a->nr_slots);
 	}
 	e = &a->entries[i - 1];
 	e->count++;
@@ -493,6 +493,8 @@ static void sort_entries(struct aggregate *a)
 		qsort_r(a->entries, a->nr, sizeof(*a->entries), cmp_key_order,
 			a);
 	std_sort(a, a->entries, a->nr);
+	/* The slots point at entries by index: events may come after. */
+	rehash(a, a->nr_slots);
 }
 
 /* bpftrace's hist_index_label(): 1 << power with K, M, G, T. */
