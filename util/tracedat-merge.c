@@ -13,7 +13,9 @@
  * holds the two walks equal; files of kernels before 2.6.31 (kbuffer's
  * "old format") still go through kbuffer.
  */
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <traceevent/kbuffer.h>
 
 #include "util/array.h"
@@ -24,6 +26,13 @@
 
 /* Uncompressed data is read this many pages at a time. */
 #define RAW_READ_PAGES		64
+
+/* Pages handed to a live stream, waiting for it to reach them. */
+struct live_block {
+	struct live_block *next;
+	size_t len;
+	unsigned char data[];
+};
 
 struct stream {
 	struct tracedat *td;
@@ -44,17 +53,33 @@ struct stream {
 	struct kbuffer *kbuf;		/* old format only */
 	struct page_walk walk;
 	struct tep_record rec;
+	/*
+	 * A live stream's pages come from tracedat_merge_feed(), not from
+	 * the file; when it has none left it waits outside the heap.
+	 */
+	int live, in_heap;
+	struct live_block *blocks, **blocks_tail;
+	uint64_t fed;			/* bytes fed: the pages' "offsets" */
+	unsigned char *block;		/* the block the pages are read from */
 };
 
 struct tracedat_merge {
 	struct stream **heap;
 	int nr, alloc;
 	int nr_added;
+	/* the live streams, in or out of the heap */
+	struct stream **live;
+	int nr_live, alloc_live;
+	uint64_t until;			/* tracedat_merge_hold() */
+	uint64_t fed_ts;		/* tracedat_merge_fed_ts() */
 };
 
 struct tracedat_merge *tracedat_merge_new(void)
 {
-	return xcalloc(1, sizeof(struct tracedat_merge));
+	struct tracedat_merge *m = xcalloc(1, sizeof(*m));
+
+	m->until = UINT64_MAX;
+	return m;
 }
 
 static int stream_read_raw(struct stream *s)
@@ -131,10 +156,34 @@ static int stream_read_chunk(struct stream *s)
 	return 1;
 }
 
+/*
+ * The next block fed, 0 when there is none yet.  The block before is
+ * freed only now: the stream's record pointed into it until this call.
+ */
+static int stream_read_live(struct stream *s)
+{
+	struct live_block *b = s->blocks;
+
+	if (!b)
+		return 0;
+	s->blocks = b->next;
+	if (!s->blocks)
+		s->blocks_tail = &s->blocks;
+	free(s->block);
+	s->block = (unsigned char *)b;
+	s->buf = b->data;
+	s->buf_len = b->len;
+	s->buf_off = s->fed;
+	s->fed += b->len;
+	return 1;
+}
+
 static int stream_fill(struct stream *s)
 {
 	s->page = 0;
 	s->buf_len = 0;
+	if (s->live)
+		return stream_read_live(s);
 	return s->chunked ? stream_read_chunk(s) : stream_read_raw(s);
 }
 
@@ -294,7 +343,17 @@ static void stream_free(struct stream *s)
 {
 	if (s->kbuf)
 		kbuffer_free(s->kbuf);
-	free(s->buf);
+	if (s->live) {
+		while (s->blocks) {
+			struct live_block *b = s->blocks;
+
+			s->blocks = b->next;
+			free(b);
+		}
+		free(s->block);
+	} else {
+		free(s->buf);
+	}
 	free(s->cbuf);
 	free(s);
 }
@@ -395,12 +454,16 @@ int tracedat_merge_next(struct tracedat_merge *m, struct tracedat_event *ev,
 		if (r < 0)
 			return r;
 		if (r == 0) {
-			stream_free(s);
+			/* A live stream waits for tracedat_merge_feed(). */
+			if (s->live)
+				s->in_heap = 0;
+			else
+				stream_free(s);
 			m->heap[0] = m->heap[--m->nr];
 		}
 		heap_down(m, 0);
 	}
-	if (!m->nr)
+	if (!m->nr || m->heap[0]->rec.ts > m->until)
 		return 0;
 	s = m->heap[0];
 	s->rec.priv = s;
@@ -416,7 +479,92 @@ int tracedat_merge_next(struct tracedat_merge *m, struct tracedat_event *ev,
 	return 1;
 }
 
+/* ---- live streams ---- */
+
+int tracedat_merge_add_live(struct tracedat_merge *m, struct tracedat *td,
+			    int idx)
+{
+	struct stream *s = stream_new(td, 0, idx);
+
+	free(s->buf);
+	s->buf = NULL;
+	s->live = 1;
+	s->blocks_tail = &s->blocks;
+	s->source = m->nr_added++;
+	grow_array(m->live, m->nr_live, m->alloc_live, 16);
+	m->live[m->nr_live++] = s;
+	return s->source;
+}
+
+static struct stream *live_stream(struct tracedat_merge *m, int source)
+{
+	int i;
+
+	for (i = 0; i < m->nr_live; i++)
+		if (m->live[i]->source == source)
+			return m->live[i];
+	return NULL;
+}
+
+int tracedat_merge_feed(struct tracedat_merge *m, int source,
+			const void *pages, size_t len, struct strbuf *err)
+{
+	struct stream *s = live_stream(m, source);
+	struct live_block *b;
+	size_t off;
+	int r;
+
+	if (!s || !len || len % s->page_size)
+		return -EINVAL;
+	b = xmalloc(sizeof(*b) + len + BUF_PAD);
+	b->next = NULL;
+	b->len = len;
+	memcpy(b->data, pages, len);
+	memset(b->data + len, 0, BUF_PAD);
+	*s->blocks_tail = b;
+	s->blocks_tail = &b->next;
+	/* A page's header holds the time of its first event. */
+	for (off = 0; off < len; off += s->page_size) {
+		const unsigned char *p = b->data + off;
+		uint64_t ts;
+
+		if (!(tracedat_num(s->td, p + 8, s->td->info.long_size) &
+		      TRACEDAT_COMMIT_MASK))
+			continue;
+		ts = stream_ts(s, tracedat_num(s->td, p, 8));
+		if (ts > m->fed_ts)
+			m->fed_ts = ts;
+	}
+	if (s->in_heap)
+		return 0;
+	s->td->err = err;
+	r = stream_next(s);
+	if (r <= 0)
+		return r;
+	s->in_heap = 1;
+	grow_array(m->heap, m->nr, m->alloc, 16);
+	m->heap[m->nr++] = s;
+	heap_up(m, m->nr - 1);
+	return 0;
+}
+
+void tracedat_merge_hold(struct tracedat_merge *m, uint64_t until)
+{
+	m->until = until;
+}
+
+uint64_t tracedat_merge_fed_ts(const struct tracedat_merge *m)
+{
+	return m->fed_ts;
+}
+
 static void heap_entry_free(struct stream **s)
+{
+	if (!(*s)->live)
+		stream_free(*s);
+}
+
+static void live_entry_free(struct stream **s)
 {
 	stream_free(*s);
 }
@@ -426,5 +574,6 @@ void tracedat_merge_free(struct tracedat_merge *m)
 	if (!m)
 		return;
 	release_array(m->heap, m->nr, heap_entry_free);
+	release_array(m->live, m->nr_live, live_entry_free);
 	free(m);
 }

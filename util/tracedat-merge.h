@@ -2,6 +2,8 @@
 #ifndef TK_TRACEDAT_MERGE_H
 #define TK_TRACEDAT_MERGE_H
 
+#include <stdint.h>
+
 #include "util/strbuf.h"
 #include "util/tracedat-read.h"
 
@@ -36,6 +38,30 @@ int tracedat_merge_add(struct tracedat_merge *m, struct tracedat *td,
  */
 int tracedat_merge_next(struct tracedat_merge *m, struct tracedat_event *ev,
 			struct strbuf *err);
+/*
+ * Live streams (tracekit trace): a CPU's ring-buffer pages handed in as
+ * they are read, not read from td's file.  td (a file of no events
+ * that holds the formats) decodes them.  A live stream that has no
+ * pages left is not at its end: it waits for the next feed, and an
+ * event of another stream may be handed out meanwhile that is later
+ * than its next.  So the caller holds back what may still have an
+ * earlier event coming (tracedat_merge_hold()) and releases it all at
+ * the end.
+ */
+/* The live stream of td's idx-th CPU; returns its source index. */
+int tracedat_merge_add_live(struct tracedat_merge *m, struct tracedat *td,
+			    int idx);
+/*
+ * Whole pages of the live stream source, copied; 0, -EINVAL for a
+ * length of no whole pages, or -errno with err set on a corrupt page.
+ */
+int tracedat_merge_feed(struct tracedat_merge *m, int source,
+			const void *pages, size_t len, struct strbuf *err);
+/* tracedat_merge_next() hands out no event later than until (ns). */
+void tracedat_merge_hold(struct tracedat_merge *m, uint64_t until);
+/* The latest page time fed so far: no later page can start before it. */
+uint64_t tracedat_merge_fed_ts(const struct tracedat_merge *m);
+
 void tracedat_merge_free(struct tracedat_merge *m);
 
 #endif
