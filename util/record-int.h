@@ -52,6 +52,8 @@ struct cpu_reader {
 	struct record *rec;
 	int cpu;
 	int fd;			/* trace_pipe_raw */
+	/* record_live: the chunk the main loop reads into */
+	struct chunk *live;
 	int stats_fd;		/* per_cpu/cpuN/stats: record_read_stats() */
 	pthread_t thread;
 	int started;
@@ -147,7 +149,10 @@ struct record {
 		int ksyms_needed;
 	} threads;
 
-	/* The main thread's output file (record-output.c). */
+	/*
+	 * The main thread's output file (record-output.c); with record_live
+	 * and no output, none (fd -1, no path).
+	 */
 	struct {
 		char *path;
 		char *dir;
@@ -204,6 +209,7 @@ uint64_t record_stats_lost(const struct cpu_stats *now,
 int record_open_output(struct record *rec);
 int record_open_scratch(struct record *rec, const char *base);
 int record_write_metadata(struct record *rec);
+int record_write_snapshot(struct record *rec, int fd);
 int record_write_trailer(struct record *rec, struct record_result *res);
 int record_publish_output(struct record *rec);
 
@@ -217,6 +223,7 @@ void record_ksyms_note_format(struct record *rec, const char *format);
 void record_ksyms_note_header_page(struct record *rec, const char *text);
 void record_ksyms_scan(struct record *rec, const unsigned char *pages,
 		       size_t len);
+int record_ksyms_any(const struct record *rec);
 
 /*
  * record-procmap.c: --proc-map.  attach traces pid (and with follow the
@@ -238,6 +245,12 @@ int record_start_threads(struct record *rec);
 void record_stop_threads(struct record *rec);
 /* After the threads: -m's two halves of each CPU made one, in order. */
 int record_join_scratch(struct record *rec);
+/*
+ * record_live: every CPU read, its pages handed over, then the round
+ * told; last once tracing is off, which also queues what the file is
+ * still to get.
+ */
+int record_live_read(struct record *rec, int last);
 void record_close_readers(struct record *rec);
 
 #endif

@@ -154,3 +154,19 @@ void record_ksyms_scan(struct record *rec, const unsigned char *pages,
 			return;
 		}
 }
+
+/*
+ * Whether the events might need kallsyms, before any is read: the live
+ * view's file is written before tracing starts (record_write_snapshot()).
+ */
+int record_ksyms_any(const struct record *rec)
+{
+	int i;
+
+	if (__atomic_load_n(&rec->threads.ksyms_needed, __ATOMIC_RELAXED))
+		return 1;
+	for (i = 0; rec->setup.ksym_ids && i <= MAX_EVENT_ID / 8; i++)
+		if (rec->setup.ksym_ids[i])
+			return 1;
+	return 0;
+}

@@ -273,15 +273,13 @@ static int write_event_formats(struct record *rec)
 	return ret;
 }
 
-int record_write_metadata(struct record *rec)
+/* The sections a reader needs before the first event, to rec->out.w. */
+static int write_formats(struct record *rec)
 {
 	struct strbuf path = STRBUF_INIT;
 	int ret;
 
-	ret = tracedat_write_new(rec->out.fd, getpagesize(), rec->o->zlevel,
-				 &rec->out.w);
-	if (!ret)
-		ret = write_headers(rec);
+	ret = write_headers(rec);
 	if (!ret)
 		ret = write_ftrace_formats(rec);
 	if (!ret)
@@ -291,8 +289,91 @@ int record_write_metadata(struct record *rec)
 		ret = write_file_section(rec, TRACEDAT_OPT_PRINTK, path.buf, 4);
 	}
 	strbuf_release(&path);
+	return ret;
+}
+
+int record_write_metadata(struct record *rec)
+{
+	int ret;
+
+	ret = tracedat_write_new(rec->out.fd, getpagesize(), rec->o->zlevel,
+				 &rec->out.w);
+	if (!ret)
+		ret = write_formats(rec);
 	if (ret)
 		record_error(rec, "%s: %s", rec->out.path, strerror(-ret));
+	return ret;
+}
+
+/* trace_clock's text ("[local] global"), and the clock selected in it. */
+static void read_clock(struct record *rec, struct strbuf *text,
+		       struct strbuf *name)
+{
+	const char *l, *r;
+
+	tk_tracefs_read(rec->setup.inst, "trace_clock", text);
+	l = strchr(text->buf, '[');
+	r = l ? strchr(l, ']') : NULL;
+	if (r)
+		strbuf_add(name, l + 1, r - l - 1);
+	else
+		strbuf_addstr(name, "local");
+}
+
+/*
+ * The live view's file (record_live): the formats, the symbols and the
+ * tasks known now, the clock and the CPUs, and no events, in fd.  It is
+ * written with the same code as the output file, so that the events
+ * read live decode and print as report prints them from that file.
+ */
+int record_write_snapshot(struct record *rec, int fd)
+{
+	struct tracedat_writer *out = rec->out.w;
+	struct tracedat_write_cpu_data *cd = xcalloc(rec->setup.nr_cpus,
+						     sizeof(*cd));
+	struct strbuf sb = STRBUF_INIT, clock = STRBUF_INIT;
+	struct strbuf name = STRBUF_INIT;
+	int i, ret;
+
+	ret = tracedat_write_new(fd, getpagesize(), -1, &rec->out.w);
+	if (ret)
+		goto out;
+	ret = write_formats(rec);
+	if (!ret)
+		ret = write_file_section(rec, TRACEDAT_OPT_KALLSYMS,
+					 record_ksyms_any(rec) ?
+					 "/proc/kallsyms" : NULL, 4);
+	tk_tracefs_path(&sb, NULL, "saved_cmdlines");
+	if (!ret)
+		ret = write_file_section(rec, TRACEDAT_OPT_CMDLINES, sb.buf, 8);
+	if (ret)
+		goto out;
+	read_clock(rec, &clock, &name);
+	tracedat_write_option_str(rec->out.w, TRACEDAT_OPT_TRACECLOCK,
+				  clock.buf);
+	if (rec->setup.signed_fields.len)
+		tracedat_write_option_str(rec->out.w,
+					  TRACEDAT_OPT_TK_SIGNED_FIELDS,
+					  rec->setup.signed_fields.buf);
+	strbuf_reset(&sb);
+	tracedat_write_put_u32(&sb, rec->setup.nr_sys_cpus);
+	tracedat_write_option(rec->out.w, TRACEDAT_OPT_CPUCOUNT, sb.buf,
+			      sb.len);
+	for (i = 0; i < rec->setup.nr_cpus; i++) {
+		cd[i].cpu = rec->setup.cpus[i].cpu;
+		cd[i].fd = -1;
+	}
+	ret = tracedat_write_finish(rec->out.w, "", name.buf, rec->setup.psize,
+				    cd, rec->setup.nr_cpus);
+out:
+	if (ret)
+		record_error(rec, "live view: %s", strerror(-ret));
+	tracedat_write_free(rec->out.w);
+	rec->out.w = out;
+	strbuf_release(&sb);
+	strbuf_release(&clock);
+	strbuf_release(&name);
+	free(cd);
 	return ret;
 }
 
@@ -304,7 +385,7 @@ int record_write_trailer(struct record *rec, struct record_result *res)
 	struct utsname un;
 	uint64_t id = 0;
 	uint32_t ncpu = rec->setup.nr_sys_cpus;
-	char *l, *r;
+	struct strbuf name = STRBUF_INIT;
 	int i, ret;
 
 	/* Read now, once the readers have seen whether the events need it. */
@@ -317,7 +398,7 @@ int record_write_trailer(struct record *rec, struct record_result *res)
 	if (ret)
 		goto out;
 	strbuf_reset(&sb);
-	tk_tracefs_read(rec->setup.inst, "trace_clock", &clock);
+	read_clock(rec, &clock, &name);
 	tracedat_write_option_str(rec->out.w, TRACEDAT_OPT_TRACECLOCK,
 				  clock.buf);
 	if (!uname(&un)) {
@@ -365,13 +446,9 @@ int record_write_trailer(struct record *rec, struct record_result *res)
 	tracedat_write_option(rec->out.w, TRACEDAT_OPT_CPUCOUNT, sb.buf,
 			      sb.len);
 
-	l = strchr(clock.buf, '[');
-	r = l ? strchr(l, ']') : NULL;
-	if (r)
-		*r = 0;
 	ret = tracedat_write_finish(rec->out.w,
 				    rec->o->instance ? rec->o->instance : "",
-				    l ? l + 1 : "local", rec->setup.psize, cd,
+				    name.buf, rec->setup.psize, cd,
 				    rec->setup.nr_cpus);
 out:
 	if (ret)
@@ -379,6 +456,7 @@ out:
 	res->file_size = tracedat_write_offset(rec->out.w);
 	strbuf_release(&sb);
 	strbuf_release(&clock);
+	strbuf_release(&name);
 	free(cd);
 	return ret;
 }

@@ -178,6 +178,22 @@ static size_t full_pages(struct cpu_reader *r)
 	return bytes < 0 ? SIZE_MAX : (size_t)bytes / r->rec->setup.psize;
 }
 
+static int live_pages(struct record *rec, struct cpu_reader *r,
+		      const void *buf, size_t len)
+{
+	const struct record_live *live = rec->o->live;
+	struct strbuf err = STRBUF_INIT;
+	int ret = live->pages(live->data, (int)(r - rec->setup.cpus), buf, len,
+			      &err);
+
+	if (ret) {
+		record_error(rec, "%s", err.buf);
+		set_err(rec, ret);
+	}
+	strbuf_release(&err);
+	return ret;
+}
+
 /*
  * Up to max pages into chunks, many a readv(): each of its buffers is
  * one read() of trace_pipe_raw, which hands out a whole page.  A full
@@ -228,9 +244,17 @@ static long read_pages(struct cpu_reader *r, struct chunk **cp, size_t max)
 			n += pad;
 		}
 		record_ksyms_scan(rec, c->data + c->len, n);
-		c->len += n;
 		done += n / rec->setup.psize;
 		__atomic_add_fetch(&r->bytes_in, n, __ATOMIC_RELAXED);
+		if (rec->o->live) {
+			int ret = live_pages(rec, r, c->data + c->len, n);
+
+			if (ret)
+				return ret;
+		}
+		/* No file: the pages were the live view's alone. */
+		if (rec->out.fd >= 0)
+			c->len += n;
 		if (c->len == rec->setup.chunk_size) {
 			queue_chunk(rec, c);
 			*cp = get_chunk(rec, r);
@@ -386,22 +410,78 @@ int record_open_readers(struct record *rec)
 		strbuf_release(&file);
 		if (ret)
 			return ret;
+		record_read_stats(r, &r->base, NULL);
+		r->ring_bytes = record_ring_kb(rec, r->cpu) * 1024;
+		if (rec->out.fd < 0)
+			continue;
 		r->comp.scratch = record_open_scratch(rec, rec->out.path);
 		if (r->comp.scratch < 0) {
 			record_error(rec, "%s: scratch file: %s", rec->out.dir,
 				     strerror(-r->comp.scratch));
 			return r->comp.scratch;
 		}
-		record_read_stats(r, &r->base, NULL);
-		r->ring_bytes = record_ring_kb(rec, r->cpu) * 1024;
 	}
 	return 0;
+}
+
+/*
+ * The live view's reads: all there is, the page being written too.  A
+ * reader thread would wait for full pages; here the wait is the caller's
+ * period, so that an event is seen within it however few come.
+ */
+int record_live_read(struct record *rec, int last)
+{
+	const struct record_live *live = rec->o->live;
+	struct strbuf err = STRBUF_INIT;
+	int i, ret = 0;
+
+	for (i = 0; i < rec->setup.nr_cpus && !ret; i++) {
+		struct cpu_reader *r = &rec->setup.cpus[i];
+		long n;
+
+		if (!r->live)
+			r->live = get_chunk(rec, r);
+		n = read_pages(r, &r->live, SIZE_MAX);
+		if (n < 0 && !rec->threads.err)
+			record_error(rec, "cpu%d/trace_pipe_raw: %s", r->cpu,
+				     strerror((int)-n));
+		if (n < 0)
+			ret = (int)n;
+	}
+	if (!ret) {
+		ret = live->round(live->data, last, &err);
+		if (ret)
+			record_error(rec, "%s", err.buf);
+	}
+	if (ret)
+		set_err(rec, ret);
+	for (i = 0; last && i < rec->setup.nr_cpus; i++) {
+		struct cpu_reader *r = &rec->setup.cpus[i];
+
+		if (r->live && r->live->len)
+			queue_chunk(rec, r->live);
+		else if (r->live)
+			put_chunk(rec, r->live);
+		r->live = NULL;
+	}
+	strbuf_release(&err);
+	return ret;
 }
 
 int record_start_threads(struct record *rec)
 {
 	int i, ret;
 
+	if (rec->o->live) {
+		if (rec->out.fd < 0)
+			return 0;
+		ret = pthread_create(&rec->threads.compressor, NULL,
+				     compressor_main, rec);
+		if (ret)
+			return -ret;
+		rec->threads.compressor_started = 1;
+		return 0;
+	}
 	ret = pthread_create(&rec->threads.compressor, NULL, compressor_main,
 			     rec);
 	if (ret)

@@ -11,11 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "util/array.h"
+#include "util/parse-options.h"
 #include "util/record-int.h"
 #include "util/tracedat-write.h"
 #include "util/tracefs-restore.h"
@@ -92,7 +95,7 @@ static int wait_for_end(struct record *rec, int sfd, int pidfd,
 			struct record_result *res)
 {
 	const struct record_opts *o = rec->o;
-	double start = now_s(), next = start + 1;
+	double start = now_s(), next = start + 1, round = start;
 	uint64_t *lost = xcalloc(rec->setup.nr_cpus, sizeof(*lost));
 	int sig = 0;
 
@@ -107,6 +110,12 @@ static int wait_for_end(struct record *rec, int sfd, int pidfd,
 
 		if (o->duration > 0 && t >= start + o->duration)
 			break;
+		if (o->live && t >= round) {
+			if (record_live_read(rec, 0))
+				break;
+			round = t + o->live->period_ms / 1000.0;
+			continue;
+		}
 		if (rec->hooks->status && t >= next) {
 			report_status(rec, start, lost);
 			next = t + 1;
@@ -121,6 +130,8 @@ static int wait_for_end(struct record *rec, int sfd, int pidfd,
 			until = next;
 		if (o->duration > 0 && (!until || start + o->duration < until))
 			until = start + o->duration;
+		if (o->live && (!until || round < until))
+			until = round;
 		if (until)
 			timeout = (int)((until - t) * 1000) + 1;
 		if (poll(pfd, pidfd >= 0 ? 3 : 2, timeout) <= 0)
@@ -153,6 +164,48 @@ static int wait_for_end(struct record *rec, int sfd, int pidfd,
 	return sig;
 }
 
+/* ---- the live view ---- */
+
+/* record_live's file of no events, in memory, given to its start(). */
+static int start_live(struct record *rec)
+{
+	const struct record_live *live = rec->o->live;
+	struct strbuf err = STRBUF_INIT;
+	int fd = memfd_create("tracekit-live", MFD_CLOEXEC), ret;
+
+	if (fd < 0) {
+		ret = -errno;
+		record_error(rec, "memfd_create: %s", strerror(errno));
+		return ret;
+	}
+	ret = record_write_snapshot(rec, fd);
+	if (!ret) {
+		ret = live->start(live->data, fd, &err);
+		if (ret)
+			record_error(rec, "%s", err.buf);
+	}
+	close(fd);
+	strbuf_release(&err);
+	return ret;
+}
+
+/* Without a file, the counts the trailer would have read. */
+static void finish_live(struct record *rec, struct record_result *res)
+{
+	int i;
+
+	for (i = 0; i < rec->setup.nr_cpus; i++) {
+		struct cpu_reader *r = &rec->setup.cpus[i];
+		struct cpu_stats st = { 0 };
+
+		if (!record_read_stats(r, &st, NULL)) {
+			res->events += st.read - r->base.read;
+			res->lost += record_stats_lost(&st, &r->base);
+		}
+		res->bytes_in += r->bytes_in;
+	}
+}
+
 /* ---- the session ---- */
 
 static void release(struct record *rec)
@@ -166,6 +219,8 @@ static void release(struct record *rec)
 			close(r->comp.scratch);
 		if (r->comp.scratch_old >= 0)
 			close(r->comp.scratch_old);
+		/* record_live's, when the recording failed before its end */
+		free(r->live);
 	}
 	free(rec->setup.cpus);
 	while (rec->threads.free) {
@@ -229,7 +284,8 @@ int record_run(const struct record_opts *o, const struct record_hooks *hooks,
 	pthread_cond_init(&rec.threads.freed, &monotonic);
 	pthread_condattr_destroy(&monotonic);
 	rec.threads.tail = &rec.threads.head;
-	rec.out.path = (char *)(o->output ? o->output : "trace.dat");
+	if (o->output || !o->live)
+		rec.out.path = (char *)(o->output ? o->output : "trace.dat");
 
 	if (!tk_tracefs_dir()) {
 		record_error(&rec, "tracefs is not mounted");
@@ -279,7 +335,7 @@ int record_run(const struct record_opts *o, const struct record_hooks *hooks,
 		record_error(&rec, "signalfd/eventfd: %s", strerror(errno));
 		goto out;
 	}
-	ret = record_open_output(&rec);
+	ret = rec.out.path ? record_open_output(&rec) : 0;
 	if (ret)
 		goto out;
 	tk_restore_install();
@@ -293,7 +349,9 @@ int record_run(const struct record_opts *o, const struct record_hooks *hooks,
 		rec.setup.chunk_size = o->max_kb * 1024 / 2 < rec.setup.psize ?
 				       rec.setup.psize : o->max_kb * 1024 / 2 /
 				       rec.setup.psize * rec.setup.psize;
-	ret = record_write_metadata(&rec);
+	ret = rec.out.path ? record_write_metadata(&rec) : 0;
+	if (!ret && o->live)
+		ret = start_live(&rec);
 	if (ret)
 		goto out;
 	ret = record_open_readers(&rec);
@@ -348,9 +406,15 @@ int record_run(const struct record_opts *o, const struct record_hooks *hooks,
 	if (rec.setup.proc_map)
 		record_procmap_finish(&rec);
 	tracing = 0;
+	if (o->live && !rec.threads.err)
+		record_live_read(&rec, 1);
 	record_stop_threads(&rec);
 	if (rec.threads.err) {
 		ret = rec.threads.err;
+		goto out;
+	}
+	if (!rec.out.path) {
+		finish_live(&rec, res);
 		goto out;
 	}
 	ret = record_join_scratch(&rec);
@@ -396,4 +460,44 @@ out:
 	release(&rec);
 	strbuf_release(&err);
 	return ret;
+}
+
+/* ---- options shared by the commands that record ---- */
+
+int record_opt_event(const struct option *opt, const char *arg, int unset)
+{
+	struct record_event_list *ev = opt->value;
+
+	(void)unset;
+	grow_array(ev->v, ev->nr, ev->alloc, 8);
+	ev->v[ev->nr].spec = arg;
+	ev->v[ev->nr].filter = NULL;
+	ev->nr++;
+	return 0;
+}
+
+int record_opt_filter(const struct option *opt, const char *arg, int unset)
+{
+	struct record_event_list *ev = opt->value;
+
+	(void)unset;
+	if (!ev->nr)
+		return error("-f '%s': give it after the -e it filters", arg);
+	if (ev->v[ev->nr - 1].filter)
+		return error("-f '%s': -e %s already has a filter", arg,
+			     ev->v[ev->nr - 1].spec);
+	ev->v[ev->nr - 1].filter = arg;
+	return 0;
+}
+
+int record_opt_duration(const struct option *opt, const char *arg, int unset)
+{
+	double *d = opt->value;
+	char *end;
+
+	(void)unset;
+	*d = strtod(arg, &end);
+	if (end == arg || *end || *d <= 0)
+		return error("--duration %s: not a positive number of seconds", arg);
+	return 0;
 }

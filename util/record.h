@@ -25,10 +25,35 @@ struct record_strings {
 	const char **v;
 };
 
+/*
+ * tracekit trace's live view.  The main loop, not a reader thread per
+ * CPU waiting for full pages, reads every CPU's ring buffer each
+ * period_ms, the page being written included (a read() of
+ * trace_pipe_raw copies the events committed so far out of it), and
+ * hands the pages over.  Without an output file none is written.  Each
+ * callback returns 0, or a negative errno with the reason in err, which
+ * ends the recording.
+ */
+struct record_live {
+	unsigned int period_ms;
+	/*
+	 * Before tracing starts: fd holds a trace.dat of no events with
+	 * the formats, symbols, tasks and CPUs the pages are read with.
+	 */
+	int (*start)(void *data, int fd, struct strbuf *err);
+	/* Whole pages of the idx-th CPU of the file start() was given. */
+	int (*pages)(void *data, int idx, const void *buf, size_t len,
+		     struct strbuf *err);
+	/* After each round of reads; last after the one once tracing is off. */
+	int (*round)(void *data, int last, struct strbuf *err);
+	void *data;
+};
+
 struct record_opts {
 	const struct record_event *events;
 	int nr_events;
-	const char *output;
+	const char *output;		/* NULL: trace.dat, or none when live */
+	const struct record_live *live;	/* NULL: record to the output */
 	unsigned long buffer_kb;	/* 0: keep the instance's size */
 	const char *clock;		/* NULL: keep */
 	int pid;			/* -P, 0: none */
@@ -96,6 +121,23 @@ struct record_result {
  */
 int record_run(const struct record_opts *o, const struct record_hooks *hooks,
 	       struct record_result *res, struct strbuf *err);
+
+/*
+ * The options of the commands that record (record, trace), as
+ * util/parse-options.h callbacks: -e EVENT appends to a struct
+ * record_event_list, -f FILTER filters the -e before it, --duration S
+ * sets a double.
+ */
+struct option;
+
+struct record_event_list {
+	struct record_event *v;
+	int nr, alloc;
+};
+
+int record_opt_event(const struct option *opt, const char *arg, int unset);
+int record_opt_filter(const struct option *opt, const char *arg, int unset);
+int record_opt_duration(const struct option *opt, const char *arg, int unset);
 
 /* Parses a CPU list ("0-2,5") into a bitmask of nr bits; 0 or -EINVAL. */
 int record_parse_cpus(const char *list, unsigned char *mask, int nr);
