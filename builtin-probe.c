@@ -58,19 +58,6 @@ static int funcs_cb(const struct option *opt, const char *arg, int unset)
 	return 0;
 }
 
-static int call_graph_cb(const struct option *opt, const char *arg, int unset)
-{
-	struct probe_cmd_opts *po = opt->value;
-
-	if (unset)
-		po->call_graph = 0;
-	else if (callgraph_parse_size(arg, &po->call_graph))
-		die_code(TK_EXIT_USAGE, "--call-graph: '%s': the stack size is "
-			 "a multiple of 8 bytes, 8 to %d", arg,
-			 CALLGRAPH_MAX_STACK);
-	return 0;
-}
-
 /*
  * What probe_add() said, said.  A failure of the command line, or of an
  * SDT spec, ends the command at its error (die_code()); the others are
@@ -263,7 +250,8 @@ int cmd_probe(int argc, const char **argv)
 		OPT_BOOL('v', "verbose", &po.verbose,
 			 "say where the types and locations come from (DWARF or BTF), and what aliases are of"),
 		{ .type = OPTION_CALLBACK, .long_name = "call-graph",
-		  .value = &po, .argh = "SIZE", .callback = call_graph_cb,
+		  .value = &po.call_graph, .argh = "SIZE",
+		  .callback = callgraph_opt,
 		  .flags = PARSE_OPT_OPTARG,
 		  .help = "uprobes: capture the registers and SIZE bytes of user stack "
 			  "(default 2944) for report to unwind" },

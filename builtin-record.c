@@ -15,46 +15,6 @@
 #include "util/tracefs.h"
 #include "util/usage.h"
 
-struct event_args {
-	struct record_event *v;
-	int nr, alloc;
-};
-
-static int opt_event(const struct option *opt, const char *arg, int unset)
-{
-	struct event_args *ev = opt->value;
-
-	grow_array(ev->v, ev->nr, ev->alloc, 8);
-	ev->v[ev->nr].spec = arg;
-	ev->v[ev->nr].filter = NULL;
-	ev->nr++;
-	return 0;
-}
-
-static int opt_filter(const struct option *opt, const char *arg, int unset)
-{
-	struct event_args *ev = opt->value;
-
-	if (!ev->nr)
-		return error("-f '%s': give it after the -e it filters", arg);
-	if (ev->v[ev->nr - 1].filter)
-		return error("-f '%s': -e %s already has a filter", arg,
-			     ev->v[ev->nr - 1].spec);
-	ev->v[ev->nr - 1].filter = arg;
-	return 0;
-}
-
-static int opt_duration(const struct option *opt, const char *arg, int unset)
-{
-	double *d = opt->value;
-	char *end;
-
-	*d = strtod(arg, &end);
-	if (end == arg || *end || *d <= 0)
-		return error("--duration %s: not a positive number of seconds", arg);
-	return 0;
-}
-
 static int opt_sleep(const struct option *opt, const char *arg, int unset)
 {
 	int *us = opt->value;
@@ -166,7 +126,7 @@ static const char *const record_usage[] = {
 
 int cmd_record(int argc, const char **argv)
 {
-	struct event_args ev = { 0 };
+	struct record_event_list ev = { 0 };
 	struct record_opts o = { .zlevel = 1, .sleep_us = -1 };
 	struct record_result res;
 	struct record_hooks hooks = { 0 };
@@ -182,9 +142,9 @@ int cmd_record(int argc, const char **argv)
 		OPT_GROUP("What to record"),
 		OPT_CALLBACK('e', "event", &ev, "EVENT",
 			     "SYSTEM:EVENT, SYSTEM, or a glob (sched:sched_*, 'sdt_app:*'); repeatable",
-			     opt_event),
+			     record_opt_event),
 		OPT_CALLBACK('f', "filter", &ev, "FILTER",
-			     "event filter (tracefs syntax) for the preceding -e", opt_filter),
+			     "event filter (tracefs syntax) for the preceding -e", record_opt_filter),
 		OPT_GROUP("Tracer"),
 		OPT_STRING('p', "tracer", &o.tracer, "TRACER",
 			   "a tracer of available_tracers (function, function_graph)"),
@@ -220,7 +180,7 @@ int cmd_record(int argc, const char **argv)
 			    "zstd level 1-22 (default 1: fastest, and smallest on trace pages)"),
 		OPT_BOOL(0, "no-compress", &no_compress, "write an uncompressed file"),
 		OPT_CALLBACK(0, "duration", &o.duration, "S",
-			     "stop after S seconds", opt_duration),
+			     "stop after S seconds", record_opt_duration),
 		OPT_STRING('B', "buffer", &o.instance, "NAME",
 			   "record into instance NAME (kept if it exists, else removed at the end)"),
 		OPT_CALLBACK('s', "sleep", &o.sleep_us, "USEC",

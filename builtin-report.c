@@ -168,28 +168,6 @@ static int print_events(struct report_cmd *c)
 	return 0;
 }
 
-/* --count[=KEYS], --sum FIELD...: one aggregation, checked in util/. */
-static int agg_cb(const struct option *opt, const char *arg, int unset)
-{
-	struct strbuf name = STRBUF_INIT, err = STRBUF_INIT;
-	int ret = 0;
-
-	(void)unset;
-	strbuf_addf(&name, "--%s", opt->long_name);
-	if (!strcmp(opt->long_name, "by") ?
-	    report_agg_set_keys(opt->value, name.buf, arg, &err) :
-	    report_agg_set(opt->value, name.buf, arg, &err))
-		ret = error("%s", err.buf);
-	strbuf_release(&name);
-	strbuf_release(&err);
-	return ret;
-}
-
-#define OPT_AGG(l, a, h, f) \
-	{ .type = OPTION_CALLBACK, .long_name = (l), .value = &c.agg, \
-	  .argh = (a), .help = (h), .flags = PARSE_OPT_NONEG | (f), \
-	  .callback = agg_cb }
-
 /* What goes with an aggregation, and what needs one. */
 static void check_agg(struct report_cmd *c)
 {
@@ -285,18 +263,18 @@ int cmd_report(int argc, const char **argv)
 			 "latency format: irqs-off, need-resched, preempt columns"),
 		OPT_BOOL('N', "no-plugins", &c.no_plugins,
 			 "print formats only: no libtraceevent plugins (trace-cmd -N)"),
-		OPT_AGG("count", "KEYS",
+		OPT_AGGREGATE("count", &c.agg, "KEYS",
 			"count the events, by KEYS (as --by) if given",
 			PARSE_OPT_OPTARG),
-		OPT_AGG("sum", "FIELD", "sum FIELD's values", 0),
-		OPT_AGG("min", "FIELD", "the least of FIELD's values", 0),
-		OPT_AGG("max", "FIELD", "the greatest of FIELD's values", 0),
-		OPT_AGG("avg", "FIELD", "the average of FIELD's values", 0),
-		OPT_AGG("hist", "FIELD",
+		OPT_AGGREGATE("sum", &c.agg, "FIELD", "sum FIELD's values", 0),
+		OPT_AGGREGATE("min", &c.agg, "FIELD", "the least of FIELD's values", 0),
+		OPT_AGGREGATE("max", &c.agg, "FIELD", "the greatest of FIELD's values", 0),
+		OPT_AGGREGATE("avg", &c.agg, "FIELD", "the average of FIELD's values", 0),
+		OPT_AGGREGATE("hist", &c.agg, "FIELD",
 			"FIELD's values in power-of-two buckets", 0),
-		OPT_AGG("lhist", "FIELD,MIN,MAX,STEP",
+		OPT_AGGREGATE("lhist", &c.agg, "FIELD,MIN,MAX,STEP",
 			"FIELD's values in linear buckets", 0),
-		OPT_AGG("by", "KEYS",
+		OPT_AGGREGATE("by", &c.agg, "KEYS",
 			"aggregate by KEYS: fields, comm, pid, cpu, event", 0),
 		OPT_ULONG(0, "top", &c.top, "N",
 			  "print the N greatest entries of the table only"),

@@ -10,6 +10,8 @@
 #include "arch/arch.h"
 #include "util/callgraph.h"
 #include "util/fetcharg.h"
+#include "util/parse-options.h"
+#include "util/usage.h"
 
 int callgraph_fetch_args(unsigned int stack_size, struct strbuf *out)
 {
@@ -61,5 +63,18 @@ int callgraph_is_field(const char *name)
 	for (i = 0; i < nr; i++)
 		if (!strcmp(name + plen, regs[i].kname))
 			return 1;
+	return 0;
+}
+
+int callgraph_opt(const struct option *opt, const char *arg, int unset)
+{
+	unsigned int *size = opt->value;
+
+	if (unset)
+		*size = 0;
+	else if (callgraph_parse_size(arg, size))
+		die_code(TK_EXIT_USAGE, "--call-graph: '%s': the stack size is "
+			 "a multiple of 8 bytes, 8 to %d", arg,
+			 CALLGRAPH_MAX_STACK);
 	return 0;
 }

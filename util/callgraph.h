@@ -41,6 +41,13 @@ int callgraph_fetch_args(unsigned int stack_size, struct strbuf *out);
  */
 int callgraph_parse_size(const char *arg, unsigned int *size);
 
+/*
+ * --call-graph[=SIZE] as a util/parse-options.h callback, opt->value an
+ * unsigned int; a bad SIZE ends the command (a usage error).
+ */
+struct option;
+int callgraph_opt(const struct option *opt, const char *arg, int unset);
+
 /* 1 when name is one of the fields callgraph_fetch_args() writes. */
 int callgraph_is_field(const char *name);
 

@@ -11,6 +11,7 @@
 
 #include <traceevent/event-parse.h>
 
+#include "util/parse-options.h"
 #include "util/print.h"
 #include "util/report-aggregate.h"
 #include "util/tracedat-read.h"
@@ -271,6 +272,12 @@ void report_agg_print(struct report_agg *ra, struct strbuf *out)
 		aggregate_print_text(ra->table, ra->o->top, out);
 }
 
+void report_agg_clear(struct report_agg *ra)
+{
+	aggregate_free(ra->table);
+	ra->table = aggregate_new(ra->o->op, ra->o->nr_keys, &ra->o->lh);
+}
+
 void report_agg_free(struct report_agg *ra)
 {
 	int i;
@@ -284,4 +291,20 @@ void report_agg_free(struct report_agg *ra)
 	free(ra->keys);
 	free(ra->kinds);
 	free(ra);
+}
+
+int report_agg_opt(const struct option *opt, const char *arg, int unset)
+{
+	struct strbuf name = STRBUF_INIT, err = STRBUF_INIT;
+	int ret = 0;
+
+	(void)unset;
+	strbuf_addf(&name, "--%s", opt->long_name);
+	if (!strcmp(opt->long_name, "by") ?
+	    report_agg_set_keys(opt->value, name.buf, arg, &err) :
+	    report_agg_set(opt->value, name.buf, arg, &err))
+		ret = error("%s", err.buf);
+	strbuf_release(&name);
+	strbuf_release(&err);
+	return ret;
 }

@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "util/aggregate.h"
+#include "util/parse-options.h"
 #include "util/strbuf.h"
 #include "util/tracedat-merge.h"
 
@@ -43,6 +44,18 @@ int report_agg_set_keys(struct report_agg_opts *o, const char *option,
 
 void report_agg_opts_release(struct report_agg_opts *o);
 
+/*
+ * The options as a util/parse-options.h callback, opt->value the
+ * struct report_agg_opts: --count[=KEYS], --sum FIELD ..., --by KEYS,
+ * each named by its long name.
+ */
+int report_agg_opt(const struct option *opt, const char *arg, int unset);
+
+#define OPT_AGGREGATE(l, v, a, h, f) \
+	{ .type = OPTION_CALLBACK, .long_name = (l), .value = (v), \
+	  .argh = (a), .help = (h), .flags = PARSE_OPT_NONEG | (f), \
+	  .callback = report_agg_opt }
+
 struct report_agg;
 
 struct report_agg *report_agg_new(const struct report_agg_opts *o);
@@ -57,6 +70,9 @@ int report_agg_event(struct report_agg *ra, const struct tracedat_event *ev,
 
 /* The table, as text or JSON, appended to out. */
 void report_agg_print(struct report_agg *ra, struct strbuf *out);
+
+/* Empties the table (--interval prints it and starts again). */
+void report_agg_clear(struct report_agg *ra);
 
 void report_agg_free(struct report_agg *ra);
 
