@@ -41,6 +41,7 @@ void probe_output_release(struct probe_output *said)
 	for (i = 0; i < said->nr; i++)
 		free(said->v[i].text);
 	free(said->v);
+	release_array(said->events, said->nr_events, free_ptr);
 	memset(said, 0, sizeof(*said));
 }
 
@@ -96,10 +97,44 @@ static void say_added(const struct probe_events *evs, int width,
 		      struct probe_output *said)
 {
 	struct strbuf out = STRBUF_INIT;
+	int i;
+
+	/* An event inlined in several places has a line for each. */
+	for (i = 0; i < evs->nr; i++) {
+		const struct probe_def *d = &evs->v[i].def;
+
+		strbuf_reset(&out);
+		strbuf_addf(&out, "%s:%s", d->group, d->event);
+		if (said->nr_events &&
+		    !strcmp(said->events[said->nr_events - 1], out.buf))
+			continue;
+		grow_array(said->events, said->nr_events, said->alloc_events,
+			   16);
+		said->events[said->nr_events++] = strbuf_detach(&out, NULL);
+	}
 
 	probe_events_summary(evs, width, &out);
 	say(said, PROBE_SAY_OUT, "%s", out.buf);
 	strbuf_release(&out);
+}
+
+/* o->group's: each definition renamed into it before it is written. */
+static void regroup(struct probe_events *evs, const char *group)
+{
+	int i;
+
+	for (i = 0; group && i < evs->nr; i++) {
+		struct probe_def *d = &evs->v[i].def;
+		const char *rest = strchrnul(d->line, ' ');
+		struct strbuf line = STRBUF_INIT;
+
+		strbuf_addf(&line, "%c:%s/%s%s", d->type, group, d->event,
+			    rest);
+		free(d->line);
+		d->line = strbuf_detach(&line, NULL);
+		free(d->group);
+		d->group = xstrdup(group);
+	}
 }
 
 /*
@@ -127,12 +162,14 @@ static int sdt_add(const struct probe_add_opts *o, const char *spec,
 		goto out;
 	}
 	ret = add_call_graph(o, &evs, said);
+	regroup(&evs, o->group);
 	if (!ret) {
 		say_warnings(said, &warn);
 		if (o->define_only) {
 			say_definitions(&evs, said);
 		} else {
-			ret = probe_events_add(PROBE_UPROBE, &evs, &err);
+			ret = probe_events_add(PROBE_UPROBE, &evs, o->undo,
+					       &err);
 			if (ret)
 				say(said, PROBE_SAY_ERROR, "%s", err.buf);
 			else
@@ -241,6 +278,10 @@ static int dwarf_specs(const struct probe_add_opts *o, const char *const *specs,
 
 	if (open_target(&t, o, said))
 		return -EINVAL;
+	if (o->group) {
+		free(t.group);
+		t.group = xstrdup(o->group);
+	}
 	probe_target_opts(&t, o->force_regs, &dopts);
 	if (o->define_only && o->keep_going) {
 		ret = define_each(&t, specs, nr, &dopts, o->verbose, said);
@@ -261,7 +302,8 @@ static int dwarf_specs(const struct probe_add_opts *o, const char *const *specs,
 		say_definitions(&evs, said);
 		goto out;
 	}
-	ret = probe_events_write(&t, specs, nr, &dopts, &evs, &warn, &err);
+	ret = probe_events_write(&t, specs, nr, &dopts, o->undo, &evs, &warn,
+				 &err);
 	say_warnings(said, &warn);
 	if (ret) {
 		say(said, PROBE_SAY_ERROR, "%s", err.buf);

@@ -28,6 +28,9 @@ struct probe_output {
 	int nr, alloc;
 	int usage;		/* the failure is the command line's */
 	int sdt;		/* the specs took the SDT path */
+	/* "GROUP:EVENT" of each event added, in order, once each */
+	char **events;
+	int nr_events, alloc_events;
 };
 
 void probe_output_release(struct probe_output *said);
@@ -41,6 +44,13 @@ struct probe_add_opts {
 	int force_regs;		/* kprobe arguments as registers */
 	int verbose;
 	unsigned int call_graph;	/* bytes of stack to capture, 0: none */
+	/*
+	 * The events' group, whatever the specs say; NULL: the spec's, or
+	 * perf's default (tracekit trace's probes go in a group of its own)
+	 */
+	const char *group;
+	/* each event added registered for deletion at exit (tk_restore_*) */
+	int undo;
 };
 
 /*

@@ -292,14 +292,14 @@ int probe_events_call_graph(struct probe_events *evs, unsigned int stack_size,
 }
 
 int probe_events_add(enum probe_kind kind, const struct probe_events *evs,
-		     struct strbuf *err)
+		     int undo, struct strbuf *err)
 {
 	const char **lines = xcalloc(evs->nr ? evs->nr : 1, sizeof(*lines));
 	int i, ret;
 
 	for (i = 0; i < evs->nr; i++)
 		lines[i] = evs->v[i].def.line;
-	ret = probe_defs_add(kind, lines, evs->nr, 0, err);
+	ret = probe_defs_add(kind, lines, evs->nr, undo, err);
 	free(lines);
 	return ret;
 }
@@ -338,7 +338,7 @@ static void write_notes(const struct probe_events *evs, struct strbuf *warn)
 }
 
 int probe_events_write(const struct probe_target *t, const char *const *specs,
-		       int nr, struct probe_opts *dopts,
+		       int nr, struct probe_opts *dopts, int undo,
 		       struct probe_events *evs, struct strbuf *warn,
 		       struct strbuf *err)
 {
@@ -354,7 +354,7 @@ int probe_events_write(const struct probe_target *t, const char *const *specs,
 			    probe_kind_file(t->kind));
 		return -ENODEV;
 	}
-	ret = probe_events_add(t->kind, evs, &why);
+	ret = probe_events_add(t->kind, evs, undo, &why);
 	first = why.buf + strspn(why.buf, "\n");
 	len = strcspn(first, "\n");
 
@@ -376,7 +376,7 @@ int probe_events_write(const struct probe_target *t, const char *const *specs,
 					     err);
 		if (ret)
 			goto out;
-		ret = probe_events_add(t->kind, evs, &why);
+		ret = probe_events_add(t->kind, evs, undo, &why);
 	}
 	if (ret)
 		strbuf_addf(err, "cannot add probes: %s", why.buf);

@@ -45,23 +45,25 @@ int probe_events_translate(const struct probe_target *t,
 			   struct strbuf *err);
 
 /*
- * Writes the lines of evs to the file of kind, all or nothing (probe_defs_add).
+ * Writes the lines of evs to the file of kind, all or nothing, with undo
+ * each registered for deletion at exit (probe_defs_add).
  */
 int probe_events_add(enum probe_kind kind, const struct probe_events *evs,
-		     struct strbuf *err);
+		     int undo, struct strbuf *err);
 
 /*
  * Adds evs, translated from specs with dopts, and writes their notes
  * (util/probe-note.h), replacing any note an event of the same name left;
  * a note that cannot be written is a line in warn.  The kernel is the judge of
  * $argN: when it refuses one, warn says so, and specs are translated again
- * with registers (dopts->argn cleared, evs replaced).  0, or -errno with
+ * with registers (dopts->argn cleared, evs replaced).  undo as for
+ * probe_events_add().  0, or -errno with
  * err = "cannot add probes: why", or a translation's error; -ENODEV
  * when the kernel has no tracefs, or no kprobe_events (uprobe_events)
  * for t.
  */
 int probe_events_write(const struct probe_target *t, const char *const *specs,
-		       int nr, struct probe_opts *dopts,
+		       int nr, struct probe_opts *dopts, int undo,
 		       struct probe_events *evs, struct strbuf *warn,
 		       struct strbuf *err);
 
