@@ -453,6 +453,14 @@ int report_output_end(struct report_output *ro, struct strbuf *err)
 	return ro->fmt->end ? ro->fmt->end(ro, err) : 0;
 }
 
+void report_output_interval(struct report_output *ro)
+{
+	if (!ro->agg)
+		return;
+	report_agg_print(ro->agg, ro->out);
+	report_agg_clear(ro->agg);
+}
+
 void report_output_free(struct report_output *ro)
 {
 	int i;

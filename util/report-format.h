@@ -90,6 +90,12 @@ int report_output_event(struct report_output *ro, struct tracedat_event *ev,
 /* After the last event: 0, or a negative errno with the reason in err. */
 int report_output_end(struct report_output *ro, struct strbuf *err);
 
+/*
+ * tracekit trace --interval: the aggregation's table as it is, then
+ * emptied; nothing without an aggregation.
+ */
+void report_output_interval(struct report_output *ro);
+
 void report_output_free(struct report_output *ro);
 
 #endif

@@ -245,6 +245,20 @@ int report_open(struct report *r, struct strbuf *err)
 	return ret;
 }
 
+/* The merge numbers streams in add order: keep ours alike. */
+static void add_source(struct report *r, struct report_file *f, int buffer,
+		       int cpu)
+{
+	struct report_source *s;
+
+	r->sources = xrealloc(r->sources, (r->nr_sources + 1) * sizeof(*s));
+	s = &r->sources[r->nr_sources++];
+	memset(s, 0, sizeof(*s));
+	s->file = f;
+	s->buffer = buffer;
+	s->cpu = cpu;
+}
+
 int report_start(struct report *r, struct strbuf *err)
 {
 	int i, b, c, ret;
@@ -255,22 +269,10 @@ int report_start(struct report *r, struct strbuf *err)
 		for (b = 0; b < tracedat_nr_buffers(td); b++)
 			for (c = 0; c < tracedat_buffer_nr_cpus(td, b); c++) {
 				int cpu = tracedat_buffer_cpu(td, b, c);
-				struct report_source *s;
 
 				if (r->cpus && !r->cpus[cpu])
 					continue;
-				/*
-				 * The merge numbers streams in add order:
-				 * keep ours alike.
-				 */
-				r->sources = xrealloc(r->sources,
-						      (r->nr_sources + 1) *
-						      sizeof(*s));
-				s = &r->sources[r->nr_sources++];
-				memset(s, 0, sizeof(*s));
-				s->file = &r->files[i];
-				s->buffer = b;
-				s->cpu = cpu;
+				add_source(r, &r->files[i], b, cpu);
 				ret = tracedat_merge_add(r->merge, td, b, c,
 							 err);
 				if (ret)
@@ -278,6 +280,17 @@ int report_start(struct report *r, struct strbuf *err)
 			}
 	}
 	return 0;
+}
+
+void report_start_live(struct report *r)
+{
+	struct tracedat *td = r->files[0].td;
+	int c;
+
+	for (c = 0; c < tracedat_buffer_nr_cpus(td, 0); c++) {
+		add_source(r, &r->files[0], 0, tracedat_buffer_cpu(td, 0, c));
+		tracedat_merge_add_live(r->merge, td, c);
+	}
 }
 
 int report_next(struct report *r, struct tracedat_event *ev,

@@ -104,6 +104,14 @@ int report_open(struct report *r, struct strbuf *err);
 int report_start(struct report *r, struct strbuf *err);
 
 /*
+ * tracekit trace's instead: the CPUs of the one file opened, which has
+ * no events, as live streams (util/tracedat-merge.h), the idx-th CPU's
+ * the source idx, fed by the caller.  report_next() returns 0 when the
+ * events fed so far are out.
+ */
+void report_start_live(struct report *r);
+
+/*
  * The next event by time, of any stream: 1 with ev filled, 0 at the
  * end, a negative errno on a corrupt file (tracedat's, error in err),
  * among them kallsyms found corrupt while the events before were
