@@ -6,6 +6,7 @@
 int cmd_probe(int argc, const char **argv);
 int cmd_record(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);
+int cmd_trace(int argc, const char **argv);
 int cmd_stack(int argc, const char **argv);
 int cmd_ubifs(int argc, const char **argv);
 int cmd_test(int argc, const char **argv);

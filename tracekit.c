@@ -34,6 +34,8 @@ static const struct cmd_struct commands[] = {
 	  "Record tracefs ring buffers into a zstd trace.dat v7 file" },
 	{ "report", cmd_report,
 	  "Print trace.dat files as text, JSON, folded stacks, flame graphs" },
+	{ "trace", cmd_trace,
+	  "Trace and aggregate probes and tracepoints live, then clean up" },
 	{ "stack", cmd_stack,
 	  "Drive the kernel's stack tracer (max stack depth)" },
 	{ "ubifs", cmd_ubifs,

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tracekit trace: probes defined for the run, the recording's live view
+ * (util/record.h) turned into report's output as the pages come, and
+ * the leftovers of a run killed by SIGKILL removed.
+ *
+ * The live view decodes the pages with a trace.dat of no events that
+ * the recording writes before tracing starts, opened as report opens a
+ * file: the events print through report's own code, the same bytes as
+ * `tracekit report` of the file -o writes.  Two things a file has that
+ * the view gets otherwise:
+ *  - Order.  report merges the CPUs by time; live, a CPU read a moment
+ *    ago may still produce an event earlier than one read since on
+ *    another.  An event read in one round was written before that
+ *    round's reads ended, so each round prints only up to the latest
+ *    page time of the round before (tracedat_merge_hold()), and an
+ *    event prints within two rounds of being written.
+ *  - Task names.  A file keeps saved_cmdlines as it is at the end; the
+ *    view reads it each round and adds the tasks it did not know.  A
+ *    task renamed after its first event keeps its first name here.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/array.h"
+#include "util/probe-file.h"
+#include "util/report.h"
+#include "util/trace.h"
+#include "util/tracefs.h"
+#include "util/tracefs-restore.h"
+#include "util/usage.h"
+
+/* How often the live view reads the ring buffers, in ms. */
+#define TRACE_PERIOD_MS		50
+/* Output is handed to o->write at the latest at this size. */
+#define TRACE_FLUSH		(64 * 1024)
+
+struct trace {
+	const struct trace_opts *o;
+	struct report_opts ropts;
+	struct report r;
+	int opened;
+	const char *inputs[1];
+	char path[64];
+	struct report_output_opts oo;
+	struct report_output *ro;
+	struct strbuf out;
+	/* the latest page time of the previous round */
+	uint64_t until;
+	double next_interval;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int flush(struct trace *t, struct strbuf *err)
+{
+	int ret = 0;
+
+	if (t->out.len)
+		ret = t->o->write(t->o->data, &t->out, err);
+	strbuf_reset(&t->out);
+	return ret;
+}
+
+/* ---- the live view ---- */
+
+static int live_start(void *data, int fd, struct strbuf *err)
+{
+	struct trace *t = data;
+	int ret;
+
+	snprintf(t->path, sizeof(t->path), "/proc/self/fd/%d", fd);
+	t->inputs[0] = t->path;
+	t->ropts.inputs = t->inputs;
+	t->ropts.nr_inputs = 1;
+	ret = report_init(&t->r, &t->ropts, err);
+	t->opened = 1;
+	if (!ret)
+		ret = report_open(&t->r, err);
+	if (ret)
+		return ret;
+	report_start_live(&t->r);
+	t->ro = report_output_new(&t->r, &t->oo, &t->out);
+	report_output_begin(t->ro);
+	t->next_interval = now_s() + t->o->interval;
+	return flush(t, err);
+}
+
+static int live_pages(void *data, int idx, const void *buf, size_t len,
+		      struct strbuf *err)
+{
+	struct trace *t = data;
+
+	return tracedat_merge_feed(t->r.merge, idx, buf, len, err);
+}
+
+/* saved_cmdlines' tasks that the view does not know yet. */
+static void add_tasks(struct trace *t)
+{
+	struct tep_handle *tep = tracedat_tep(t->r.files[0].td);
+	struct strbuf sb = STRBUF_INIT;
+	char *line, *save = NULL;
+
+	if (tk_tracefs_read(NULL, "saved_cmdlines", &sb) < 0)
+		return;
+	for (line = strtok_r(sb.buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *comm;
+		long pid = strtol(line, &comm, 10);
+
+		if (comm == line || *comm != ' ' || pid <= 0)
+			continue;
+		if (!tep_is_pid_registered(tep, (int)pid))
+			tep_register_comm(tep, comm + 1, (int)pid);
+	}
+	strbuf_release(&sb);
+}
+
+static int live_round(void *data, int last, struct strbuf *err)
+{
+	struct trace *t = data;
+	struct tracedat_event ev;
+	int ret;
+
+	add_tasks(t);
+	tracedat_merge_hold(t->r.merge, last ? UINT64_MAX : t->until);
+	t->until = tracedat_merge_fed_ts(t->r.merge);
+	while ((ret = report_next(&t->r, &ev, err)) > 0) {
+		ret = report_output_event(t->ro, &ev, err);
+		if (!ret && t->out.len > TRACE_FLUSH)
+			ret = flush(t, err);
+		if (ret)
+			return ret;
+	}
+	if (ret < 0)
+		return ret;
+	if (t->o->interval > 0 && !last && now_s() >= t->next_interval) {
+		report_output_interval(t->ro);
+		t->next_interval += t->o->interval;
+	}
+	if (last) {
+		ret = report_output_end(t->ro, err);
+		if (ret)
+			return ret;
+	}
+	return flush(t, err);
+}
+
+/* ---- leftovers ---- */
+
+/* The group of a tracekit trace whose process is gone, else NULL. */
+static int group_is_stale(const char *group)
+{
+	size_t n = strlen(TRACE_GROUP_PREFIX);
+	char *end;
+	long pid;
+
+	if (strncmp(group, TRACE_GROUP_PREFIX, n))
+		return 0;
+	errno = 0;
+	pid = strtol(group + n, &end, 10);
+	if (errno || end == group + n || *end || pid <= 0 || pid > INT_MAX)
+		return 0;
+	/* EPERM: alive, someone else's. */
+	return kill((pid_t)pid, 0) && errno == ESRCH;
+}
+
+/*
+ * A run killed by SIGKILL left its instance (events enabled in it) and
+ * its probes: the instance goes first, the probes are busy until then.
+ */
+static void remove_leftovers(const struct trace_opts *o)
+{
+	struct strbuf msg = STRBUF_INIT, done = STRBUF_INIT;
+	struct probe_defs defs = { 0 };
+	const char *p, *nl;
+	int i;
+
+	if (tk_instance_remove_stale("tracekit-", &done) > 0)
+		for (p = done.buf; (nl = strchr(p, '\n')); p = nl + 1) {
+			strbuf_reset(&msg);
+			strbuf_addf(&msg, "removed instance %.*s: its recorder is gone",
+				    (int)(nl - p), p);
+			if (o->warn)
+				o->warn(msg.buf, o->data);
+		}
+	if (probe_defs_read(&defs))
+		goto out;
+	for (i = 0; i < defs.nr; i++) {
+		const char *group = defs.v[i].group;
+
+		if ((i && !strcmp(group, defs.v[i - 1].group)) ||
+		    !group_is_stale(group))
+			continue;
+		strbuf_reset(&msg);
+		strbuf_addf(&msg, "%s:*", group);
+		strbuf_reset(&done);
+		if (probe_defs_del(msg.buf, &done, &done) <= 0)
+			continue;
+		strbuf_reset(&msg);
+		strbuf_addf(&msg, "removed the probes of %s: its tracekit trace is gone",
+			    group);
+		if (o->warn)
+			o->warn(msg.buf, o->data);
+	}
+out:
+	probe_defs_release(&defs);
+	strbuf_release(&msg);
+	strbuf_release(&done);
+}
+
+/* ---- the run ---- */
+
+static void show_warning(const char *msg, void *data)
+{
+	const struct trace_opts *o = data;
+
+	if (o->warn)
+		o->warn(msg, o->data);
+}
+
+int trace_run(const struct trace_opts *o, struct probe_output *said,
+	      struct record_result *res, struct strbuf *err)
+{
+	struct trace t = { .o = o, .out = STRBUF_INIT };
+	const struct record_live live = {
+		.period_ms = TRACE_PERIOD_MS, .start = live_start,
+		.pages = live_pages, .round = live_round, .data = &t,
+	};
+	const struct record_hooks hooks = {
+		.warn = show_warning, .data = (void *)o,
+	};
+	struct probe_add_opts po = o->probe;
+	struct record_opts ro = o->rec;
+	struct record_event *events;
+	char group[32];
+	int i, ret = 0;
+
+	memset(res, 0, sizeof(*res));
+	res->child_status = -1;
+	t.oo.format = o->format;
+	t.oo.agg = o->agg;
+	tk_restore_install();
+	remove_leftovers(o);
+	snprintf(group, sizeof(group), TRACE_GROUP_PREFIX "%d", (int)getpid());
+	po.group = group;
+	po.undo = 1;
+	if (o->nr_specs)
+		ret = probe_add(&po, o->specs, o->nr_specs, said);
+	if (ret)
+		goto out;
+	events = xcalloc(o->rec.nr_events + said->nr_events, sizeof(*events));
+	for (i = 0; i < o->rec.nr_events; i++)
+		events[i] = o->rec.events[i];
+	for (i = 0; i < said->nr_events; i++)
+		events[o->rec.nr_events + i].spec = said->events[i];
+	ro.events = events;
+	ro.nr_events = o->rec.nr_events + said->nr_events;
+	ro.live = &live;
+	ret = record_run(&ro, &hooks, res, err);
+	free(events);
+out:
+	tk_restore_run();
+	report_output_free(t.ro);
+	if (t.opened)
+		report_release(&t.r);
+	strbuf_release(&t.out);
+	return ret;
+}
