@@ -506,6 +506,32 @@ static struct stream *live_stream(struct tracedat_merge *m, int source)
 	return NULL;
 }
 
+/*
+ * The time of the last event of a page, into m->fed_ts; 0 for a page of
+ * none.  Not the page's header: a page read while it is written keeps
+ * the time it was started at, however much later its last events came.
+ */
+static int live_last_ts(struct tracedat_merge *m, const struct stream *s,
+			const unsigned char *page)
+{
+	struct page_walk w = s->walk;
+	unsigned long long ts;
+	int size, missed;
+
+	if (!(tracedat_num(s->td, page + 8, s->td->info.long_size) &
+	      TRACEDAT_COMMIT_MASK))
+		return 0;
+	page_walk_load(&w, page);
+	if (!page_walk_first(&w, &ts, &size, &missed))
+		return 0;
+	while (page_walk_next(&w, &ts, &size))
+		;
+	ts = stream_ts(s, ts);
+	if (ts > m->fed_ts)
+		m->fed_ts = ts;
+	return 1;
+}
+
 int tracedat_merge_feed(struct tracedat_merge *m, int source,
 			const void *pages, size_t len, struct strbuf *err)
 {
@@ -523,18 +549,9 @@ int tracedat_merge_feed(struct tracedat_merge *m, int source,
 	memset(b->data + len, 0, BUF_PAD);
 	*s->blocks_tail = b;
 	s->blocks_tail = &b->next;
-	/* A page's header holds the time of its first event. */
-	for (off = 0; off < len; off += s->page_size) {
-		const unsigned char *p = b->data + off;
-		uint64_t ts;
-
-		if (!(tracedat_num(s->td, p + 8, s->td->info.long_size) &
-		      TRACEDAT_COMMIT_MASK))
-			continue;
-		ts = stream_ts(s, tracedat_num(s->td, p, 8));
-		if (ts > m->fed_ts)
-			m->fed_ts = ts;
-	}
+	for (off = len; off && !s->kbuf; off -= s->page_size)
+		if (live_last_ts(m, s, b->data + off - s->page_size))
+			break;
 	if (s->in_heap)
 		return 0;
 	s->td->err = err;

@@ -59,7 +59,7 @@ int tracedat_merge_feed(struct tracedat_merge *m, int source,
 			const void *pages, size_t len, struct strbuf *err);
 /* tracedat_merge_next() hands out no event later than until (ns). */
 void tracedat_merge_hold(struct tracedat_merge *m, uint64_t until);
-/* The latest page time fed so far: no later page can start before it. */
+/* The time of the latest event fed so far, of any live stream. */
 uint64_t tracedat_merge_fed_ts(const struct tracedat_merge *m);
 
 void tracedat_merge_free(struct tracedat_merge *m);
