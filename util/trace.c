@@ -13,11 +13,12 @@
  *    ago may still produce an event earlier than one read since on
  *    another.  An event read in one round was written before that
  *    round's reads ended, so each round prints only up to the latest
- *    page time of the round before (tracedat_merge_hold()), and an
- *    event prints within two rounds of being written.
+ *    event of the round before (tracedat_merge_hold()), and an event
+ *    prints within two rounds of being written.
  *  - Task names.  A file keeps saved_cmdlines as it is at the end; the
- *    view reads it each round and adds the tasks it did not know.  A
- *    task renamed after its first event keeps its first name here.
+ *    view names a task at its first event, by its name then (the one
+ *    the kernel saves), or saved_cmdlines' when it is gone.  A task
+ *    renamed after its first event keeps that name here.
  */
 #include <errno.h>
 #include <limits.h>
@@ -51,7 +52,7 @@ struct trace {
 	struct report_output_opts oo;
 	struct report_output *ro;
 	struct strbuf out;
-	/* the latest page time of the previous round */
+	/* the time of the latest event of the previous round */
 	uint64_t until;
 	double next_interval;
 };
@@ -106,26 +107,47 @@ static int live_pages(void *data, int idx, const void *buf, size_t len,
 	return tracedat_merge_feed(t->r.merge, idx, buf, len, err);
 }
 
-/* saved_cmdlines' tasks that the view does not know yet. */
-static void add_tasks(struct trace *t)
+/*
+ * The name of a task the view does not know yet: its name now, as the
+ * kernel will have saved it at the end, else (it is gone) the name
+ * saved_cmdlines holds.  Unknown, it prints as report prints a task
+ * the file does not name.
+ */
+static void add_task(struct tep_handle *tep, int pid)
 {
-	struct tep_handle *tep = tracedat_tep(t->r.files[0].td);
-	struct strbuf sb = STRBUF_INIT;
-	char *line, *save = NULL;
+	struct strbuf sb = STRBUF_INIT, path = STRBUF_INIT;
+	char *line, *save = NULL, *comm = NULL;
 
-	if (tk_tracefs_read(NULL, "saved_cmdlines", &sb) < 0)
-		return;
-	for (line = strtok_r(sb.buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *comm;
-		long pid = strtol(line, &comm, 10);
+	strbuf_addf(&path, "/proc/%d/comm", pid);
+	if (strbuf_read_file(&sb, path.buf, 64) > 0) {
+		strbuf_rtrim(&sb);
+		comm = sb.buf;
+	} else if (tk_tracefs_read(NULL, "saved_cmdlines", &sb) > 0) {
+		for (line = strtok_r(sb.buf, "\n", &save); line && !comm;
+		     line = strtok_r(NULL, "\n", &save)) {
+			char *end;
 
-		if (comm == line || *comm != ' ' || pid <= 0)
-			continue;
-		if (!tep_is_pid_registered(tep, (int)pid))
-			tep_register_comm(tep, comm + 1, (int)pid);
+			if (strtol(line, &end, 10) == pid && *end == ' ')
+				comm = end + 1;
+		}
 	}
+	if (comm)
+		tep_register_comm(tep, comm, pid);
 	strbuf_release(&sb);
+	strbuf_release(&path);
+}
+
+static void name_task(const struct tracedat_event *ev)
+{
+	struct tep_handle *tep = tracedat_tep(ev->td);
+	int pid;
+
+	/* common_pid, inside any record the kernel writes */
+	if (ev->rec->size < 8)
+		return;
+	pid = tep_data_pid(tep, ev->rec);
+	if (pid > 0 && !tep_is_pid_registered(tep, pid))
+		add_task(tep, pid);
 }
 
 static int live_round(void *data, int last, struct strbuf *err)
@@ -134,10 +156,10 @@ static int live_round(void *data, int last, struct strbuf *err)
 	struct tracedat_event ev;
 	int ret;
 
-	add_tasks(t);
 	tracedat_merge_hold(t->r.merge, last ? UINT64_MAX : t->until);
 	t->until = tracedat_merge_fed_ts(t->r.merge);
 	while ((ret = report_next(&t->r, &ev, err)) > 0) {
+		name_task(&ev);
 		ret = report_output_event(t->ro, &ev, err);
 		if (!ret && t->out.len > TRACE_FLUSH)
 			ret = flush(t, err);
