@@ -16,8 +16,7 @@
  *    event of the round before (tracedat_merge_hold()), and an event
  *    prints within two rounds of being written.
  *  - Task names.  A file keeps saved_cmdlines as it is at the end; the
- *    view names a task at its first event, by its name then (the one
- *    the kernel saves), or saved_cmdlines' when it is gone.  A task
+ *    view names a task at its first event (name_task()).  A task
  *    renamed after its first event keeps that name here.
  */
 #include <errno.h>
@@ -39,6 +38,8 @@
 
 /* How often the live view reads the ring buffers, in ms. */
 #define TRACE_PERIOD_MS		50
+/* The kernel's PID_MAX_LIMIT on 64-bit machines. */
+#define TRACE_MAX_PID		(4 * 1024 * 1024)
 /* Output is handed to o->write at the latest at this size. */
 #define TRACE_FLUSH		(64 * 1024)
 
@@ -52,6 +53,8 @@ struct trace {
 	struct report_output_opts oo;
 	struct report_output *ro;
 	struct strbuf out;
+	/* by pid: named at its first event (name_task()) */
+	unsigned char *named;
 	/* the time of the latest event of the previous round */
 	uint64_t until;
 	double next_interval;
@@ -108,16 +111,27 @@ static int live_pages(void *data, int idx, const void *buf, size_t len,
 }
 
 /*
- * The name of a task the view does not know yet: its name now, as the
- * kernel will have saved it at the end, else (it is gone) the name
- * saved_cmdlines holds.  Unknown, it prints as report prints a task
+ * A task's name at its first event: its name now, as the kernel will
+ * have saved it at the end, else (it is gone) what saved_cmdlines holds.
+ * What the file of no events said of that pid may be another task's
+ * that had the pid before.  Unknown, it prints as report prints a task
  * the file does not name.
  */
-static void add_task(struct tep_handle *tep, int pid)
+static void name_task(struct trace *t, const struct tracedat_event *ev)
 {
+	struct tep_handle *tep = tracedat_tep(ev->td);
 	struct strbuf sb = STRBUF_INIT, path = STRBUF_INIT;
 	char *line, *save = NULL, *comm = NULL;
+	int pid;
 
+	/* common_pid, inside any record the kernel writes */
+	if (ev->rec->size < 8)
+		return;
+	pid = tep_data_pid(tep, ev->rec);
+	if (pid <= 0 || pid >= TRACE_MAX_PID ||
+	    t->named[pid / 8] & (1u << (pid % 8)))
+		return;
+	t->named[pid / 8] |= 1u << (pid % 8);
 	strbuf_addf(&path, "/proc/%d/comm", pid);
 	if (strbuf_read_file(&sb, path.buf, 64) > 0) {
 		strbuf_rtrim(&sb);
@@ -132,22 +146,9 @@ static void add_task(struct tep_handle *tep, int pid)
 		}
 	}
 	if (comm)
-		tep_register_comm(tep, comm, pid);
+		tep_override_comm(tep, comm, pid);
 	strbuf_release(&sb);
 	strbuf_release(&path);
-}
-
-static void name_task(const struct tracedat_event *ev)
-{
-	struct tep_handle *tep = tracedat_tep(ev->td);
-	int pid;
-
-	/* common_pid, inside any record the kernel writes */
-	if (ev->rec->size < 8)
-		return;
-	pid = tep_data_pid(tep, ev->rec);
-	if (pid > 0 && !tep_is_pid_registered(tep, pid))
-		add_task(tep, pid);
 }
 
 static int live_round(void *data, int last, struct strbuf *err)
@@ -159,7 +160,7 @@ static int live_round(void *data, int last, struct strbuf *err)
 	tracedat_merge_hold(t->r.merge, last ? UINT64_MAX : t->until);
 	t->until = tracedat_merge_fed_ts(t->r.merge);
 	while ((ret = report_next(&t->r, &ev, err)) > 0) {
-		name_task(&ev);
+		name_task(t, &ev);
 		ret = report_output_event(t->ro, &ev, err);
 		if (!ret && t->out.len > TRACE_FLUSH)
 			ret = flush(t, err);
@@ -272,6 +273,7 @@ int trace_run(const struct trace_opts *o, struct probe_output *said,
 
 	memset(res, 0, sizeof(*res));
 	res->child_status = -1;
+	t.named = xcalloc(TRACE_MAX_PID / 8, 1);
 	t.oo.format = o->format;
 	t.oo.agg = o->agg;
 	tk_restore_install();
@@ -299,5 +301,6 @@ out:
 	if (t.opened)
 		report_release(&t.r);
 	strbuf_release(&t.out);
+	free(t.named);
 	return ret;
 }
