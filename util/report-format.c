@@ -453,12 +453,25 @@ int report_output_end(struct report_output *ro, struct strbuf *err)
 	return ro->fmt->end ? ro->fmt->end(ro, err) : 0;
 }
 
+/*
+ * As bpftrace's print(@) in an interval probe prints the map: without
+ * the two blank lines of its exit, and an empty map as one.
+ */
 void report_output_interval(struct report_output *ro)
 {
+	struct strbuf sb = STRBUF_INIT;
+	size_t skip;
+
 	if (!ro->agg)
 		return;
-	report_agg_print(ro->agg, ro->out);
+	report_agg_print(ro->agg, &sb);
+	skip = strspn(sb.buf, "\n");
+	if (skip == sb.len)
+		strbuf_addch(ro->out, '\n');
+	else
+		strbuf_add(ro->out, sb.buf + skip, sb.len - skip);
 	report_agg_clear(ro->agg);
+	strbuf_release(&sb);
 }
 
 void report_output_free(struct report_output *ro)

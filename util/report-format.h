@@ -91,8 +91,9 @@ int report_output_event(struct report_output *ro, struct tracedat_event *ev,
 int report_output_end(struct report_output *ro, struct strbuf *err);
 
 /*
- * tracekit trace --interval: the aggregation's table as it is, then
- * emptied; nothing without an aggregation.
+ * tracekit trace --interval: the aggregation's table as it is, as
+ * bpftrace's print() prints it, then emptied; nothing without an
+ * aggregation.
  */
 void report_output_interval(struct report_output *ro);
 

@@ -1,0 +1,120 @@
+#!/bin/bash
+# description: trace: --count, --sum, --min, --max, --avg, --hist, --lhist, --by, --top, --interval, JSON live, as bpftrace 0.17 prints the same maps of the same run
+# report-aggregate.sh's program, held until every tracer watches it:
+# bpftrace, one run per map, and one `tracekit trace -P PID` per table,
+# each defining its own probe.  Each table must equal what bpftrace
+# printed at SIGINT, byte for byte, its "Attaching" line left out.
+. "$(dirname "$0")/lib/common.sh"
+
+need_tracefs
+need_cap uprobes "this kernel has no uprobe_events"
+need_cap instances "this tracefs has no instances"
+need_host_cmd gcc bpftrace
+bin=$TK_TMP/aggtarget
+gcc -O1 -g -o "$bin" "$(dirname "$0")/report-aggregate-target.c" ||
+	fail "gcc failed"
+t=$(cap tracefs)
+
+# NAME|BPFTRACE-OPTION|PROBE|MAP ASSIGNMENT|TRACE SPEC|TRACE OPTIONS
+maps=(
+	'count||take|@[(int64)arg0] = count()|take v|--count=v'
+	'count2||take|@[(int64)arg0, comm] = count()|take v|--count --by v,comm'
+	'hist||take|@ = hist((int64)arg0)|take v|--hist v'
+	'lhist||take|@ = lhist((int64)arg0, 0, 100, 7)|take v|--lhist v,0,100,7'
+	'sum||take|@[(int64)arg0] = sum((int64)arg0)|take v|--sum v --by v'
+	'min||small|@[comm] = min((int64)arg0)|small v|--min v --by comm'
+	'max||take|@ = max((int64)arg0)|take v|--max v'
+	'avg||take|@[(int64)arg0] = avg((int64)arg0)|take v|--avg v --by v'
+	'jhist|-f json|take|@[(int64)arg0] = hist((int64)arg0)|take v|--hist v --by v --format json'
+	'jcount|-f json|take|@[(int64)arg0, comm] = count()|take v|--count=v,comm --format json'
+)
+# The workload, held until the tracers watch: its pid is known first.
+mkfifo "$TK_TMP/go"
+(read -r _ <"$TK_TMP/go"; exec "$bin") &
+work=$!
+on_exit "kill $work"
+pids=()
+for m in "${maps[@]}"; do
+	IFS='|' read -r name fopt fn prog spec opts <<<"$m"
+	# shellcheck disable=SC2086
+	bpftrace $fopt -e "uprobe:$bin:$fn { $prog; }" >"$TK_TMP/bt.$name" \
+		2>"$TK_TMP/bt.$name.err" &
+	pids+=($!)
+	on_exit "kill $!"
+done
+tpids=()
+for m in "${maps[@]}"; do
+	IFS='|' read -r name fopt fn prog spec opts <<<"$m"
+	# shellcheck disable=SC2086
+	"$TRACEKIT" trace -x "$bin" "$spec" $opts -P $work >"$TK_TMP/got.$name" \
+		2>"$TK_TMP/got.$name.err" &
+	tpids+=($!)
+	on_exit "kill $!"
+done
+# Attached when each bpftrace has said so and each trace's instance
+# traces; one that exits fails.
+for ((i = 0; i < 600; i++)); do
+	n=0
+	for ((j = 0; j < ${#pids[@]}; j++)); do
+		name=${maps[j]%%|*}
+		grep -qE '^Attaching |"attached_probes"' "$TK_TMP/bt.$name" &&
+			n=$((n + 1))
+		kill -0 "${pids[j]}" 2>/dev/null ||
+			{ cat "$TK_TMP/bt.$name.err"; fail "bpftrace $name exited"; }
+		[ "$(cat "$t/instances/tracekit-${tpids[j]}/tracing_on" 2>/dev/null)" = 1 ] &&
+			n=$((n + 1))
+		kill -0 "${tpids[j]}" 2>/dev/null ||
+			{ cat "$TK_TMP/got.$name.err"; fail "trace $name exited"; }
+	done
+	[ "$n" = $((2 * ${#pids[@]})) ] && break
+	sleep 0.1
+done
+[ "$n" = $((2 * ${#pids[@]})) ] || fail "the tracers did not attach in 60 s"
+echo >"$TK_TMP/go"
+wait $work || fail "the workload failed"
+for ((j = 0; j < ${#tpids[@]}; j++)); do
+	wait "${tpids[j]}" ||
+		{ cat "$TK_TMP/got.${maps[j]%%|*}.err"; fail "trace ${maps[j]%%|*} failed"; }
+done
+for p in "${pids[@]}"; do
+	kill -INT "$p"
+done
+# bpftrace 0.17 now and then misses a SIGINT: asked again each second.
+for p in "${pids[@]}"; do
+	for ((i = 1; i <= 300; i++)); do
+		kill -0 "$p" 2>/dev/null || break
+		((i % 10)) || kill -INT "$p" 2>/dev/null
+		sleep 0.1
+	done
+	kill -0 "$p" 2>/dev/null && fail "bpftrace $p did not exit at SIGINT"
+	wait "$p" || fail "bpftrace $p exited $?"
+done
+for m in "${maps[@]}"; do
+	name=${m%%|*}
+	grep -vE '^Attaching |"attached_probes"' "$TK_TMP/bt.$name" \
+		>"$TK_TMP/want.$name"
+	if ! cmp -s "$TK_TMP/want.$name" "$TK_TMP/got.$name"; then
+		diff -u "$TK_TMP/want.$name" "$TK_TMP/got.$name" | head -40
+		fail "trace ${m##*|} differs from bpftrace's $name"
+	fi
+done
+
+# --top N: the last N entries, as bpftrace's print(@, N) keeps them.
+"$TRACEKIT" trace -x "$bin" 'take v' --count=v --top 3 -- "$bin" \
+	>"$TK_TMP/got.top" 2>&1 || { cat "$TK_TMP/got.top"; fail "--top failed"; }
+{ head -n 2 "$TK_TMP/want.count"; tail -n 3 "$TK_TMP/want.count"; } |
+	cmp -s - "$TK_TMP/got.top" ||
+	{ cat "$TK_TMP/got.top"; fail "--top 3 is not the last 3 of bpftrace's count"; }
+
+# --interval: each table printed and emptied; their sum is the whole.
+"$TRACEKIT" trace -x "$bin" take --count --interval 0.05 -- \
+	sh -c "sleep 0.2; $bin; sleep 0.2; $bin; sleep 0.2" >"$TK_TMP/int" \
+	2>"$TK_TMP/int.err" || { cat "$TK_TMP/int.err"; fail "--interval failed"; }
+total=$(sed -n 's/^@: //p' "$TK_TMP/int" | awk '{ s += $1 } END { print s }')
+tables=$(grep -c '^@: ' "$TK_TMP/int")
+want=$(sed -n 's/^@\[[-0-9]*\]: //p' "$TK_TMP/want.count" |
+	awk '{ s += $1 } END { print s }')
+[ "$total" = $((2 * want)) ] ||
+	fail "--interval: the tables count $total calls, the runs made $((2 * want))"
+[ "$tables" -ge 2 ] || fail "--interval 0.05: the runs 0.2 s apart counted in $tables table"
+exit 0
