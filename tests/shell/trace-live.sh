@@ -1,5 +1,5 @@
 #!/bin/bash
-# description: trace: events printed live as report and trace-cmd report print the -o file, within 0.2 s; probes and instance gone at every end, SIGKILL's by the next run
+# description: trace: events printed live as report and trace-cmd report print the -o file, losses inline, within 0.2 s; probes and instance gone at every end, SIGKILL's by the next run
 # A uprobe on trace-target.c's take() and the target's write(2)s, traced
 # with `tracekit trace -- COMMAND` while -o writes the same events to a
 # file: what trace printed must be, byte for byte, what `tracekit
@@ -54,6 +54,19 @@ trace-cmd report -i "$TK_TMP/live.text.dat" >"$TK_TMP/tc.text" 2>/dev/null ||
 cmp "$TK_TMP/tc.text" "$TK_TMP/live.text" ||
 	{ diff "$TK_TMP/tc.text" "$TK_TMP/live.text" | head
 	  fail "trace's text is not trace-cmd report's of -o"; }
+
+# Lost events: a 4 KB ring buffer cannot hold a burst; the losses are
+# printed where report prints them, and counted at the end.
+"$TRACEKIT" trace -x "$bin" 'take v' -b 4 -o "$TK_TMP/lost.dat" -- \
+	"$bin" burst 200000 >"$TK_TMP/lost.text" 2>"$TK_TMP/lost.err" ||
+	{ cat "$TK_TMP/lost.err"; fail "trace -b 4 failed"; }
+grep -q '^CPU:[0-9]* \[[0-9]* EVENTS DROPPED\]$' "$TK_TMP/lost.text" ||
+	fail "-b 4: no events dropped in 200,000 (test broken?)"
+grep -q 'warning: [0-9]* events lost' "$TK_TMP/lost.err" ||
+	{ cat "$TK_TMP/lost.err"; fail "-b 4: the losses are not counted"; }
+"$TRACEKIT" report "$TK_TMP/lost.dat" | cmp -s - "$TK_TMP/lost.text" ||
+	fail "-b 4: trace's output differs from report's of -o"
+clean "lost events"
 
 # 2. Live: each event printed within 0.2 s of the call, on a machine
 # where nothing else fills the ring buffer.
