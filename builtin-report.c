@@ -259,7 +259,7 @@ int cmd_report(int argc, const char **argv)
 			 "counts per event and CPU, lost events, time span, file info"),
 		OPT_BOOL('R', "raw", &c.raw,
 			 "print fields as name=value, not the print format"),
-		OPT_BOOL('l', "latency", &c.latency,
+		OPT_BOOL('l', "latency-format", &c.latency,
 			 "latency format: irqs-off, need-resched, preempt columns"),
 		OPT_BOOL('N', "no-plugins", &c.no_plugins,
 			 "print formats only: no libtraceevent plugins (trace-cmd -N)"),
