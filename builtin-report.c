@@ -168,6 +168,12 @@ static int print_events(struct report_cmd *c)
 	return 0;
 }
 
+/* A warning may hold several lines (one per changed file): each is one. */
+static void warn(const char *msg)
+{
+	warning_lines(msg);
+}
+
 /* What goes with an aggregation, and what needs one. */
 static void check_agg(struct report_cmd *c)
 {
@@ -176,6 +182,9 @@ static void check_agg(struct report_cmd *c)
 			   !strcmp(c->fmt->name, "folded") ? "--format folded" :
 			   NULL;
 
+	if (report_agg_finish(&c->agg, &c->err))
+		die_code(TK_EXIT_USAGE, "%s", c->err.buf);
+	c->agg.warn = warn;
 	if (!c->agg.option) {
 		if (c->agg.nr_keys || c->top)
 			die_code(TK_EXIT_USAGE, "%s: needs an aggregation (--count, --sum, --hist, --lhist, --min, --max or --avg)",
@@ -189,10 +198,24 @@ static void check_agg(struct report_cmd *c)
 	c->agg.top = c->top;
 }
 
-/* A warning may hold several lines (one per changed file): each is one. */
-static void warn(const char *msg)
+/* --latency's events, each in one file at least (all formats parsed). */
+static int check_latency(struct report_cmd *c)
 {
-	warning_lines(msg);
+	int seen[2] = { 0, 0 }, i;
+	struct tracedat *td;
+
+	for (i = 0; i < c->session.nr_files; i++) {
+		td = c->session.files[i].td;
+		tracedat_parse_formats(td);
+		if (tracedat_late_error(td, &c->err))
+			return error("%s", c->err.buf);
+		report_agg_latency_seen(&c->agg, tracedat_tep(td), seen);
+	}
+	for (i = 0; i < 2; i++)
+		if (!seen[i])
+			return error("--latency: no file has the event '%s'",
+				     c->agg.latency[i]);
+	return 0;
 }
 
 static int run(struct report_cmd *c)
@@ -276,6 +299,10 @@ int cmd_report(int argc, const char **argv)
 			"FIELD's values in linear buckets", 0),
 		OPT_AGGREGATE("by", &c.agg, "KEYS",
 			"aggregate by KEYS: fields, comm, pid, cpu, event", 0),
+		OPT_AGGREGATE("latency", &c.agg, "START,END",
+			"each END's ns since its START: --hist latency", 0),
+		OPT_AGGREGATE("match", &c.agg, "FIELD[,FIELD]",
+			"pair by these fields, not by thread", 0),
 		OPT_ULONG(0, "top", &c.top, "N",
 			  "print the N greatest entries of the table only"),
 		/* What -e can select, for the completion script. */
@@ -328,7 +355,7 @@ int cmd_report(int argc, const char **argv)
 		error("%s", c.err.buf);
 	else if (c.list_events)
 		ret = print_events(&c);
-	else
+	else if (!c.agg.latency[0] || !(ret = check_latency(&c)))
 		ret = run(&c);
 	/*
 	 * Not tk_exit_code(): whatever the errno, a file that cannot be read

@@ -115,7 +115,7 @@ struct aggregate *aggregate_new(enum aggregate_op op, int nr_keys,
 }
 
 /* FNV-1a over the keys' bytes. */
-static uint64_t hash_keys(const struct aggregate_key *key, int n)
+uint64_t aggregate_keys_hash(const struct aggregate_key *key, int n)
 {
 	uint64_t h = 14695981039346656037ULL;
 	const unsigned char *p;
@@ -132,8 +132,8 @@ static uint64_t hash_keys(const struct aggregate_key *key, int n)
 	return h;
 }
 
-static int keys_equal(const struct aggregate_key *a,
-		      const struct aggregate_key *b, int n)
+int aggregate_keys_equal(const struct aggregate_key *a,
+			 const struct aggregate_key *b, int n)
 {
 	int i;
 
@@ -149,10 +149,12 @@ static int keys_equal(const struct aggregate_key *a,
 
 static size_t *find_slot(struct aggregate *a, const struct aggregate_key *key)
 {
-	size_t mask = a->nr_slots - 1, i = hash_keys(key, a->nr_keys) & mask;
+	size_t mask = a->nr_slots - 1;
+	size_t i = aggregate_keys_hash(key, a->nr_keys) & mask;
 
 	while (a->slots[i] &&
-	       !keys_equal(a->entries[a->slots[i] - 1].keys, key, a->nr_keys))
+	       !aggregate_keys_equal(a->entries[a->slots[i] - 1].keys, key,
+				     a->nr_keys))
 		i = (i + 1) & mask;
 	return &a->slots[i];
 }

@@ -38,6 +38,13 @@ struct aggregate_lhist {
 
 struct aggregate;
 
+/* A hash of the n keys of key (strings by their text, numbers by value). */
+uint64_t aggregate_keys_hash(const struct aggregate_key *key, int n);
+
+/* 1 where the n keys of a and b are the same numbers and strings, else 0. */
+int aggregate_keys_equal(const struct aggregate_key *a,
+			 const struct aggregate_key *b, int n);
+
 /* The bucket of v in hist(): 0 for v < 0, 1 for 0, 2 + log2(v) up to 33. */
 int aggregate_hist_bucket(int64_t v);
 

@@ -2,7 +2,8 @@
 /*
  * report's aggregation: the options, and each kept event's keys and value
  * read from its record into the aggregate table that util/aggregate.c
- * keeps and prints.
+ * keeps and prints; --latency's STARTs kept in a table of their own until
+ * their END comes.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -25,12 +26,27 @@ static const char *const special_names[] = {
 	[KEY_EVENT] = "event",
 };
 
+/* Linear probing, half full at most. */
+#define START_SLOTS	(2 * REPORT_AGG_PENDING)
+
+/* A --latency START waiting for its END: the match value and the time. */
+struct agg_start {
+	struct aggregate_key key;	/* str owned */
+	uint64_t hash;
+	unsigned long long ts;
+	int used;
+};
+
 struct report_agg {
 	const struct report_agg_opts *o;
 	struct aggregate *table;
 	enum agg_special *kinds;	/* by key */
 	struct aggregate_key *keys;
 	struct strbuf *strs;		/* by key: a string key's text */
+	/* --latency: START_SLOTS slots, nr_starts used */
+	struct agg_start *starts;
+	size_t nr_starts, dropped;
+	struct strbuf match;		/* a string match value's text */
 };
 
 static const struct {
@@ -78,34 +94,9 @@ static int parse_lhist(struct report_agg_opts *o, const char *arg,
 	return 0;
 }
 
-int report_agg_set(struct report_agg_opts *o, const char *option,
-		   const char *arg, struct strbuf *err)
-{
-	size_t i;
-
-	if (o->option) {
-		strbuf_addf(err, "%s: one aggregation at a time, and %s is given",
-			    option, o->option);
-		return -EINVAL;
-	}
-	for (i = 0; strcmp(ops[i].option, option); i++)
-		;
-	o->option = ops[i].option;
-	o->op = ops[i].op;
-	if (o->op == AGGREGATE_LHIST)
-		return parse_lhist(o, arg, err);
-	if (o->op == AGGREGATE_COUNT)
-		return arg ? report_agg_set_keys(o, option, arg, err) : 0;
-	if (!*arg) {
-		strbuf_addf(err, "%s: no FIELD", option);
-		return -EINVAL;
-	}
-	o->field = xstrdup(arg);
-	return 0;
-}
-
-int report_agg_set_keys(struct report_agg_opts *o, const char *option,
-			const char *keys, struct strbuf *err)
+/* KEYS, a comma list, of --by or --count=KEYS. */
+static int set_keys(struct report_agg_opts *o, const char *option,
+		    const char *keys, struct strbuf *err)
 {
 	const char *p = keys, *comma;
 
@@ -129,6 +120,118 @@ int report_agg_set_keys(struct report_agg_opts *o, const char *option,
 	return 0;
 }
 
+/* "A,B" into two strings ("A" into A twice where one may be given). */
+static int parse_pair(char *pair[2], const char *option, const char *arg,
+		      const char *what, int one, struct strbuf *err)
+{
+	const char *comma = strchr(arg, ',');
+
+	if (pair[0]) {
+		strbuf_addf(err, "%s: given twice", option);
+		return -EINVAL;
+	}
+	if (comma ? comma == arg || !comma[1] || strchr(comma + 1, ',') :
+		    !one || !*arg) {
+		strbuf_addf(err, "%s: '%s' is not %s", option, arg, what);
+		return -EINVAL;
+	}
+	pair[0] = comma ? xstrndup(arg, comma - arg) : xstrdup(arg);
+	pair[1] = xstrdup(comma ? comma + 1 : arg);
+	return 0;
+}
+
+static int set_latency(struct report_agg_opts *o, const char *option,
+		       const char *arg, struct strbuf *err)
+{
+	if (parse_pair(o->latency, option, arg, "START,END", 0, err))
+		return -EINVAL;
+	if (!strcmp(o->latency[0], o->latency[1])) {
+		strbuf_addf(err, "%s: START and END are the same event, '%s'",
+			    option, o->latency[0]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int report_agg_set(struct report_agg_opts *o, const char *option,
+		   const char *arg, struct strbuf *err)
+{
+	size_t i;
+
+	if (!strcmp(option, "--by"))
+		return set_keys(o, option, arg, err);
+	if (!strcmp(option, "--latency"))
+		return set_latency(o, option, arg, err);
+	if (!strcmp(option, "--match"))
+		return parse_pair(o->match, option, arg,
+				  "FIELD or START_FIELD,END_FIELD", 1, err);
+	if (o->option) {
+		strbuf_addf(err, "%s: one aggregation at a time, and %s is given",
+			    option, o->option);
+		return -EINVAL;
+	}
+	for (i = 0; strcmp(ops[i].option, option); i++)
+		;
+	o->option = ops[i].option;
+	o->op = ops[i].op;
+	if (o->op == AGGREGATE_LHIST)
+		return parse_lhist(o, arg, err);
+	if (o->op == AGGREGATE_COUNT)
+		return arg ? set_keys(o, option, arg, err) : 0;
+	if (!*arg) {
+		strbuf_addf(err, "%s: no FIELD", option);
+		return -EINVAL;
+	}
+	o->field = xstrdup(arg);
+	return 0;
+}
+
+int report_agg_finish(struct report_agg_opts *o, struct strbuf *err)
+{
+	if (o->match[0] && !o->latency[0]) {
+		strbuf_addstr(err, "--match: needs --latency");
+		return -EINVAL;
+	}
+	if (!o->latency[0])
+		return 0;
+	/* bpftrace's `@ns = hist(nsecs - @start[tid])` */
+	if (!o->option) {
+		o->option = "--latency";
+		o->op = AGGREGATE_HIST;
+		o->field = xstrdup(REPORT_AGG_LATENCY);
+	}
+	if (o->field && strcmp(o->field, REPORT_AGG_LATENCY)) {
+		strbuf_addf(err, "%s: with --latency the value is '%s', not '%s'",
+			    o->option, REPORT_AGG_LATENCY, o->field);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* NAME, SYSTEM:NAME or SYSTEM/NAME, as -e names an event. */
+static int event_named(const char *name, const struct tep_event *event)
+{
+	const char *sep = strpbrk(name, ":/");
+
+	if (!sep)
+		return !strcmp(name, event->name);
+	return !strncmp(name, event->system, sep - name) &&
+	       !event->system[sep - name] && !strcmp(sep + 1, event->name);
+}
+
+void report_agg_latency_seen(const struct report_agg_opts *o,
+			     struct tep_handle *tep, int seen[2])
+{
+	int i, n = tep_get_events_count(tep);
+	struct tep_event *ev;
+
+	for (i = 0; i < n; i++) {
+		ev = tep_get_event(tep, i);
+		seen[0] |= event_named(o->latency[0], ev);
+		seen[1] |= event_named(o->latency[1], ev);
+	}
+}
+
 void report_agg_opts_release(struct report_agg_opts *o)
 {
 	int i;
@@ -137,6 +240,10 @@ void report_agg_opts_release(struct report_agg_opts *o)
 		free(o->keys[i]);
 	free(o->keys);
 	free(o->field);
+	for (i = 0; i < 2; i++) {
+		free(o->latency[i]);
+		free(o->match[i]);
+	}
 }
 
 struct report_agg *report_agg_new(const struct report_agg_opts *o)
@@ -156,18 +263,21 @@ struct report_agg *report_agg_new(const struct report_agg_opts *o)
 			if (!strcmp(o->keys[i], special_names[k]))
 				ra->kinds[i] = k;
 	}
+	if (o->latency[0])
+		ra->starts = xcalloc(START_SLOTS, sizeof(*ra->starts));
+	strbuf_init(&ra->match, 0);
 	return ra;
 }
 
 /* "SYSTEM:EVENT has no field 'F' (its fields: a, b)": one line. */
-static int no_field(const struct report_agg *ra, struct tep_event *event,
+static int no_field(const char *option, struct tep_event *event,
 		    const char *name, struct strbuf *err)
 {
 	struct tep_format_field **f = tep_event_fields(event);
 	int i;
 
 	strbuf_addf(err, "%s: %s:%s has no field '%s' (its fields:",
-		    ra->o->option, event->system, event->name, name);
+		    option, event->system, event->name, name);
 	for (i = 0; f && f[i]; i++)
 		strbuf_addf(err, "%s %s", i ? "," : "", f[i]->name);
 	strbuf_addstr(err, i ? ")" : " none)");
@@ -179,10 +289,10 @@ static int no_field(const struct report_agg *ra, struct tep_event *event,
  * The field name of ev as a number (sign-extended where the format says
  * signed) or, for strings and char arrays, as text into str.
  */
-static int read_field(const struct report_agg *ra,
-		      const struct tracedat_event *ev, struct tep_event *event,
-		      const char *name, struct aggregate_key *k,
-		      struct strbuf *str, struct strbuf *err)
+static int read_field(const char *option, const struct tracedat_event *ev,
+		      struct tep_event *event, const char *name,
+		      struct aggregate_key *k, struct strbuf *str,
+		      struct strbuf *err)
 {
 	struct tep_handle *tep = tracedat_tep(ev->td);
 	struct tep_format_field *f = tep_find_any_field(event, name);
@@ -191,7 +301,7 @@ static int read_field(const struct report_agg *ra,
 	unsigned int off, size;
 
 	if (!f)
-		return no_field(ra, event, name, err);
+		return no_field(option, event, name, err);
 	if (print_field_span(tep, f, ev->rec, &off, &size)) {
 		strbuf_addf(err, "%s: offset %llu: %s:%s's field '%s' lies beyond its record",
 			    tracedat_path(ev->td), ev->rec->offset,
@@ -214,21 +324,21 @@ static int read_field(const struct report_agg *ra,
 	return 0;
 }
 
-int report_agg_event(struct report_agg *ra, const struct tracedat_event *ev,
+/* The keys of ev into ra->keys. */
+static int read_keys(struct report_agg *ra, const struct tracedat_event *ev,
 		     struct tep_event *event, struct strbuf *err)
 {
 	const struct report_agg_opts *o = ra->o;
 	struct tep_handle *tep = tracedat_tep(ev->td);
 	int pid = tep_data_pid(tep, ev->rec), i;
 	struct aggregate_key *k;
-	struct aggregate_key val = { 0 };
 
 	for (i = 0; i < o->nr_keys; i++) {
 		k = &ra->keys[i];
 		k->str = NULL;
 		switch (ra->kinds[i]) {
 		case KEY_FIELD:
-			if (read_field(ra, ev, event, o->keys[i], k,
+			if (read_field(o->option, ev, event, o->keys[i], k,
 				       &ra->strs[i], err))
 				return -EINVAL;
 			break;
@@ -249,8 +359,109 @@ int report_agg_event(struct report_agg *ra, const struct tracedat_event *ev,
 			break;
 		}
 	}
+	return 0;
+}
+
+/* The slot of the START of match value k, or the free one it would take. */
+static struct agg_start *find_start(struct report_agg *ra,
+				    const struct aggregate_key *k,
+				    uint64_t hash)
+{
+	size_t i = hash & (START_SLOTS - 1);
+
+	while (ra->starts[i].used &&
+	       (ra->starts[i].hash != hash ||
+		!aggregate_keys_equal(&ra->starts[i].key, k, 1)))
+		i = (i + 1) & (START_SLOTS - 1);
+	return &ra->starts[i];
+}
+
+/*
+ * Frees slot s, moving back the slots after it that a probe from their
+ * hash would no longer reach (Knuth's deletion for linear probing).
+ */
+static void drop_start(struct report_agg *ra, struct agg_start *s)
+{
+	size_t mask = START_SLOTS - 1, i = s - ra->starts, j = i, home;
+
+	free((char *)s->key.str);
+	s->used = 0;
+	ra->nr_starts--;
+	for (;;) {
+		j = (j + 1) & mask;
+		if (!ra->starts[j].used)
+			return;
+		home = ra->starts[j].hash & mask;
+		/* j stays where home lies cyclically in (i, j] */
+		if (i <= j ? i < home && home <= j : i < home || home <= j)
+			continue;
+		ra->starts[i] = ra->starts[j];
+		ra->starts[j].used = 0;
+		i = j;
+	}
+}
+
+/*
+ * A START is kept, the latest of a match value winning; an END with a
+ * START is aggregated with the time since it as the value.
+ */
+static int latency_event(struct report_agg *ra,
+			 const struct tracedat_event *ev,
+			 struct tep_event *event, struct strbuf *err)
+{
+	const struct report_agg_opts *o = ra->o;
+	int end = event_named(o->latency[1], event);
+	struct aggregate_key k = { 0 };
+	struct agg_start *s;
+	uint64_t hash;
+	int64_t ns;
+
+	if (!end && !event_named(o->latency[0], event))
+		return 0;
+	if (!o->match[end])
+		k.num = tep_data_pid(tracedat_tep(ev->td), ev->rec);
+	else if (read_field("--match", ev, event, o->match[end], &k,
+			    &ra->match, err))
+		return -EINVAL;
+	hash = aggregate_keys_hash(&k, 1);
+	s = find_start(ra, &k, hash);
+	if (!end) {
+		if (!s->used && ra->nr_starts == REPORT_AGG_PENDING) {
+			ra->dropped++;
+			return 0;
+		}
+		if (!s->used) {
+			s->used = 1;
+			s->hash = hash;
+			s->key.num = k.num;
+			s->key.str = k.str ? xstrdup(k.str) : NULL;
+			ra->nr_starts++;
+		}
+		s->ts = ev->rec->ts;
+		return 0;
+	}
+	if (!s->used)
+		return 0;
+	ns = (int64_t)(ev->rec->ts - s->ts);
+	drop_start(ra, s);
+	if (read_keys(ra, ev, event, err))
+		return -EINVAL;
+	aggregate_add(ra->table, ra->keys, ns);
+	return 0;
+}
+
+int report_agg_event(struct report_agg *ra, const struct tracedat_event *ev,
+		     struct tep_event *event, struct strbuf *err)
+{
+	const struct report_agg_opts *o = ra->o;
+	struct aggregate_key val = { 0 };
+
+	if (o->latency[0])
+		return latency_event(ra, ev, event, err);
+	if (read_keys(ra, ev, event, err))
+		return -EINVAL;
 	if (o->field) {
-		if (read_field(ra, ev, event, o->field, &val,
+		if (read_field(o->option, ev, event, o->field, &val,
 			       &ra->strs[o->nr_keys], err))
 			return -EINVAL;
 		if (val.str) {
@@ -266,6 +477,14 @@ int report_agg_event(struct report_agg *ra, const struct tracedat_event *ev,
 
 void report_agg_print(struct report_agg *ra, struct strbuf *out)
 {
+	struct strbuf msg = STRBUF_INIT;
+
+	if (ra->dropped && ra->o->warn) {
+		strbuf_addf(&msg, "--latency: %zu START events dropped: %d STARTs waited for their END already (bpftrace's map size)",
+			    ra->dropped, REPORT_AGG_PENDING);
+		ra->o->warn(msg.buf);
+		strbuf_release(&msg);
+	}
 	if (ra->o->json)
 		aggregate_print_json(ra->table, ra->o->top, out);
 	else
@@ -285,6 +504,11 @@ void report_agg_free(struct report_agg *ra)
 	if (!ra)
 		return;
 	aggregate_free(ra->table);
+	for (i = 0; ra->starts && i < START_SLOTS; i++)
+		if (ra->starts[i].used)
+			free((char *)ra->starts[i].key.str);
+	free(ra->starts);
+	strbuf_release(&ra->match);
 	for (i = 0; i <= ra->o->nr_keys; i++)
 		strbuf_release(&ra->strs[i]);
 	free(ra->strs);
@@ -300,9 +524,7 @@ int report_agg_opt(const struct option *opt, const char *arg, int unset)
 
 	(void)unset;
 	strbuf_addf(&name, "--%s", opt->long_name);
-	if (!strcmp(opt->long_name, "by") ?
-	    report_agg_set_keys(opt->value, name.buf, arg, &err) :
-	    report_agg_set(opt->value, name.buf, arg, &err))
+	if (report_agg_set(opt->value, name.buf, arg, &err))
 		ret = error("%s", err.buf);
 	strbuf_release(&name);
 	strbuf_release(&err);

@@ -11,10 +11,15 @@
 
 /*
  * report's aggregation (--count, --sum, --hist, --lhist, --min, --max,
- * --avg, --by, --top): the options checked, the keys and the value of
- * each event the session keeps taken from its fields, task and CPU into
- * an aggregate table, which the end prints as bpftrace prints its map.
+ * --avg, --by, --top, --latency, --match): the options checked, the keys
+ * and the value of each event the session keeps taken from its fields,
+ * task and CPU into an aggregate table, which the end prints as bpftrace
+ * prints its map.  With --latency the value is the time from a START
+ * event to the END event that matches it, paired event by event.
  */
+
+/* The value's name with --latency: END's time less its START's, in ns. */
+#define REPORT_AGG_LATENCY	"latency"
 
 struct report_agg_opts {
 	enum aggregate_op op;
@@ -25,22 +30,34 @@ struct report_agg_opts {
 	struct aggregate_lhist lh;
 	size_t top;			/* 0: all */
 	int json;			/* bpftrace -f json's output */
+	char *latency[2];		/* --latency START,END; NULL: none */
+	char *match[2];			/* --match's fields; NULL: common_pid */
+	/* Told of STARTs dropped past the pending bound; NULL: not told. */
+	void (*warn)(const char *msg);
 };
 
 /*
  * Sets o from the aggregation option called option ("--sum") with its
  * argument arg (FIELD; FIELD,MIN,MAX,STEP for --lhist; KEYS or NULL for
- * --count).  0, or -EINVAL with the reason in err.
+ * --count; KEYS for --by; START,END for --latency; FIELD or
+ * START_FIELD,END_FIELD for --match).  0, or -EINVAL with the reason in
+ * err.
  */
 int report_agg_set(struct report_agg_opts *o, const char *option,
 		   const char *arg, struct strbuf *err);
 
 /*
- * KEYS, a comma list, of the option called option (--by, --count); 0,
- * or -EINVAL with err set.
+ * After the options: --latency's default value (--hist latency) and what
+ * goes with it checked.  0, or -EINVAL with err set.
  */
-int report_agg_set_keys(struct report_agg_opts *o, const char *option,
-			const char *keys, struct strbuf *err);
+int report_agg_finish(struct report_agg_opts *o, struct strbuf *err);
+
+/*
+ * Sets seen[0] (seen[1]) where tep holds --latency's START (END) event;
+ * leaves them as they are otherwise.
+ */
+void report_agg_latency_seen(const struct report_agg_opts *o,
+			     struct tep_handle *tep, int seen[2]);
 
 void report_agg_opts_release(struct report_agg_opts *o);
 
@@ -61,14 +78,28 @@ struct report_agg;
 struct report_agg *report_agg_new(const struct report_agg_opts *o);
 
 /*
- * One kept event of ev->td: its keys and value added.  0, or -EINVAL
- * with err set where the event lacks a field named (the message lists
- * the fields it has) or a value field is a string.
+ * One kept event of ev->td: its keys and value added.  With --latency, a
+ * START is kept until its END (the latest START of a match value wins;
+ * at most REPORT_AGG_PENDING wait, later new ones are dropped), an END
+ * without a START and any other event are left out.  0, or -EINVAL with
+ * err set where the event lacks a field named (the message lists the
+ * fields it has) or a value field is a string.
  */
 int report_agg_event(struct report_agg *ra, const struct tracedat_event *ev,
 		     struct tep_event *event, struct strbuf *err);
 
-/* The table, as text or JSON, appended to out. */
+/*
+ * bpftrace's default map size (BPFTRACE_MAP_KEYS_MAX, 4096 in 0.17): its
+ * @start map, full, takes no new key either, so that both drop the same
+ * STARTs; and a START that never ends (a task that exits in the middle)
+ * costs no more than that over a long trace.
+ */
+#define REPORT_AGG_PENDING	4096
+
+/*
+ * The table, as text or JSON, appended to out; the STARTs dropped, if
+ * any, told to o->warn.
+ */
 void report_agg_print(struct report_agg *ra, struct strbuf *out);
 
 /* Empties the table (--interval prints it and starts again). */

@@ -1,0 +1,119 @@
+#!/bin/bash
+# description: report --latency: durations from START to END, per thread or --match, as bpftrace 0.17's @start[tid] = nsecs ... hist(nsecs - @start[tid]) prints them; bad events and match fields
+# Threads of a program sleep known lengths in nap(), and begin(a),
+# finish(b) bracket some of them with tokens.  bpftrace, one run per map,
+# and `tracekit record` of uprobes and uretprobes watch the same run.  The
+# two tracers' clocks differ by microseconds, the sleeps lie mid-bucket
+# (report-latency-target.c), so each table of `tracekit report` must
+# equal what bpftrace printed at SIGINT byte for byte, its "Attaching"
+# line left out, and in the text its last line: the empty line bpftrace
+# prints for its @start map, empty at the end.
+. "$(dirname "$0")/lib/common.sh"
+
+need_tracefs
+need_cap uprobes "this kernel has no uprobe_events"
+need_cap instances "this tracefs has no instances"
+need_host_cmd gcc bpftrace
+bin=$TK_TMP/lattarget
+gcc -O1 -g -pthread -o "$bin" "$(dirname "$0")/report-latency-target.c" ||
+	fail "gcc failed"
+on_exit "'$TRACEKIT' probe -d 'probe_lattarget:*'"
+"$TRACEKIT" probe -x "$bin" -a nap -a 'nap%return' -a 'begin a' \
+	-a 'finish b' >"$TK_TMP/probe" 2>&1 ||
+	{ cat "$TK_TMP/probe"; fail "probe -a failed"; }
+
+# NAME|BPFTRACE-OPTION|START|END|MATCH (START's, END's)|MAP ASSIGNMENT
+# (D the duration)|REPORT OPTIONS
+nap="uprobe:$bin:nap|uretprobe:$bin:nap|tid|tid"
+bracket="uprobe:$bin:begin|uprobe:$bin:finish|arg0|arg0"
+maps=(
+	"hist||$nap|@ = hist(D)|--latency nap,nap__return"
+	"histtid||$nap|@[tid] = hist(D)|--latency probe_lattarget:nap,nap__return --by pid"
+	"lhist||$nap|@ = lhist(D, 0, 20000000, 1000000)|--latency nap,nap__return --lhist latency,0,20000000,1000000"
+	"count||$nap|@[tid] = count()|--latency nap,nap__return --count=pid"
+	"match||$bracket|@ = hist(D)|--latency begin,finish --match a,b"
+	"jhist|-f json|$nap|@[tid] = hist(D)|--latency nap,nap__return --by pid --format json"
+	"jmatch|-f json|$bracket|@ = hist(D)|--latency begin,finish --match a,b --format json"
+)
+pids=()
+for m in "${maps[@]}"; do
+	IFS='|' read -r name fopt start end ms me assign opts <<<"$m"
+	d="nsecs - @start[$me]"
+	prog="$start { @start[$ms] = nsecs; }"
+	prog+=" $end /@start[$me]/ { ${assign/D/$d}; delete(@start[$me]); }"
+	# shellcheck disable=SC2086
+	bpftrace $fopt -e "$prog" >"$TK_TMP/bt.$name" 2>"$TK_TMP/bt.$name.err" &
+	pids+=($!)
+	on_exit "kill $!"
+done
+# Attached when each has said so (text or JSON); one that exits fails.
+for ((t = 0; t < 600; t++)); do
+	n=0
+	for ((i = 0; i < ${#pids[@]}; i++)); do
+		name=${maps[i]%%|*}
+		grep -qsE '^Attaching |"attached_probes"' "$TK_TMP/bt.$name" &&
+			n=$((n + 1))
+		kill -0 "${pids[i]}" 2>/dev/null ||
+			{ cat "$TK_TMP/bt.$name.err"; fail "bpftrace $name exited"; }
+	done
+	[ "$n" = ${#pids[@]} ] && break
+	sleep 0.1
+done
+[ "$n" = ${#pids[@]} ] || fail "bpftrace did not attach in 60 s"
+
+"$TRACEKIT" record -e 'probe_lattarget:*' -o "$TK_TMP/lat.dat" -- "$bin" \
+	>"$TK_TMP/record" 2>&1 || { cat "$TK_TMP/record"; fail "record failed"; }
+for p in "${pids[@]}"; do
+	kill -INT "$p"
+done
+# As in report-aggregate.sh: a SIGINT bpftrace missed is sent again.
+for p in "${pids[@]}"; do
+	for ((t = 1; t <= 300; t++)); do
+		kill -0 "$p" 2>/dev/null || break
+		((t % 10)) || kill -INT "$p" 2>/dev/null
+		sleep 0.1
+	done
+	kill -0 "$p" 2>/dev/null && fail "bpftrace $p did not exit at SIGINT"
+	wait "$p" || fail "bpftrace $p exited $?"
+done
+
+for m in "${maps[@]}"; do
+	IFS='|' read -r name fopt start end ms me assign opts <<<"$m"
+	grep -vE '^Attaching |"attached_probes"' "$TK_TMP/bt.$name" \
+		>"$TK_TMP/want.$name"
+	if [ -z "$fopt" ]; then
+		[ -z "$(tail -n 1 "$TK_TMP/want.$name")" ] ||
+			fail "bpftrace $name: no empty line for @start at the end"
+		sed -i '$d' "$TK_TMP/want.$name"
+	fi
+	# shellcheck disable=SC2086
+	"$TRACEKIT" report $opts "$TK_TMP/lat.dat" >"$TK_TMP/got.$name" 2>&1 ||
+		{ cat "$TK_TMP/got.$name"; fail "report $opts failed"; }
+	if ! cmp -s "$TK_TMP/want.$name" "$TK_TMP/got.$name"; then
+		diff -u "$TK_TMP/want.$name" "$TK_TMP/got.$name" | head -40
+		fail "report $opts differs from bpftrace's $name"
+	fi
+done
+
+# Bad input: one line naming the event or field; exit 1 (the file's
+# events), 2 (the option's syntax).
+bad() {	# CODE WANT-IN-MESSAGE REPORT-OPTIONS...
+	local code=$1 want=$2 rc=0
+	shift 2
+	"$TRACEKIT" report "$@" "$TK_TMP/lat.dat" >"$TK_TMP/out" \
+		2>"$TK_TMP/err" || rc=$?
+	[ "$rc" = "$code" ] || { cat "$TK_TMP/err"; fail "report $*: exit $rc, want $code"; }
+	[ ! -s "$TK_TMP/out" ] || fail "report $*: printed on stdout"
+	[ "$(head -n 1 "$TK_TMP/err")" = "tracekit report: $want" ] ||
+		{ cat "$TK_TMP/err"; fail "report $*: not '$want'"; }
+	[ "$code" = 2 ] || [ "$(wc -l <"$TK_TMP/err")" = 1 ] ||
+		{ cat "$TK_TMP/err"; fail "report $*: more than one line"; }
+}
+bad 1 "--latency: no file has the event 'nosuch'" --latency nosuch,nap__return
+bad 1 "--latency: no file has the event 'probe_x:nap'" --latency nap,probe_x:nap
+bad 1 "--match: probe_lattarget:finish has no field 'c' (its fields: __probe_ip, b)" \
+	--latency begin,finish --match a,c
+bad 2 "--latency: 'nap' is not START,END" --latency nap
+bad 2 "--match: needs --latency" --match a --hist a
+bad 2 "--sum: with --latency the value is 'latency', not 'a'" \
+	--latency begin,finish --sum a
