@@ -367,12 +367,12 @@ static struct agg_start *find_start(struct report_agg *ra,
 				    const struct aggregate_key *k,
 				    uint64_t hash)
 {
-	size_t i = hash & (START_SLOTS - 1);
+	size_t i = hash % START_SLOTS;
 
 	while (ra->starts[i].used &&
 	       (ra->starts[i].hash != hash ||
 		!aggregate_keys_equal(&ra->starts[i].key, k, 1)))
-		i = (i + 1) & (START_SLOTS - 1);
+		i = (i + 1) % START_SLOTS;
 	return &ra->starts[i];
 }
 
@@ -382,16 +382,16 @@ static struct agg_start *find_start(struct report_agg *ra,
  */
 static void drop_start(struct report_agg *ra, struct agg_start *s)
 {
-	size_t mask = START_SLOTS - 1, i = s - ra->starts, j = i, home;
+	size_t i = s - ra->starts, j = i, home;
 
 	free((char *)s->key.str);
 	s->used = 0;
 	ra->nr_starts--;
 	for (;;) {
-		j = (j + 1) & mask;
+		j = (j + 1) % START_SLOTS;
 		if (!ra->starts[j].used)
 			return;
-		home = ra->starts[j].hash & mask;
+		home = ra->starts[j].hash % START_SLOTS;
 		/* j stays where home lies cyclically in (i, j] */
 		if (i <= j ? i < home && home <= j : i < home || home <= j)
 			continue;

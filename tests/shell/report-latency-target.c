@@ -7,7 +7,9 @@
  * finished that never began.  The lengths lie in the middle of
  * power-of-two buckets of ns ([1M, 2M) is 1.05 to 2.10 ms) and of 1 ms
  * steps, so that the timer's slack (50 us) and the few us the two
- * tracers' clocks differ by leave each in its bucket.
+ * tracers' clocks differ by leave each in its bucket.  With an argument,
+ * begin() takes 5000 tokens before finish() ends them: more than the 4096
+ * STARTs that bpftrace's map and report keep.
  */
 #include <pthread.h>
 #include <time.h>
@@ -55,10 +57,19 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	pthread_t th[THREADS];
 	long t;
+
+	(void)argv;
+	if (argc > 1) {
+		for (t = 0; t < 5000; t++)
+			begin(1000 + t);
+		for (t = 0; t < 5000; t++)
+			finish(1000 + t);
+		return 0;
+	}
 
 	for (t = 0; t < THREADS; t++)
 		if (pthread_create(&th[t], NULL, worker, (void *)t))
