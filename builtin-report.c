@@ -299,7 +299,7 @@ int cmd_report(int argc, const char **argv)
 			"FIELD's values in linear buckets", 0),
 		OPT_AGGREGATE("by", &c.agg, "KEYS",
 			"aggregate by KEYS: fields, comm, pid, cpu, event", 0),
-		OPT_AGGREGATE("latency", &c.agg, "START,END",
+		OPT_AGGREGATE("latency", &c.agg, "START,END|EVENT",
 			"each END's ns since its START: --hist latency", 0),
 		OPT_AGGREGATE("match", &c.agg, "FIELD[,FIELD]",
 			"pair by these fields, not by thread", 0),

@@ -140,11 +140,22 @@ static int parse_pair(char *pair[2], const char *option, const char *arg,
 	return 0;
 }
 
+/*
+ * START,END; or EVENT, from EVENT to EVENT__return, the name probe -a
+ * gives a FUNC%return probe (as perf does): a function's time.
+ */
 static int set_latency(struct report_agg_opts *o, const char *option,
 		       const char *arg, struct strbuf *err)
 {
-	if (parse_pair(o->latency, option, arg, "START,END", 0, err))
+	if (parse_pair(o->latency, option, arg, "START,END or EVENT", 1, err))
 		return -EINVAL;
+	if (!strchr(arg, ',')) {
+		struct strbuf end = STRBUF_INIT;
+
+		strbuf_addf(&end, "%s__return", arg);
+		free(o->latency[1]);
+		o->latency[1] = strbuf_detach(&end, NULL);
+	}
 	if (!strcmp(o->latency[0], o->latency[1])) {
 		strbuf_addf(err, "%s: START and END are the same event, '%s'",
 			    option, o->latency[0]);

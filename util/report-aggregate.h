@@ -39,7 +39,7 @@ struct report_agg_opts {
 /*
  * Sets o from the aggregation option called option ("--sum") with its
  * argument arg (FIELD; FIELD,MIN,MAX,STEP for --lhist; KEYS or NULL for
- * --count; KEYS for --by; START,END for --latency; FIELD or
+ * --count; KEYS for --by; START,END or EVENT for --latency; FIELD or
  * START_FIELD,END_FIELD for --match).  0, or -EINVAL with the reason in
  * err.
  */

@@ -112,7 +112,7 @@ expect 2 report --count --sum prev_pid "$data/report-sched-v7.dat"
 expect 1 report --latency nosuch,sched_switch "$data/report-sched-v7.dat"
 expect 1 report --latency sched_wakeup,sched_switch --match pid,nosuch \
 	"$data/report-sched-v7.dat"
-expect 2 report --latency sched_switch "$data/report-sched-v7.dat"
+expect 2 report --latency sched_wakeup, "$data/report-sched-v7.dat"
 
 expect 2 stack --start --stop
 if [ "$(cap stack_tracer)" = 1 ] && [ "$(cap root)" = 1 ]; then

@@ -27,7 +27,7 @@ on_exit "'$TRACEKIT' probe -d 'probe_lattarget:*'"
 nap="uprobe:$bin:nap|uretprobe:$bin:nap|tid|tid"
 bracket="uprobe:$bin:begin|uprobe:$bin:finish|arg0|arg0"
 maps=(
-	"hist||$nap|@ = hist(D)|--latency nap,nap__return"
+	"hist||$nap|@ = hist(D)|--latency nap"
 	"histtid||$nap|@[tid] = hist(D)|--latency probe_lattarget:nap,nap__return --by pid"
 	"lhist||$nap|@ = lhist(D, 0, 20000000, 1000000)|--latency nap,nap__return --lhist latency,0,20000000,1000000"
 	"count||$nap|@[tid] = count()|--latency nap,nap__return --count=pid"
@@ -148,7 +148,8 @@ bad 1 "--latency: no file has the event 'nosuch'" --latency nosuch,nap__return
 bad 1 "--latency: no file has the event 'probe_x:nap'" --latency nap,probe_x:nap
 bad 1 "--match: probe_lattarget:finish has no field 'c' (its fields: __probe_ip, b)" \
 	--latency begin,finish --match a,c
-bad 2 "--latency: 'nap' is not START,END" --latency nap
+bad 2 "--latency: ',nap' is not START,END or EVENT" --latency ,nap
+bad 1 "--latency: no file has the event 'begin__return'" --latency begin
 bad 2 "--match: needs --latency" --match a --hist a
 bad 2 "--sum: with --latency the value is 'latency', not 'a'" \
 	--latency begin,finish --sum a
