@@ -7,7 +7,9 @@
 # (report-latency-target.c), so each table of `tracekit report` must
 # equal what bpftrace printed at SIGINT byte for byte, its "Attaching"
 # line left out, and in the text its last line: the empty line bpftrace
-# prints for its @start map, empty at the end.
+# prints for its @start map, empty at the end.  The same run's
+# sched_waking to sched_switch, paired by pid and next_pid, gives the
+# program's threads the same count of pairs.
 . "$(dirname "$0")/lib/common.sh"
 
 need_tracefs
@@ -26,6 +28,7 @@ on_exit "'$TRACEKIT' probe -d 'probe_lattarget:*'"
 # (D the duration)|REPORT OPTIONS
 nap="uprobe:$bin:nap|uretprobe:$bin:nap|tid|tid"
 bracket="uprobe:$bin:begin|uprobe:$bin:finish|arg0|arg0"
+sched="tracepoint:sched:sched_waking|tracepoint:sched:sched_switch"
 maps=(
 	"hist||$nap|@ = hist(D)|--latency nap"
 	"histtid||$nap|@[tid] = hist(D)|--latency probe_lattarget:nap,nap__return --by pid"
@@ -34,6 +37,7 @@ maps=(
 	"match||$bracket|@ = hist(D)|--latency begin,finish --match a,b"
 	"jhist|-f json|$nap|@[tid] = hist(D)|--latency nap,nap__return --by pid --format json"
 	"jmatch|-f json|$bracket|@ = hist(D)|--latency begin,finish --match a,b --format json"
+	"wake||$sched|args->pid|args->next_pid|@[args->next_comm] = count()|--latency sched:sched_waking,sched_switch --match pid,next_pid --count=next_comm"
 )
 pids=()
 for m in "${maps[@]}"; do
@@ -61,8 +65,11 @@ for ((t = 0; t < 600; t++)); do
 done
 [ "$n" = ${#pids[@]} ] || fail "bpftrace did not attach in 60 s"
 
-"$TRACEKIT" record -e 'probe_lattarget:*' -o "$TK_TMP/lat.dat" -- "$bin" \
-	>"$TK_TMP/record" 2>&1 || { cat "$TK_TMP/record"; fail "record failed"; }
+"$TRACEKIT" record -e 'probe_lattarget:*' -e sched:sched_waking \
+	-e sched:sched_switch -o "$TK_TMP/lat.dat" -- "$bin" >"$TK_TMP/record" \
+	2>&1 || { cat "$TK_TMP/record"; fail "record failed"; }
+grep -q ' events (0 lost)' "$TK_TMP/record" ||
+	{ cat "$TK_TMP/record"; fail "record lost events"; }
 for p in "${pids[@]}"; do
 	kill -INT "$p"
 done
@@ -81,7 +88,15 @@ for m in "${maps[@]}"; do
 	IFS='|' read -r name fopt start end ms me assign opts <<<"$m"
 	grep -vE '^Attaching |"attached_probes"' "$TK_TMP/bt.$name" \
 		>"$TK_TMP/want.$name"
-	if [ -z "$fopt" ]; then
+	# The tracepoints fire for every task, from before the record to
+	# after it: the program's threads alone were seen by both from
+	# their first wakeup to their last switch, and only their line (the
+	# pairs whose END is one of them) is compared.
+	if [ "$name" = wake ]; then
+		sel='^@\[lattarget\]: '
+		grep "$sel" "$TK_TMP/bt.$name" >"$TK_TMP/want.$name" ||
+			fail "bpftrace $name: no line for lattarget"
+	elif [ -z "$fopt" ]; then
 		[ -z "$(tail -n 1 "$TK_TMP/want.$name")" ] ||
 			fail "bpftrace $name: no empty line for @start at the end"
 		sed -i '$d' "$TK_TMP/want.$name"
@@ -89,6 +104,10 @@ for m in "${maps[@]}"; do
 	# shellcheck disable=SC2086
 	"$TRACEKIT" report $opts "$TK_TMP/lat.dat" >"$TK_TMP/got.$name" 2>&1 ||
 		{ cat "$TK_TMP/got.$name"; fail "report $opts failed"; }
+	if [ "$name" = wake ]; then
+		grep "$sel" "$TK_TMP/got.$name" >"$TK_TMP/got.$name.sel"
+		mv "$TK_TMP/got.$name.sel" "$TK_TMP/got.$name"
+	fi
 	if ! cmp -s "$TK_TMP/want.$name" "$TK_TMP/got.$name"; then
 		diff -u "$TK_TMP/want.$name" "$TK_TMP/got.$name" | head -40
 		fail "report $opts differs from bpftrace's $name"
