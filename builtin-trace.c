@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "util/array.h"
 #include "util/callgraph.h"
 #include "util/parse-options.h"
 #include "util/trace.h"
@@ -26,13 +27,15 @@ struct trace_cmd {
 	unsigned long top, buffer_kb;
 	const char *format;
 	double interval;
+	char *lat_probes[2];		/* --latency FUNC's specs */
 };
 
 static const char *const trace_usage[] = {
 	"tracekit trace [-x BIN | -m MODULE | -k VMLINUX] [PROBE-SPEC...]\n"
 	"               [-e EVENT [-f FILTER]]... [--count[=KEYS] | --sum F |\n"
 	"               --min F | --max F | --avg F | --hist F |\n"
-	"               --lhist F,MIN,MAX,STEP] [--by KEYS] [--top N]\n"
+	"               --lhist F,MIN,MAX,STEP | --latency FUNC|START,END\n"
+	"               [--match FIELD[,FIELD]]] [--by KEYS] [--top N]\n"
 	"               [--interval S] [--format text|json] [-o FILE]\n"
 	"               [-P PID | -- COMMAND [ARGS...]]",
 	NULL
@@ -90,15 +93,65 @@ static int opt_interval(const struct option *opt, const char *arg, int unset)
 	       error("(--interval takes seconds, as --duration)") : 0;
 }
 
+/*
+ * --latency FUNC: the probes on FUNC's entry and return, which the
+ * aggregation knows as FUNC and FUNC__return (as probe -a names them),
+ * unless -e gives FUNC.  --latency SYSTEM:START,SYSTEM:END: those
+ * events, unless -e gives them.
+ */
+static void add_latency_probes(struct trace_cmd *c,
+			       struct opt_string_list *specs)
+{
+	const char *start = c->agg.latency[0];
+	struct strbuf ret = STRBUF_INIT;
+	int i, k;
+
+	if (!start)
+		return;
+	/* SYSTEM:EVENT of START,END: traced as -e would trace it. */
+	for (k = 0; k < 2; k++) {
+		if (!strchr(c->agg.latency[k], ':'))
+			continue;
+		for (i = 0; i < c->ev.nr; i++)
+			if (!strcmp(c->ev.v[i].spec, c->agg.latency[k]))
+				break;
+		if (i == c->ev.nr) {
+			grow_array(c->ev.v, c->ev.nr, c->ev.alloc, 8);
+			c->ev.v[c->ev.nr].spec = c->agg.latency[k];
+			c->ev.v[c->ev.nr++].filter = NULL;
+		}
+	}
+	if (strchr(start, ':'))
+		return;
+	strbuf_addf(&ret, "%s__return", start);
+	for (i = 0; i < c->ev.nr; i++)
+		if (!strcmp(c->ev.v[i].spec, start))
+			break;
+	if (!strcmp(c->agg.latency[1], ret.buf) && i == c->ev.nr) {
+		strbuf_reset(&ret);
+		strbuf_addf(&ret, "%s%%return", start);
+		c->lat_probes[0] = xstrdup(start);
+		c->lat_probes[1] = strbuf_detach(&ret, NULL);
+		opt_string_list_append(specs, c->lat_probes[0]);
+		opt_string_list_append(specs, c->lat_probes[1]);
+	}
+	strbuf_release(&ret);
+}
+
 /* The aggregation's options, and what they do not go with. */
 static void check_args(struct trace_cmd *c, int argc)
 {
 	const struct report_format *fmt = report_format_find(c->format);
+	struct strbuf err;
 
 	if (!fmt || (strcmp(c->format, "text") && strcmp(c->format, "json")))
 		die_code(TK_EXIT_USAGE, "--format: '%s' is neither text nor json",
 			 c->format);
 	c->o.format = fmt;
+	strbuf_init(&err, 0);
+	if (report_agg_finish(&c->agg, &err))
+		die_code(TK_EXIT_USAGE, "%s", err.buf);
+	strbuf_release(&err);
 	if (!c->agg.option && (c->agg.nr_keys || c->top || c->interval))
 		die_code(TK_EXIT_USAGE, "%s: needs an aggregation (--count, --sum, --hist, --lhist, --min, --max or --avg)",
 			 c->top ? "--top" : c->interval ? "--interval" :
@@ -127,7 +180,8 @@ int cmd_trace(int argc, const char **argv)
 	struct probe_output said = { 0 };
 	struct record_result res;
 	struct strbuf err = STRBUF_INIT;
-	int i, ret;
+	struct opt_string_list specs = { 0 };
+	int i, nr, ret;
 	const struct option options[] = {
 		OPT_GROUP("What to trace"),
 		OPT_STRING('x', "exec", &c.o.probe.exec, "PATH",
@@ -163,6 +217,12 @@ int cmd_trace(int argc, const char **argv)
 			      "FIELD's values in linear buckets", 0),
 		OPT_AGGREGATE("by", &c.agg, "KEYS",
 			      "aggregate by KEYS: fields, comm, pid, cpu, event",
+			      0),
+		OPT_AGGREGATE("latency", &c.agg, "FUNC|START,END",
+			      "each END's ns since its START (FUNC: probes on FUNC's entry and return): --hist latency",
+			      0),
+		OPT_AGGREGATE("match", &c.agg, "FIELD[,FIELD]",
+			      "pair --latency's events by these fields, not by thread",
 			      0),
 		OPT_ULONG(0, "top", &c.top, "N",
 			  "print the N greatest entries of the table only"),
@@ -201,9 +261,12 @@ int cmd_trace(int argc, const char **argv)
 			die_code(TK_EXIT_USAGE, "--: no COMMAND after it");
 		c.o.rec.argv = (char *const *)argv + i + 1;
 	}
-	c.o.specs = argv;
-	c.o.nr_specs = i;
-	check_args(&c, i);
+	for (nr = i, i = 0; i < nr; i++)
+		opt_string_list_append(&specs, argv[i]);
+	add_latency_probes(&c, &specs);
+	c.o.specs = specs.items;
+	c.o.nr_specs = specs.nr;
+	check_args(&c, specs.nr);
 	c.o.rec.events = c.ev.v;
 	c.o.rec.nr_events = c.ev.nr;
 	c.o.rec.buffer_kb = c.buffer_kb;
@@ -226,6 +289,9 @@ int cmd_trace(int argc, const char **argv)
 	ret = !ret ? TK_EXIT_OK : said.usage ? TK_EXIT_USAGE :
 	      tk_exit_code(ret);
 	probe_output_release(&said);
+	opt_string_list_clear(&specs);
+	free(c.lat_probes[0]);
+	free(c.lat_probes[1]);
 	report_agg_opts_release(&c.agg);
 	strbuf_release(&err);
 	free(c.ev.v);

@@ -80,6 +80,23 @@ static int flush(struct trace *t, struct strbuf *err)
 
 /* ---- the live view ---- */
 
+/* --latency's events are among those traced. */
+static int check_latency(struct trace *t, struct strbuf *err)
+{
+	struct tracedat *td = t->r.files[0].td;
+	int seen[2] = { 0, 0 }, i;
+
+	tracedat_parse_formats(td);
+	report_agg_latency_seen(t->o->agg, tracedat_tep(td), seen);
+	for (i = 0; i < 2; i++)
+		if (!seen[i]) {
+			strbuf_addf(err, "--latency: '%s' is none of the events traced",
+				    t->o->agg->latency[i]);
+			return -EINVAL;
+		}
+	return 0;
+}
+
 static int live_start(void *data, int fd, struct strbuf *err)
 {
 	struct trace *t = data;
@@ -95,6 +112,11 @@ static int live_start(void *data, int fd, struct strbuf *err)
 		ret = report_open(&t->r, err);
 	if (ret)
 		return ret;
+	if (t->o->agg && t->o->agg->latency[0]) {
+		ret = check_latency(t, err);
+		if (ret)
+			return ret;
+	}
 	report_start_live(&t->r);
 	t->ro = report_output_new(&t->r, &t->oo, &t->out);
 	report_output_begin(t->ro);

@@ -1,5 +1,5 @@
 #!/bin/bash
-# description: trace: --count, --sum, --min, --max, --avg, --hist, --lhist, --by, --top, --interval, JSON live, as bpftrace 0.17 prints the same maps of the same run
+# description: trace: --count, --sum, --min, --max, --avg, --hist, --lhist, --by, --top, --latency, --interval, JSON live, as bpftrace 0.17 prints the same maps of the same run
 # report-aggregate.sh's program, held until every tracer watches it:
 # bpftrace, one run per map, and one `tracekit trace -P PID` per table,
 # each defining its own probe.  Each table must equal what bpftrace
@@ -105,6 +105,50 @@ done
 { head -n 2 "$TK_TMP/want.count"; tail -n 3 "$TK_TMP/want.count"; } |
 	cmp -s - "$TK_TMP/got.top" ||
 	{ cat "$TK_TMP/got.top"; fail "--top 3 is not the last 3 of bpftrace's count"; }
+
+# --latency FUNC: report-latency-target.c's threads sleep mid-bucket
+# lengths in nap(); bpftrace pairs its uprobe and uretprobe per thread,
+# trace -c follows the threads of the held program.  bpftrace's text
+# ends with an empty line for its empty @start map.
+lat=$TK_TMP/lattarget
+gcc -O1 -g -pthread -o "$lat" "$(dirname "$0")/report-latency-target.c" ||
+	fail "gcc failed"
+rm -f "$TK_TMP/go"
+mkfifo "$TK_TMP/go"
+(read -r _ <"$TK_TMP/go"; exec "$lat") &
+work=$!
+on_exit "kill $work"
+bpftrace -e "uprobe:$lat:nap { @start[tid] = nsecs; }
+	uretprobe:$lat:nap /@start[tid]/ { @[tid] = hist(nsecs - @start[tid]); delete(@start[tid]); }" \
+	>"$TK_TMP/bt.lat" 2>"$TK_TMP/bt.lat.err" &
+bt=$!
+on_exit "kill $bt"
+"$TRACEKIT" trace -x "$lat" --latency nap --by pid -P $work -c \
+	>"$TK_TMP/got.lat" 2>"$TK_TMP/got.lat.err" &
+tk=$!
+on_exit "kill $tk"
+for ((i = 0; i < 600; i++)); do
+	kill -0 $bt 2>/dev/null || { cat "$TK_TMP/bt.lat.err"; fail "bpftrace lat exited"; }
+	kill -0 $tk 2>/dev/null || { cat "$TK_TMP/got.lat.err"; fail "trace --latency exited"; }
+	grep -q '^Attaching ' "$TK_TMP/bt.lat" &&
+		[ "$(cat "$t/instances/tracekit-$tk/tracing_on" 2>/dev/null)" = 1 ] &&
+		break
+	sleep 0.1
+done
+[ $i -lt 600 ] || fail "the latency tracers did not attach in 60 s"
+echo >"$TK_TMP/go"
+wait $work || fail "the latency workload failed"
+wait $tk || { cat "$TK_TMP/got.lat.err"; fail "trace --latency failed"; }
+kill -INT $bt
+for ((i = 1; i <= 300; i++)); do
+	kill -0 $bt 2>/dev/null || break
+	((i % 10)) || kill -INT $bt 2>/dev/null
+	sleep 0.1
+done
+wait $bt || fail "bpftrace lat exited $?"
+grep -v '^Attaching ' "$TK_TMP/bt.lat" | sed '$d' >"$TK_TMP/want.lat"
+cmp -s "$TK_TMP/want.lat" "$TK_TMP/got.lat" ||
+	{ diff -u "$TK_TMP/want.lat" "$TK_TMP/got.lat" | head -30; fail "trace --latency differs from bpftrace's"; }
 
 # --interval: each table printed and emptied; their sum is the whole.
 "$TRACEKIT" trace -x "$bin" take --count --interval 0.05 -- \
