@@ -22,7 +22,8 @@ __attribute__((noinline)) long take(long v)
 
 int main(int argc, char **argv)
 {
-	long n = argc > 2 ? atol(argv[2]) : 0, ms = argc > 3 ? atol(argv[3]) : 0;
+	long n = argc > 2 ? atol(argv[2]) : 0;
+	long ms = argc > 3 ? atol(argv[3]) : 0;
 	int fd = open("/dev/null", O_WRONLY);
 	struct timespec t, nap = { ms / 1000, ms % 1000 * 1000000L };
 	long i;
