@@ -82,6 +82,7 @@ struct cpu_reader {
 struct event_name {
 	char *system;
 	char *name;
+	const char *filter;	/* the -f that goes with it, or NULL */
 	struct strbuf format;	/* events/SYS/NAME/format, read once */
 };
 

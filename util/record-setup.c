@@ -166,7 +166,8 @@ static int make_instance(struct record *rec)
 	return ret;
 }
 
-static void add_event(struct record *rec, const char *sys, const char *name)
+static void add_event(struct record *rec, const char *sys, const char *name,
+		      const char *filter)
 {
 	int i;
 
@@ -178,8 +179,15 @@ static void add_event(struct record *rec, const char *sys, const char *name)
 		   rec->setup.alloc_events, 16);
 	rec->setup.events[rec->setup.nr_events].system = xstrdup(sys);
 	rec->setup.events[rec->setup.nr_events].name = xstrdup(name);
+	rec->setup.events[rec->setup.nr_events].filter = filter;
 	strbuf_init(&rec->setup.events[rec->setup.nr_events].format, 0);
 	rec->setup.nr_events++;
+}
+
+/* record_live.events_off: the caller's triggers enable the events. */
+static int events_off(const struct record *rec)
+{
+	return rec->o->live && rec->o->live->events_off;
 }
 
 /*
@@ -199,7 +207,7 @@ static int enable_whole_system(struct record *rec, const char *sys, DIR *d)
 		record_error(rec, "%s: cannot write '1': %s", file.buf, strerror(-ret));
 	while (!ret && (de = readdir(d)))
 		if (is_dir_entry(de)) {
-			add_event(rec, sys, de->d_name);
+			add_event(rec, sys, de->d_name, NULL);
 			n++;
 		}
 	strbuf_release(&file);
@@ -227,13 +235,18 @@ static int enable_system(struct record *rec, const char *sys, const char *glob,
 		goto out;
 	}
 	if (!filter && !strcmp(glob, "*") && rec->setup.inst &&
-	    !rec->setup.inst_reused) {
+	    !rec->setup.inst_reused && !events_off(rec)) {
 		ret = enable_whole_system(rec, sys, d);
 		goto done;
 	}
 	while ((de = readdir(d)) && ret >= 0) {
 		if (!is_dir_entry(de) || fnmatch(glob, de->d_name, 0))
 			continue;
+		if (events_off(rec)) {
+			add_event(rec, sys, de->d_name, filter);
+			n++;
+			continue;
+		}
 		if (filter) {
 			ret = tk_event_set(rec->setup.inst, sys, de->d_name,
 					   "filter", filter, "0");
@@ -250,7 +263,7 @@ static int enable_system(struct record *rec, const char *sys, const char *glob,
 			      de->d_name, strerror(-ret));
 			break;
 		}
-		add_event(rec, sys, de->d_name);
+		add_event(rec, sys, de->d_name, filter);
 		n++;
 	}
 	ret = ret < 0 ? ret : n;

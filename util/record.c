@@ -171,20 +171,35 @@ static int start_live(struct record *rec)
 {
 	const struct record_live *live = rec->o->live;
 	struct strbuf err = STRBUF_INIT;
-	int fd = memfd_create("tracekit-live", MFD_CLOEXEC), ret;
+	struct record_live_start st = {
+		.fd = memfd_create("tracekit-live", MFD_CLOEXEC),
+		.instance = rec->setup.inst,
+		.nr_events = rec->setup.nr_events,
+	};
+	struct record_live_event *evs = xcalloc(st.nr_events + 1,
+						 sizeof(*evs));
+	int i, ret;
 
-	if (fd < 0) {
+	if (st.fd < 0) {
 		ret = -errno;
 		record_error(rec, "memfd_create: %s", strerror(errno));
+		free(evs);
 		return ret;
 	}
-	ret = record_write_snapshot(rec, fd);
+	for (i = 0; i < st.nr_events; i++) {
+		evs[i].system = rec->setup.events[i].system;
+		evs[i].name = rec->setup.events[i].name;
+		evs[i].filter = rec->setup.events[i].filter;
+	}
+	st.events = evs;
+	ret = record_write_snapshot(rec, st.fd);
 	if (!ret) {
-		ret = live->start(live->data, fd, &err);
+		ret = live->start(live->data, &st, &err);
 		if (ret)
 			record_error(rec, "%s", err.buf);
 	}
-	close(fd);
+	close(st.fd);
+	free(evs);
 	strbuf_release(&err);
 	return ret;
 }

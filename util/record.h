@@ -34,13 +34,34 @@ struct record_strings {
  * callback returns 0, or a negative errno with the reason in err, which
  * ends the recording.
  */
+struct record_live_event {
+	const char *system, *name;
+	const char *filter;		/* its -f, or NULL */
+};
+
+/* What the live view starts with. */
+struct record_live_start {
+	/*
+	 * A trace.dat of no events with the formats, symbols, tasks and
+	 * CPUs the pages are read with.
+	 */
+	int fd;
+	const char *instance;		/* NULL: the top level */
+	const struct record_live_event *events;	/* those enabled */
+	int nr_events;
+};
+
 struct record_live {
 	unsigned int period_ms;
 	/*
-	 * Before tracing starts: fd holds a trace.dat of no events with
-	 * the formats, symbols, tasks and CPUs the pages are read with.
+	 * The events are not enabled, their filters not set: start() puts
+	 * triggers on them (hist triggers enable an event for themselves,
+	 * nothing of it written to the ring buffer).
 	 */
-	int (*start)(void *data, int fd, struct strbuf *err);
+	int events_off;
+	/* Before tracing starts. */
+	int (*start)(void *data, const struct record_live_start *st,
+		     struct strbuf *err);
 	/* Whole pages of the idx-th CPU of the file start() was given. */
 	int (*pages)(void *data, int idx, const void *buf, size_t len,
 		     struct strbuf *err);

@@ -97,12 +97,13 @@ static int check_latency(struct trace *t, struct strbuf *err)
 	return 0;
 }
 
-static int live_start(void *data, int fd, struct strbuf *err)
+static int live_start(void *data, const struct record_live_start *st,
+		      struct strbuf *err)
 {
 	struct trace *t = data;
 	int ret;
 
-	snprintf(t->path, sizeof(t->path), "/proc/self/fd/%d", fd);
+	snprintf(t->path, sizeof(t->path), "/proc/self/fd/%d", st->fd);
 	t->inputs[0] = t->path;
 	t->ropts.inputs = t->inputs;
 	t->ropts.nr_inputs = 1;
