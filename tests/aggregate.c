@@ -258,10 +258,78 @@ static int test_unkeyed(void)
 	return TEST_OK;
 }
 
+/* Both printings of a and b, which must be the same bytes. */
+static int same_tables(const char *what, struct aggregate *a,
+		       struct aggregate *b)
+{
+	struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
+	int ret = TEST_FAIL;
+
+	aggregate_print_text(a, 0, &x);
+	aggregate_print_text(b, 0, &y);
+	aggregate_print_json(a, 0, &x);
+	aggregate_print_json(b, 0, &y);
+	if (strcmp(x.buf, y.buf))
+		fprintf(stderr, "FAILED %s:\n%s\n!=\n%s\n", what, x.buf, y.buf);
+	else
+		ret = TEST_OK;
+	strbuf_release(&x);
+	strbuf_release(&y);
+	return ret;
+}
+
+/*
+ * aggregate_add_n() against the calls of aggregate_add() it stands for:
+ * each value added 1 to 4 times, keyed by the value modulo 5; and for
+ * the ops that keep no single value (count, sum, avg), each key's hits
+ * in one call with their sum.
+ */
+static int test_add_n(void)
+{
+	static const enum aggregate_op ops[] = {
+		AGGREGATE_COUNT, AGGREGATE_SUM, AGGREGATE_MIN, AGGREGATE_MAX,
+		AGGREGATE_AVG, AGGREGATE_HIST, AGGREGATE_LHIST,
+	};
+	struct aggregate *a, *b, *c;
+	struct aggregate_key k = { 0 };
+	uint64_t n[5], sum[5];
+	size_t o, i, j;
+	int ret = TEST_OK;
+
+	for (o = 0; o < sizeof(ops) / sizeof(ops[0]) && !ret; o++) {
+		a = aggregate_new(ops[o], 1, &lh_0_100_7);
+		b = aggregate_new(ops[o], 1, &lh_0_100_7);
+		c = aggregate_new(ops[o], 1, &lh_0_100_7);
+		memset(n, 0, sizeof(n));
+		memset(sum, 0, sizeof(sum));
+		for (i = 0; i < NR_VALUES; i++) {
+			k.num = (values[i] % 5 + 5) % 5;
+			for (j = 0; j <= i % 4; j++)
+				aggregate_add(a, &k, values[i]);
+			aggregate_add_n(b, &k, values[i], j,
+					j * (uint64_t)values[i]);
+			n[k.num] += j;
+			sum[k.num] += j * (uint64_t)values[i];
+		}
+		for (k.num = 0; k.num < 5; k.num++)
+			aggregate_add_n(c, &k, values[0], n[k.num],
+					sum[k.num]);
+		ret = same_tables("add_n, one value", a, b);
+		if (!ret && (ops[o] == AGGREGATE_COUNT ||
+			     ops[o] == AGGREGATE_SUM ||
+			     ops[o] == AGGREGATE_AVG))
+			ret = same_tables("add_n, a key's sum", a, c);
+		aggregate_free(a);
+		aggregate_free(b);
+		aggregate_free(c);
+	}
+	return ret;
+}
+
 int test__aggregate(void)
 {
 	if (test_buckets() || test_lhist_check() || test_printed() ||
-	    test_json_keys() || test_unkeyed())
+	    test_json_keys() || test_unkeyed() || test_add_n())
 		return TEST_FAIL;
 	return TEST_OK;
 }

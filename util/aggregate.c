@@ -192,8 +192,8 @@ static struct agg_entry *new_entry(struct aggregate *a,
 	return e;
 }
 
-void aggregate_add(struct aggregate *a, const struct aggregate_key *key,
-		   int64_t v)
+void aggregate_add_n(struct aggregate *a, const struct aggregate_key *key,
+		     int64_t v, uint64_t n, uint64_t sum)
 {
 	size_t *slot = find_slot(a, key), i = *slot;
 	struct agg_entry *e;
@@ -206,16 +206,22 @@ void aggregate_add(struct aggregate *a, const struct aggregate_key *key,
 			rehash(a, 2 * a->nr_slots);
 	}
 	e = &a->entries[i - 1];
-	e->count++;
-	e->sum += (uint64_t)v;
+	e->count += n;
+	e->sum += sum;
 	if (v < e->min)
 		e->min = v;
 	if (v > e->max)
 		e->max = v;
 	if (a->op == AGGREGATE_HIST)
-		e->buckets[aggregate_hist_bucket(v)]++;
+		e->buckets[aggregate_hist_bucket(v)] += n;
 	else if (a->op == AGGREGATE_LHIST)
-		e->buckets[aggregate_lhist_bucket(&a->lh, v)]++;
+		e->buckets[aggregate_lhist_bucket(&a->lh, v)] += n;
+}
+
+void aggregate_add(struct aggregate *a, const struct aggregate_key *key,
+		   int64_t v)
+{
+	aggregate_add_n(a, key, v, 1, (uint64_t)v);
 }
 
 size_t aggregate_size(const struct aggregate *a)

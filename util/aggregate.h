@@ -66,6 +66,17 @@ struct aggregate *aggregate_new(enum aggregate_op op, int nr_keys,
 void aggregate_add(struct aggregate *a, const struct aggregate_key *key,
 		   int64_t v);
 
+/*
+ * n >= 1 hits at once, as n calls of aggregate_add(a, key, v) would add
+ * them, for counts that come already summed (a kernel hist trigger's
+ * hitcount and sum): count gets n, sum and avg get sum (the n values
+ * added up, wrapping at 64 bits as aggregate_add()'s sum does), and min,
+ * max, hist and lhist see v n times; where one of those four is the
+ * table's op, the n values must all be v, and then sum is n * v.
+ */
+void aggregate_add_n(struct aggregate *a, const struct aggregate_key *key,
+		     int64_t v, uint64_t n, uint64_t sum);
+
 /* The number of distinct key tuples. */
 size_t aggregate_size(const struct aggregate *a);
 
