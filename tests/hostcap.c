@@ -58,6 +58,15 @@ int test__hostcap(void)
 	if (f.uprobe_events)
 		TEST_ASSERT_EQUAL("ref_ctr iff uprobe PMU format has it", f.ref_ctr,
 				  present("/sys/bus/event_source/devices/uprobe/format/ref_ctr_offset"));
+	strbuf_addf(&sb, "%s/events/sched/sched_switch/hist", dir);
+	TEST_ASSERT_EQUAL("hist triggers iff an event has a hist file",
+			  f.hist_triggers, present(sb.buf));
+	strbuf_reset(&sb);
+	TEST_ASSERT_VAL("README", tk_tracefs_read(NULL, "README", &sb) > 0);
+	TEST_ASSERT_EQUAL("synthetic_events iff README tells of it",
+			  f.synth_events,
+			  strstr(sb.buf, "synthetic_events\t") != NULL);
+	strbuf_reset(&sb);
 	if (f.function_tracer) {
 		TEST_ASSERT_VAL("available_tracers",
 				tk_tracefs_read(NULL, "available_tracers", &sb) > 0);
@@ -69,6 +78,9 @@ int test__hostcap(void)
 		TEST_ASSERT_VAL("VM kernel has kprobe events", f.kprobe_events);
 		TEST_ASSERT_VAL("VM kernel has the stack tracer", f.stack_tracer);
 		TEST_ASSERT_VAL("VM kernel advertises $argN", f.arg_n);
+		TEST_ASSERT_VAL("VM kernel has hist triggers", f.hist_triggers);
+		TEST_ASSERT_VAL("VM kernel has synthetic events",
+				f.synth_events);
 	}
 	return TEST_OK;
 }

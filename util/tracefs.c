@@ -168,17 +168,24 @@ int tk_instance_remove_stale(const char *prefix, struct strbuf *removed)
 	return w.nr ? w.nr : w.err;
 }
 
-int tk_dynevent_write(const char *file, const char *line, struct strbuf *err)
+int tk_tracefs_append_err(const char *instance, const char *file,
+			  const char *line, struct strbuf *err)
 {
+	struct tracefs_instance *inst = NULL;
 	char *before = NULL, *after;
 	int ret;
 
 	tk_tracefs_dir();
+	if (err && instance) {
+		inst = tracefs_instance_alloc(NULL, instance);
+		if (!inst)
+			return tk_tracefs_neg_errno();
+	}
 	if (err)
-		before = tracefs_error_last(NULL);
-	ret = tk_tracefs_append(NULL, file, line);
+		before = tracefs_error_last(inst);
+	ret = tk_tracefs_append(instance, file, line);
 	if (ret && err) {
-		after = tracefs_error_last(NULL);
+		after = tracefs_error_last(inst);
 		if (after && (!before || strcmp(before, after))) {
 			strbuf_addstr(err, after);
 			strbuf_rtrim(err);
@@ -186,7 +193,13 @@ int tk_dynevent_write(const char *file, const char *line, struct strbuf *err)
 		free(after);
 	}
 	free(before);
+	tracefs_instance_free(inst);
 	return ret;
+}
+
+int tk_dynevent_write(const char *file, const char *line, struct strbuf *err)
+{
+	return tk_tracefs_append_err(NULL, file, line, err);
 }
 
 int tk_dynevent_delete(const char *file, const char *group, const char *event)

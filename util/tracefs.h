@@ -87,6 +87,14 @@ int tk_tracefs_write(const char *instance, const char *file, const char *val);
 int tk_tracefs_append(const char *instance, const char *file, const char *val);
 
 /*
+ * tk_tracefs_append() of LINE that, on failure, puts the kernel's
+ * explanation from the instance's error_log (message, command and
+ * caret) into err when err is given: 0 or -errno.
+ */
+int tk_tracefs_append_err(const char *instance, const char *file,
+			  const char *line, struct strbuf *err);
+
+/*
  * Removes the instances named PREFIX<pid> whose process is gone (what a
  * SIGKILLed owner leaves: no undo ran), appending each name removed and a
  * newline to removed.  Returns how many, or -errno.
@@ -94,9 +102,8 @@ int tk_tracefs_append(const char *instance, const char *file, const char *val);
 int tk_instance_remove_stale(const char *prefix, struct strbuf *removed);
 
 /*
- * Dynamic events: appends LINE to FILE ("kprobe_events", "uprobe_events").
- * On failure returns -errno and, when err is given, puts the kernel's
- * explanation from error_log (message, command and caret) into err.
+ * Dynamic events: appends LINE to FILE ("kprobe_events", "uprobe_events"),
+ * as tk_tracefs_append_err() at the top level.
  */
 int tk_dynevent_write(const char *file, const char *line, struct strbuf *err);
 
@@ -126,6 +133,10 @@ int tk_dynevent_delete(const char *file, const char *group, const char *event);
 	  "function tracer listed and set_ftrace_filter writable")	\
 	X(instances, "instances", has_dir, "instances", "instances")	\
 	X(error_log, "error_log", has_file, "error_log", "error_log")	\
+	X(hist_triggers, "hist_triggers", readme_says, "hist:keys=",	\
+	  "hist triggers (events/SYSTEM/EVENT/hist)")			\
+	X(synth_events, "synth_events", has_file, "synthetic_events",	\
+	  "synthetic events")						\
 	X(arg_n, "arg_n", readme_says, "$arg<N>",			\
 	  "$arg<N> fetcharg (kprobes)")					\
 	X(array, "array", readme_says, "<array-size>",			\
