@@ -95,6 +95,7 @@ char *test_source_path(const char *rel);
 	X(flamegraph, "flamegraph: the SVG's frames, widths and escaped names, as Chromium parses them") \
 	X(aggregate, "aggregate: buckets, order, text and JSON as bpftrace 0.17 prints its maps") \
 	X(trace_hist, "trace-hist: hist trigger texts, 6.1's hist files read into tables") \
+	X(trace_hist_kernel, "trace-hist: the kernel's tables equal report's of a recording of the same events") \
 	/* end of list: add suites above this line */
 
 /* Fixture suites for the framework's own self-test, only listed when
