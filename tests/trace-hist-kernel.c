@@ -65,7 +65,7 @@ static int set_case(struct report_agg_opts *o, const struct kcase *c,
 	o->json = c->json;
 	if (report_agg_set(o, c->option, c->arg, err))
 		return -1;
-	return c->by ? report_agg_set_keys(o, "--by", c->by, err) : 0;
+	return c->by ? report_agg_set(o, "--by", c->by, err) : 0;
 }
 
 /* The kernel's table of case c, printed, against report's of file. */

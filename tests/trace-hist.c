@@ -80,7 +80,7 @@ static int set_opts(struct report_agg_opts *o, const char *option,
 	memset(o, 0, sizeof(*o));
 	ret = report_agg_set(o, option, arg, &err);
 	if (!ret && by)
-		ret = report_agg_set_keys(o, "--by", by, &err);
+		ret = report_agg_set(o, "--by", by, &err);
 	if (ret)
 		fprintf(stderr, "%s %s --by %s: %s\n", option, arg, by,
 			err.buf);
