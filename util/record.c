@@ -365,8 +365,6 @@ int record_run(const struct record_opts *o, const struct record_hooks *hooks,
 				       rec.setup.psize : o->max_kb * 1024 / 2 /
 				       rec.setup.psize * rec.setup.psize;
 	ret = rec.out.path ? record_write_metadata(&rec) : 0;
-	if (!ret && o->live)
-		ret = start_live(&rec);
 	if (ret)
 		goto out;
 	ret = record_open_readers(&rec);
@@ -395,6 +393,14 @@ int record_run(const struct record_opts *o, const struct record_hooks *hooks,
 			ret = record_procmap_attach(&rec, o->pid, o->children,
 						    1);
 	}
+	/*
+	 * After the pid filter: a hist trigger counts from the moment it
+	 * is written, tracing_on or not (a soft-enabled event goes through
+	 * a per-CPU scratch buffer, not the ring buffer), but only the
+	 * tasks the filter names once there is one.
+	 */
+	if (!ret && o->live)
+		ret = start_live(&rec);
 	if (ret)
 		goto out;
 	ret = record_start_threads(&rec);
