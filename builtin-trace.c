@@ -25,7 +25,7 @@ struct trace_cmd {
 	struct record_event_list ev;
 	struct report_agg_opts agg;
 	unsigned long top, buffer_kb;
-	const char *format;
+	const char *format, *where;
 	double interval;
 	char *lat_probes[2];		/* --latency FUNC's specs */
 };
@@ -36,8 +36,8 @@ static const char *const trace_usage[] = {
 	"               --min F | --max F | --avg F | --hist F |\n"
 	"               --lhist F,MIN,MAX,STEP | --latency FUNC|START,END\n"
 	"               [--match FIELD[,FIELD]]] [--by KEYS] [--top N]\n"
-	"               [--interval S] [--format text|json] [-o FILE]\n"
-	"               [-P PID | -- COMMAND [ARGS...]]",
+	"               [--interval S] [--where kernel|user] [--format text|json]\n"
+	"               [-o FILE] [-P PID | -- COMMAND [ARGS...]]",
 	NULL
 };
 
@@ -57,6 +57,12 @@ static void show_warning(const char *msg, void *data)
 {
 	(void)data;
 	warning_lines(msg);
+}
+
+static void show_note(const char *msg, void *data)
+{
+	(void)data;
+	fputs(msg, stderr);
 }
 
 /*
@@ -162,6 +168,14 @@ static void check_args(struct trace_cmd *c, int argc)
 		c->o.agg = &c->agg;
 	}
 	c->o.interval = c->interval;
+	if (c->where && strcmp(c->where, "kernel") && strcmp(c->where, "user"))
+		die_code(TK_EXIT_USAGE, "--where: '%s' is neither kernel nor user",
+			 c->where);
+	if (c->where && !c->agg.option)
+		die_code(TK_EXIT_USAGE, "--where: needs an aggregation");
+	c->o.where = !c->where ? TRACE_WHERE_AUTO :
+		     !strcmp(c->where, "kernel") ? TRACE_WHERE_KERNEL :
+		     TRACE_WHERE_USER;
 	if (!argc && !c->ev.nr)
 		die_code(TK_EXIT_USAGE, "nothing to trace: give a PROBE-SPEC or -e EVENT");
 	if (c->o.rec.pid < 0)
@@ -229,6 +243,8 @@ int cmd_trace(int argc, const char **argv)
 		OPT_CALLBACK(0, "interval", &c.interval, "S",
 			     "print the table every S seconds, and empty it",
 			     opt_interval),
+		OPT_STRING(0, "where", &c.where, "kernel|user",
+			   "aggregate in the kernel (hist triggers) or in user space; default: the kernel where it can"),
 		OPT_GROUP("Which tasks and CPUs"),
 		OPT_INTEGER('P', "pid", &c.o.rec.pid, "PID",
 			    "only events of PID; stop when it exits"),
@@ -275,6 +291,7 @@ int cmd_trace(int argc, const char **argv)
 	c.o.rec.version = "tracekit trace";
 	c.o.write = write_out;
 	c.o.warn = show_warning;
+	c.o.note = c.o.probe.verbose ? show_note : NULL;
 	/* EPIPE, not death: the probes and the instance are to be removed. */
 	signal(SIGPIPE, SIG_IGN);
 	ret = trace_run(&c.o, &said, &res, &err);

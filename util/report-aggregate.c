@@ -502,6 +502,11 @@ void report_agg_print(struct report_agg *ra, struct strbuf *out)
 		aggregate_print_text(ra->table, ra->o->top, out);
 }
 
+struct aggregate *report_agg_table(struct report_agg *ra)
+{
+	return ra->table;
+}
+
 void report_agg_clear(struct report_agg *ra)
 {
 	aggregate_free(ra->table);

@@ -102,6 +102,9 @@ int report_agg_event(struct report_agg *ra, const struct tracedat_event *ev,
  */
 void report_agg_print(struct report_agg *ra, struct strbuf *out);
 
+/* The table, for what fills it otherwise (the kernel's hist triggers). */
+struct aggregate *report_agg_table(struct report_agg *ra);
+
 /* Empties the table (--interval prints it and starts again). */
 void report_agg_clear(struct report_agg *ra);
 

@@ -453,6 +453,11 @@ int report_output_end(struct report_output *ro, struct strbuf *err)
 	return ro->fmt->end ? ro->fmt->end(ro, err) : 0;
 }
 
+struct aggregate *report_output_table(struct report_output *ro)
+{
+	return ro->agg ? report_agg_table(ro->agg) : NULL;
+}
+
 /*
  * As bpftrace's print(@) in an interval probe prints the map: without
  * the two blank lines of its exit, and an empty map as one.

@@ -90,6 +90,9 @@ int report_output_event(struct report_output *ro, struct tracedat_event *ev,
 /* After the last event: 0, or a negative errno with the reason in err. */
 int report_output_end(struct report_output *ro, struct strbuf *err);
 
+/* The aggregation's table, NULL without one. */
+struct aggregate *report_output_table(struct report_output *ro);
+
 /*
  * tracekit trace --interval: the aggregation's table as it is, as
  * bpftrace's print() prints it, then emptied; nothing without an

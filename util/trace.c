@@ -31,6 +31,7 @@
 #include "util/array.h"
 #include "util/probe-file.h"
 #include "util/report.h"
+#include "util/trace-hist.h"
 #include "util/trace.h"
 #include "util/tracefs.h"
 #include "util/tracefs-restore.h"
@@ -53,6 +54,10 @@ struct trace {
 	struct report_output_opts oo;
 	struct report_output *ro;
 	struct strbuf out;
+	/* The kernel's aggregation: a hist trigger per event. */
+	int kernel;
+	struct trace_hist **hists;
+	int nr_hists, alloc_hists;
 	/* by pid: named at its first event (name_task()) */
 	unsigned char *named;
 	/* the time of the latest event of the previous round */
@@ -101,7 +106,7 @@ static int live_start(void *data, const struct record_live_start *st,
 		      struct strbuf *err)
 {
 	struct trace *t = data;
-	int ret;
+	int i, ret;
 
 	snprintf(t->path, sizeof(t->path), "/proc/self/fd/%d", st->fd);
 	t->inputs[0] = t->path;
@@ -117,6 +122,17 @@ static int live_start(void *data, const struct record_live_start *st,
 		ret = check_latency(t, err);
 		if (ret)
 			return ret;
+	}
+	for (i = 0; t->kernel && i < st->nr_events; i++) {
+		const struct record_live_event *e = &st->events[i];
+
+		grow_array(t->hists, t->nr_hists, t->alloc_hists, 8);
+		ret = trace_hist_start(st->instance, e->system, e->name,
+				       e->filter, t->o->agg,
+				       &t->hists[t->nr_hists], err);
+		if (ret)
+			return ret;
+		t->nr_hists++;
 	}
 	report_start_live(&t->r);
 	t->ro = report_output_new(&t->r, &t->oo, &t->out);
@@ -174,6 +190,46 @@ static void name_task(struct trace *t, const struct tracedat_event *ev)
 	strbuf_release(&path);
 }
 
+/* The triggers removed, before the instance they are in. */
+static void release_hists(struct trace *t)
+{
+	int i;
+
+	for (i = 0; i < t->nr_hists; i++)
+		trace_hist_free(t->hists[i]);
+	free(t->hists);
+	t->hists = NULL;
+	t->nr_hists = t->alloc_hists = 0;
+}
+
+/*
+ * The kernel's tables read into the one printed, then (clear, for
+ * --interval) emptied.  A full table is a warning: what it dropped is
+ * in none of its entries.
+ */
+static int fold_kernel(struct trace *t, int clear, struct strbuf *err)
+{
+	struct aggregate *table = report_output_table(t->ro);
+	struct strbuf why = STRBUF_INIT;
+	int i, ret = 0;
+
+	for (i = 0; i < t->nr_hists && !ret; i++) {
+		ret = trace_hist_read(t->hists[i], table, &why);
+		if (ret == -ENOSPC) {
+			if (t->o->warn)
+				t->o->warn(why.buf, t->o->data);
+			ret = 0;
+		}
+		if (ret)
+			strbuf_addstr(err, why.buf);
+		else if (clear)
+			ret = trace_hist_clear(t->hists[i]);
+		strbuf_reset(&why);
+	}
+	strbuf_release(&why);
+	return ret;
+}
+
 static int live_round(void *data, int last, struct strbuf *err)
 {
 	struct trace *t = data;
@@ -193,10 +249,17 @@ static int live_round(void *data, int last, struct strbuf *err)
 	if (ret < 0)
 		return ret;
 	if (t->o->interval > 0 && !last && now_s() >= t->next_interval) {
+		ret = fold_kernel(t, 1, err);
+		if (ret)
+			return ret;
 		report_output_interval(t->ro);
 		t->next_interval += t->o->interval;
 	}
 	if (last) {
+		ret = fold_kernel(t, 0, err);
+		if (ret)
+			return ret;
+		release_hists(t);
 		ret = report_output_end(t->ro, err);
 		if (ret)
 			return ret;
@@ -269,6 +332,54 @@ out:
 
 /* ---- the run ---- */
 
+/*
+ * 0 when the kernel's hist triggers can aggregate what o asks, else
+ * -EOPNOTSUPP with why (-ENODEV: the kernel has none).
+ */
+static int kernel_can(const struct trace_opts *o, struct strbuf *why)
+{
+	const char *user =
+		!o->agg ? "--where: there is no aggregation to make" :
+		o->agg->latency[0] ? "--latency pairs its events in user space" :
+		o->rec.output ? "-o writes the events, which a hist trigger keeps to itself" :
+		o->probe.call_graph ? "--call-graph's stacks are unwound in user space" :
+		NULL;
+
+	if (user) {
+		strbuf_addstr(why, user);
+		return -EOPNOTSUPP;
+	}
+	if (!tk_features()->hist_triggers) {
+		strbuf_addstr(why, "this kernel has no hist triggers (CONFIG_HIST_TRIGGERS)");
+		return -ENODEV;
+	}
+	return trace_hist_supported(o->agg, why);
+}
+
+/* --where: 1 for the kernel, 0 for user space, or kernel_can()'s error. */
+static int choose_where(const struct trace_opts *o, struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT, msg = STRBUF_INIT;
+	int ret = o->where == TRACE_WHERE_USER ? -EOPNOTSUPP :
+		  kernel_can(o, &why);
+
+	if (ret && o->where == TRACE_WHERE_KERNEL) {
+		strbuf_addf(err, "--where kernel: %s", why.buf);
+	} else if (o->agg && o->note) {
+		if (!ret)
+			strbuf_addstr(&msg, "aggregating in the kernel, with hist triggers\n");
+		else if (o->where == TRACE_WHERE_USER)
+			strbuf_addstr(&msg, "aggregating in user space (--where user)\n");
+		else
+			strbuf_addf(&msg, "aggregating in user space: %s\n",
+				    why.buf);
+		o->note(msg.buf, o->data);
+	}
+	strbuf_release(&why);
+	strbuf_release(&msg);
+	return ret && o->where == TRACE_WHERE_KERNEL ? ret : !ret;
+}
+
 static void show_warning(const char *msg, void *data)
 {
 	const struct trace_opts *o = data;
@@ -281,7 +392,7 @@ int trace_run(const struct trace_opts *o, struct probe_output *said,
 	      struct record_result *res, struct strbuf *err)
 {
 	struct trace t = { .o = o, .out = STRBUF_INIT };
-	const struct record_live live = {
+	struct record_live live = {
 		.period_ms = TRACE_PERIOD_MS, .start = live_start,
 		.pages = live_pages, .round = live_round, .data = &t,
 	};
@@ -296,6 +407,11 @@ int trace_run(const struct trace_opts *o, struct probe_output *said,
 
 	memset(res, 0, sizeof(*res));
 	res->child_status = -1;
+	ret = choose_where(o, err);
+	if (ret < 0)
+		return ret;
+	t.kernel = ret;
+	ret = 0;
 	t.named = xcalloc(TRACE_MAX_PID / 8, 1);
 	t.oo.format = o->format;
 	t.oo.agg = o->agg;
@@ -315,10 +431,12 @@ int trace_run(const struct trace_opts *o, struct probe_output *said,
 		events[o->rec.nr_events + i].spec = said->events[i];
 	ro.events = events;
 	ro.nr_events = o->rec.nr_events + said->nr_events;
+	live.events_off = t.kernel;
 	ro.live = &live;
 	ret = record_run(&ro, &hooks, res, err);
 	free(events);
 out:
+	release_hists(&t);
 	tk_restore_run();
 	report_output_free(t.ro);
 	if (t.opened)

@@ -15,6 +15,13 @@
  * or added to an aggregation table, and everything undone at the end.
  */
 
+/* --where: where the aggregation is done. */
+enum trace_where {
+	TRACE_WHERE_AUTO,	/* the kernel where it can */
+	TRACE_WHERE_KERNEL,	/* hist triggers, or an error saying why not */
+	TRACE_WHERE_USER,	/* every event read and added up here */
+};
+
 struct trace_opts {
 	/* The probes: target, --call-graph, -v; group and undo are ours. */
 	struct probe_add_opts probe;
@@ -29,11 +36,14 @@ struct trace_opts {
 	const struct report_agg_opts *agg;	/* NULL: print the events */
 	/* print and clear the table every interval s; 0: never */
 	double interval;
+	enum trace_where where;
 	/* The output as it comes; 0, or a negative errno with err set. */
 	int (*write)(void *data, const struct strbuf *out,
 		     struct strbuf *err);
 	/* A warning (a leftover of a killed run removed); may be NULL. */
 	void (*warn)(const char *msg, void *data);
+	/* With -v, what was chosen and why; may be NULL. */
+	void (*note)(const char *msg, void *data);
 	void *data;
 };
 
