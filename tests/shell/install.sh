@@ -27,7 +27,7 @@ prefix=$dest/usr/local
 	done
 	echo "$prefix/share/bash-completion/completions/tracekit"
 } | sort >"$TK_TMP/want"
-assert_eq "pages" "$(grep -c '/man1/' "$TK_TMP/want")" 7
+assert_eq "pages" "$(grep -c '/man1/' "$TK_TMP/want")" 8
 find "$dest" -type f -o -type l | sort >"$TK_TMP/got"
 diff -u "$TK_TMP/want" "$TK_TMP/got" || fail "make install installed other files"
 [ -x "$prefix/bin/tracekit" ] || fail "the binary is not executable"
