@@ -8,7 +8,8 @@
 # events, functions and probes from tracekit, files where a file is meant.
 # So a new command completes its name and options with no change here;
 # the per-command `case` arms below are only for what a command needs
-# beyond that (ubifs's verbs, record's EVENT, the positional words).
+# beyond that (ubifs's verbs, record's and trace's EVENT, the positional
+# words).
 
 # Readline splits words at COMP_WORDBREAKS, ':' and '=' among them:
 # "sched:sched_sw" arrives as "sched" ":" "sched_sw".  Glue such pieces
@@ -123,7 +124,7 @@ __tracekit_arg()
 {
 	local files
 	case $cmd:$1 in
-	record:EVENT)
+	record:EVENT | trace:EVENT)
 		__tracekit_add $("$tk" record --list-events 2>/dev/null) ;;
 	report:GLOB)
 		files=($(__tracekit_vals -i --input) "${__tk_pos[@]}")
@@ -138,12 +139,40 @@ __tracekit_arg()
 	esac
 }
 
+# The positional words after "--" before the current one, -1 without
+# "--".
+__tracekit_after_dashdash()
+{
+	local i n=-1
+	for ((i = first; i < cword; i++)); do
+		if ((n >= 0)); then
+			((n++))
+		elif [[ ${words[i]} == -- ]]; then
+			n=0
+		fi
+	done
+	echo $n
+}
+
 # What a word that is no option is, by command: record's and stack's
-# first is the COMMAND to run, then its arguments.  A command without an
-# arm here (test) has nothing offered for its positional words.
+# first is the COMMAND to run, then its arguments; trace's are the
+# PROBE-SPECs, and after "--" its COMMAND and arguments.  A command
+# without an arm here (test) has nothing offered for its positional
+# words.
 __tracekit_positional()
 {
+	local n
 	case $cmd in
+	trace)
+		n=$(__tracekit_after_dashdash)
+		if ((n < 0)); then
+			__tracekit_probe_funcs
+		elif ((n == 0)); then
+			local IFS=$'\n'
+			COMPREPLY+=($(compgen -c -- "$cur"))
+		else
+			__tracekit_files
+		fi ;;
 	record | stack)
 		if ((__tk_before)); then
 			__tracekit_files

@@ -1,7 +1,7 @@
 #!/bin/bash
-# description: bash completion: record -e offers available_events, probe -d the probes defined
+# description: bash completion: record -e and trace -e offer available_events, probe -d the probes defined
 # What tracefs itself lists is what must be offered: available_events for
-# record -e, the uprobe_events this test defines for probe -d.
+# record -e and trace -e, the uprobe_events this test defines for probe -d.
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/completion.sh"
 
@@ -17,6 +17,7 @@ sed 's/^sched//' "$TK_TMP/want" >"$TK_TMP/want.tail"
 expect "record -e SYSTEM:" "$TK_TMP/want.tail" tracekit record -q -e sched :
 sed 's/^sched://' "$TK_TMP/want" >"$TK_TMP/want.tail"
 expect "record --event=SYSTEM:EV" "$TK_TMP/want.tail" tracekit record --event = sched : sched_
+expect "trace -e SYSTEM:EV" "$TK_TMP/want.tail" tracekit trace -e sched : sched_
 
 cat >"$TK_TMP/prog.c" <<'EOC'
 int tkcompd_one(int x) { return x + 1; }

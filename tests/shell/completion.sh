@@ -1,5 +1,5 @@
 #!/bin/bash
-# description: bash completion: commands, every documented option, report -e events, probe -x functions, ubifs verbs, files
+# description: bash completion: commands, every documented option, report -e events, probe and trace -x functions, trace -- COMMAND, ubifs verbs, files
 # tracefs: untouched
 # The script is sourced into this bash and its function called as bash
 # calls it, COMP_WORDS split at ':' and '=' as readline splits them.  What
@@ -86,6 +86,7 @@ expect "probe -x BIN FUNC" "$want" tracekit probe -x "$TK_TMP/prog" tkcomp_al
 CW=3 expect "probe -V FUNC -x BIN" "$want" tracekit probe -V tkcomp_al -x "$TK_TMP/prog"
 expect "probe -x BIN -V FUNC" "$want" tracekit probe -x "$TK_TMP/prog" -V tkcomp_al
 expect "probe --exec=BIN -D SPEC" "$want" tracekit probe --exec = "$TK_TMP/prog" -D tkcomp_al
+expect "trace -x BIN SPEC" "$want" tracekit trace -x "$TK_TMP/prog" tkcomp_al
 
 # Files where a file is meant: options whose argument is a FILE, PATH,
 # CERT.pem..., report's and ubifs's arguments, record's COMMAND's.
@@ -105,6 +106,9 @@ assert_grep '^tracekit$' "$TK_TMP/got"
 comp tracekit record -- "" >"$TK_TMP/got"
 assert_grep '^tracekit$' "$TK_TMP/got"
 expect "record COMMAND -OPTION" /dev/null tracekit record -e sched ls --ev
+comp tracekit trace -e sched -- tracek >"$TK_TMP/got"
+assert_grep '^tracekit$' "$TK_TMP/got"
+expect "trace -- COMMAND ARG" "$want" tracekit trace -e sched -- ls "$TK_TMP/one"
 comp tracekit stack bas >"$TK_TMP/got"
 assert_grep '^bash$' "$TK_TMP/got"
 # An option's argument that is no file is not completed as one.
