@@ -305,6 +305,22 @@ int record_write_metadata(struct record *rec)
 	return ret;
 }
 
+/* /proc/kallsyms (when ksyms, else an empty section) and saved_cmdlines. */
+static int write_symbols_tasks(struct record *rec, int ksyms)
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret;
+
+	ret = write_file_section(rec, TRACEDAT_OPT_KALLSYMS,
+				 ksyms ? "/proc/kallsyms" : NULL, 4);
+	tk_tracefs_path(&path, NULL, "saved_cmdlines");
+	if (!ret)
+		ret = write_file_section(rec, TRACEDAT_OPT_CMDLINES, path.buf,
+					 8);
+	strbuf_release(&path);
+	return ret;
+}
+
 /* trace_clock's text ("[local] global"), and the clock selected in it. */
 static void read_clock(struct record *rec, struct strbuf *text,
 		       struct strbuf *name)
@@ -340,12 +356,7 @@ int record_write_snapshot(struct record *rec, int fd)
 		goto out;
 	ret = write_formats(rec);
 	if (!ret)
-		ret = write_file_section(rec, TRACEDAT_OPT_KALLSYMS,
-					 record_ksyms_any(rec) ?
-					 "/proc/kallsyms" : NULL, 4);
-	tk_tracefs_path(&sb, NULL, "saved_cmdlines");
-	if (!ret)
-		ret = write_file_section(rec, TRACEDAT_OPT_CMDLINES, sb.buf, 8);
+		ret = write_symbols_tasks(rec, record_ksyms_any(rec));
 	if (ret)
 		goto out;
 	read_clock(rec, &clock, &name);
@@ -389,12 +400,7 @@ int record_write_trailer(struct record *rec, struct record_result *res)
 	int i, ret;
 
 	/* Read now, once the readers have seen whether the events need it. */
-	ret = write_file_section(rec, TRACEDAT_OPT_KALLSYMS,
-				 rec->threads.ksyms_needed ?
-				 "/proc/kallsyms" : NULL, 4);
-	tk_tracefs_path(&sb, NULL, "saved_cmdlines");
-	if (!ret)
-		ret = write_file_section(rec, TRACEDAT_OPT_CMDLINES, sb.buf, 8);
+	ret = write_symbols_tasks(rec, rec->threads.ksyms_needed);
 	if (ret)
 		goto out;
 	strbuf_reset(&sb);

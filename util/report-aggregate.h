@@ -73,6 +73,30 @@ int report_agg_opt(const struct option *opt, const char *arg, int unset);
 	  .argh = (a), .help = (h), .flags = PARSE_OPT_NONEG | (f), \
 	  .callback = report_agg_opt }
 
+/* The aggregation options of report and trace, one list, into v. */
+#define OPT_AGGREGATIONS(v) \
+	OPT_AGGREGATE("count", v, "KEYS", \
+		      "count the events, by KEYS (as --by) if given", \
+		      PARSE_OPT_OPTARG), \
+	OPT_AGGREGATE("sum", v, "FIELD", "sum FIELD's values", 0), \
+	OPT_AGGREGATE("min", v, "FIELD", "the least of FIELD's values", 0), \
+	OPT_AGGREGATE("max", v, "FIELD", "the greatest of FIELD's values", \
+		      0), \
+	OPT_AGGREGATE("avg", v, "FIELD", "the average of FIELD's values", \
+		      0), \
+	OPT_AGGREGATE("hist", v, "FIELD", \
+		      "FIELD's values in power-of-two buckets", 0), \
+	OPT_AGGREGATE("lhist", v, "FIELD,MIN,MAX,STEP", \
+		      "FIELD's values in linear buckets", 0), \
+	OPT_AGGREGATE("by", v, "KEYS", \
+		      "aggregate by KEYS: fields, comm, pid, cpu, event", 0), \
+	OPT_AGGREGATE("latency", v, "START,END|EVENT", \
+		      "each END's ns since its START (EVENT: to EVENT__return; trace defines both on a function EVENT): --hist latency", \
+		      0), \
+	OPT_AGGREGATE("match", v, "FIELD[,FIELD]", \
+		      "pair --latency's events by these fields, not by thread", \
+		      0)
+
 struct report_agg;
 
 struct report_agg *report_agg_new(const struct report_agg_opts *o);
