@@ -5,6 +5,7 @@
 # table of `tracekit report` must equal what bpftrace printed at SIGINT,
 # byte for byte, its "Attaching" line left out.
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/bpftrace.sh"
 
 need_tracefs
 need_cap uprobes "this kernel has no uprobe_events"
@@ -60,21 +61,7 @@ done
 
 "$TRACEKIT" record -e 'probe_aggtarget:*' -o "$TK_TMP/agg.dat" -- "$bin" \
 	>"$TK_TMP/record" 2>&1 || { cat "$TK_TMP/record"; fail "record failed"; }
-for p in "${pids[@]}"; do
-	kill -INT "$p"
-done
-# bpftrace 0.17 now and then misses a SIGINT that comes soon after it
-# attached, and waits on: each second it has not exited, it is asked
-# again (as one presses Ctrl-C again), for 30 s.
-for p in "${pids[@]}"; do
-	for ((t = 1; t <= 300; t++)); do
-		kill -0 "$p" 2>/dev/null || break
-		((t % 10)) || kill -INT "$p" 2>/dev/null
-		sleep 0.1
-	done
-	kill -0 "$p" 2>/dev/null && fail "bpftrace $p did not exit at SIGINT"
-	wait "$p" || fail "bpftrace $p exited $?"
-done
+bpftrace_stop "${pids[@]}"
 
 check() {	# NAME REPORT-OPTIONS... : the report against want.NAME
 	local name=$1

@@ -11,6 +11,7 @@
 # sched_waking to sched_switch, paired by pid and next_pid, gives the
 # program's threads the same count of pairs.
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/bpftrace.sh"
 
 need_tracefs
 need_cap uprobes "this kernel has no uprobe_events"
@@ -70,19 +71,7 @@ done
 	2>&1 || { cat "$TK_TMP/record"; fail "record failed"; }
 grep -q ' events (0 lost)' "$TK_TMP/record" ||
 	{ cat "$TK_TMP/record"; fail "record lost events"; }
-for p in "${pids[@]}"; do
-	kill -INT "$p"
-done
-# As in report-aggregate.sh: a SIGINT bpftrace missed is sent again.
-for p in "${pids[@]}"; do
-	for ((t = 1; t <= 300; t++)); do
-		kill -0 "$p" 2>/dev/null || break
-		((t % 10)) || kill -INT "$p" 2>/dev/null
-		sleep 0.1
-	done
-	kill -0 "$p" 2>/dev/null && fail "bpftrace $p did not exit at SIGINT"
-	wait "$p" || fail "bpftrace $p exited $?"
-done
+bpftrace_stop "${pids[@]}"
 
 for m in "${maps[@]}"; do
 	IFS='|' read -r name fopt start end ms me assign opts <<<"$m"
@@ -133,13 +122,7 @@ done
 	{ cat "$TK_TMP/record"; fail "record failed"; }
 grep -q ' 10000 events (0 lost)' "$TK_TMP/record" ||
 	{ cat "$TK_TMP/record"; fail "record bound: not 10000 events, none lost"; }
-kill -INT $pid
-for ((t = 1; t <= 300; t++)); do
-	kill -0 $pid 2>/dev/null || break
-	((t % 10)) || kill -INT $pid 2>/dev/null
-	sleep 0.1
-done
-wait $pid || fail "bpftrace bound exited $?"
+bpftrace_stop $pid
 grep -v '^Attaching ' "$TK_TMP/bt.bound" | sed '$d' >"$TK_TMP/want.bound"
 "$TRACEKIT" report --latency begin,finish --match a,b --count \
 	"$TK_TMP/bound.dat" >"$TK_TMP/got.bound" 2>"$TK_TMP/err.bound" ||

@@ -5,6 +5,7 @@
 # each defining its own probe.  Each table must equal what bpftrace
 # printed at SIGINT, byte for byte, its "Attaching" line left out.
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/bpftrace.sh"
 
 need_tracefs
 need_cap uprobes "this kernel has no uprobe_events"
@@ -76,19 +77,7 @@ for ((j = 0; j < ${#tpids[@]}; j++)); do
 	wait "${tpids[j]}" ||
 		{ cat "$TK_TMP/got.${maps[j]%%|*}.err"; fail "trace ${maps[j]%%|*} failed"; }
 done
-for p in "${pids[@]}"; do
-	kill -INT "$p"
-done
-# bpftrace 0.17 now and then misses a SIGINT: asked again each second.
-for p in "${pids[@]}"; do
-	for ((i = 1; i <= 300; i++)); do
-		kill -0 "$p" 2>/dev/null || break
-		((i % 10)) || kill -INT "$p" 2>/dev/null
-		sleep 0.1
-	done
-	kill -0 "$p" 2>/dev/null && fail "bpftrace $p did not exit at SIGINT"
-	wait "$p" || fail "bpftrace $p exited $?"
-done
+bpftrace_stop "${pids[@]}"
 for m in "${maps[@]}"; do
 	name=${m%%|*}
 	grep -vE '^Attaching |"attached_probes"' "$TK_TMP/bt.$name" \
@@ -139,13 +128,7 @@ done
 echo >"$TK_TMP/go"
 wait $work || fail "the latency workload failed"
 wait $tk || { cat "$TK_TMP/got.lat.err"; fail "trace --latency failed"; }
-kill -INT $bt
-for ((i = 1; i <= 300; i++)); do
-	kill -0 $bt 2>/dev/null || break
-	((i % 10)) || kill -INT $bt 2>/dev/null
-	sleep 0.1
-done
-wait $bt || fail "bpftrace lat exited $?"
+bpftrace_stop $bt
 grep -v '^Attaching ' "$TK_TMP/bt.lat" | sed '$d' >"$TK_TMP/want.lat"
 cmp -s "$TK_TMP/want.lat" "$TK_TMP/got.lat" ||
 	{ diff -u "$TK_TMP/want.lat" "$TK_TMP/got.lat" | head -30; fail "trace --latency differs from bpftrace's"; }

@@ -11,6 +11,7 @@
 # members those the manual lists, in its order.  Lessons 6, 7 and 12
 # need kprobes, 2, 9 and 10 have no trace equivalent: not run here.
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/bpftrace.sh"
 
 need_tracefs
 need_cap uprobes "this kernel has no uprobe_events"
@@ -110,19 +111,7 @@ for k in "${tks[@]}"; do
 done
 for b in "${bts[@]}"; do
 	set -- $b
-	kill -INT "$1"
-done
-# bpftrace 0.17 now and then misses a SIGINT soon after it attached: it
-# is asked again each second, as one presses Ctrl-C again.
-for b in "${bts[@]}"; do
-	set -- $b
-	for ((t = 1; t <= 300; t++)); do
-		kill -0 "$1" 2>/dev/null || break
-		((t % 10)) || kill -INT "$1" 2>/dev/null
-		sleep 0.1
-	done
-	kill -0 "$1" 2>/dev/null && fail "bpftrace $2 did not exit at SIGINT"
-	wait "$1" || fail "bpftrace $2 failed"
+	bpftrace_stop "$1"
 	grep -vE '^Attaching |"attached_probes"' "$TK_TMP/bt.$2" \
 		>"$TK_TMP/want.$2"
 done
@@ -200,13 +189,7 @@ dd if="$loop" of=/dev/null bs=16384 count=2 iflag=direct 2>/dev/null ||
 	fail "dd from $loop failed"
 kill -INT "$tk"
 wait "$tk" || { cat "$TK_TMP/tk.block.err"; fail "tracekit trace block failed"; }
-kill -INT "$bt"
-for ((t = 1; t <= 300; t++)); do
-	kill -0 "$bt" 2>/dev/null || break
-	((t % 10)) || kill -INT "$bt" 2>/dev/null
-	sleep 0.1
-done
-wait "$bt" || fail "bpftrace block failed"
+bpftrace_stop "$bt"
 grep -v '^Attaching ' "$TK_TMP/bt.block" >"$TK_TMP/want.block"
 same block "$TK_TMP/want.block" "$TK_TMP/tk.block"
 grep -q '^\[64K, 128K) *2 ' "$TK_TMP/tk.block" ||
