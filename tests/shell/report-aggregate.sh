@@ -35,33 +35,16 @@ maps=(
 	'javg|-f json|take|@ = avg((int64)arg0)|-e take --avg v --format json'
 	'jsum|-f json|take|@ = sum((int64)arg0)|-e take --sum v --format json'
 )
-pids=()
 for m in "${maps[@]}"; do
 	IFS='|' read -r name fopt fn prog opts <<<"$m"
 	# shellcheck disable=SC2086
-	bpftrace $fopt -e "uprobe:$bin:$fn { $prog; }" >"$TK_TMP/bt.$name" \
-		2>"$TK_TMP/bt.$name.err" &
-	pids+=($!)
-	on_exit "kill $!"
+	bpftrace_start "$name" $fopt -e "uprobe:$bin:$fn { $prog; }"
 done
-# Attached when each has said so (text or JSON); one that exits fails.
-for ((t = 0; t < 600; t++)); do
-	n=0
-	for ((i = 0; i < ${#pids[@]}; i++)); do
-		name=${maps[i]%%|*}
-		grep -qE '^Attaching |"attached_probes"' "$TK_TMP/bt.$name" &&
-			n=$((n + 1))
-		kill -0 "${pids[i]}" 2>/dev/null ||
-			{ cat "$TK_TMP/bt.$name.err"; fail "bpftrace $name exited"; }
-	done
-	[ "$n" = ${#pids[@]} ] && break
-	sleep 0.1
-done
-[ "$n" = ${#pids[@]} ] || fail "bpftrace did not attach in 60 s"
+bpftrace_wait
 
 "$TRACEKIT" record -e 'probe_aggtarget:*' -o "$TK_TMP/agg.dat" -- "$bin" \
 	>"$TK_TMP/record" 2>&1 || { cat "$TK_TMP/record"; fail "record failed"; }
-bpftrace_stop "${pids[@]}"
+bpftrace_stop "${BT_PIDS[@]}"
 
 check() {	# NAME REPORT-OPTIONS... : the report against want.NAME
 	local name=$1

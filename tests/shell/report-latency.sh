@@ -40,38 +40,22 @@ maps=(
 	"jmatch|-f json|$bracket|@ = hist(D)|--latency begin,finish --match a,b --format json"
 	"wake||$sched|args->pid|args->next_pid|@[args->next_comm] = count()|--latency sched:sched_waking,sched_switch --match pid,next_pid --count=next_comm"
 )
-pids=()
 for m in "${maps[@]}"; do
 	IFS='|' read -r name fopt start end ms me assign opts <<<"$m"
 	d="nsecs - @start[$me]"
 	prog="$start { @start[$ms] = nsecs; }"
 	prog+=" $end /@start[$me]/ { ${assign/D/$d}; delete(@start[$me]); }"
 	# shellcheck disable=SC2086
-	bpftrace $fopt -e "$prog" >"$TK_TMP/bt.$name" 2>"$TK_TMP/bt.$name.err" &
-	pids+=($!)
-	on_exit "kill $!"
+	bpftrace_start "$name" $fopt -e "$prog"
 done
-# Attached when each has said so (text or JSON); one that exits fails.
-for ((t = 0; t < 600; t++)); do
-	n=0
-	for ((i = 0; i < ${#pids[@]}; i++)); do
-		name=${maps[i]%%|*}
-		grep -qsE '^Attaching |"attached_probes"' "$TK_TMP/bt.$name" &&
-			n=$((n + 1))
-		kill -0 "${pids[i]}" 2>/dev/null ||
-			{ cat "$TK_TMP/bt.$name.err"; fail "bpftrace $name exited"; }
-	done
-	[ "$n" = ${#pids[@]} ] && break
-	sleep 0.1
-done
-[ "$n" = ${#pids[@]} ] || fail "bpftrace did not attach in 60 s"
+bpftrace_wait
 
 "$TRACEKIT" record -e 'probe_lattarget:*' -e sched:sched_waking \
 	-e sched:sched_switch -o "$TK_TMP/lat.dat" -- "$bin" >"$TK_TMP/record" \
 	2>&1 || { cat "$TK_TMP/record"; fail "record failed"; }
 grep -q ' events (0 lost)' "$TK_TMP/record" ||
 	{ cat "$TK_TMP/record"; fail "record lost events"; }
-bpftrace_stop "${pids[@]}"
+bpftrace_stop "${BT_PIDS[@]}"
 
 for m in "${maps[@]}"; do
 	IFS='|' read -r name fopt start end ms me assign opts <<<"$m"

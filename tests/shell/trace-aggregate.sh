@@ -34,15 +34,12 @@ mkfifo "$TK_TMP/go"
 (read -r _ <"$TK_TMP/go"; exec "$bin") &
 work=$!
 on_exit "kill $work"
-pids=()
 for m in "${maps[@]}"; do
 	IFS='|' read -r name fopt fn prog spec opts <<<"$m"
 	# shellcheck disable=SC2086
-	bpftrace $fopt -e "uprobe:$bin:$fn { $prog; }" >"$TK_TMP/bt.$name" \
-		2>"$TK_TMP/bt.$name.err" &
-	pids+=($!)
-	on_exit "kill $!"
+	bpftrace_start "$name" $fopt -e "uprobe:$bin:$fn { $prog; }"
 done
+bpftrace_wait
 tpids=()
 for m in "${maps[@]}"; do
 	IFS='|' read -r name fopt fn prog spec opts <<<"$m"
@@ -52,32 +49,26 @@ for m in "${maps[@]}"; do
 	tpids+=($!)
 	on_exit "kill $!"
 done
-# Attached when each bpftrace has said so and each trace's instance
-# traces; one that exits fails.
+# Attached when each trace's instance traces; one that exits fails.
 for ((i = 0; i < 600; i++)); do
 	n=0
-	for ((j = 0; j < ${#pids[@]}; j++)); do
-		name=${maps[j]%%|*}
-		grep -qE '^Attaching |"attached_probes"' "$TK_TMP/bt.$name" &&
-			n=$((n + 1))
-		kill -0 "${pids[j]}" 2>/dev/null ||
-			{ cat "$TK_TMP/bt.$name.err"; fail "bpftrace $name exited"; }
+	for ((j = 0; j < ${#tpids[@]}; j++)); do
 		[ "$(cat "$t/instances/tracekit-${tpids[j]}/tracing_on" 2>/dev/null)" = 1 ] &&
 			n=$((n + 1))
 		kill -0 "${tpids[j]}" 2>/dev/null ||
-			{ cat "$TK_TMP/got.$name.err"; fail "trace $name exited"; }
+			{ cat "$TK_TMP/got.${maps[j]%%|*}.err"; fail "trace ${maps[j]%%|*} exited"; }
 	done
-	[ "$n" = $((2 * ${#pids[@]})) ] && break
+	[ "$n" = ${#tpids[@]} ] && break
 	sleep 0.1
 done
-[ "$n" = $((2 * ${#pids[@]})) ] || fail "the tracers did not attach in 60 s"
+[ "$n" = ${#tpids[@]} ] || fail "the traces did not attach in 60 s"
 echo >"$TK_TMP/go"
 wait $work || fail "the workload failed"
 for ((j = 0; j < ${#tpids[@]}; j++)); do
 	wait "${tpids[j]}" ||
 		{ cat "$TK_TMP/got.${maps[j]%%|*}.err"; fail "trace ${maps[j]%%|*} failed"; }
 done
-bpftrace_stop "${pids[@]}"
+bpftrace_stop "${BT_PIDS[@]}"
 for m in "${maps[@]}"; do
 	name=${m%%|*}
 	grep -vE '^Attaching |"attached_probes"' "$TK_TMP/bt.$name" \

@@ -21,3 +21,36 @@ bpftrace_stop() {
 		wait "$p" || fail "bpftrace $p exited $?"
 	done
 }
+
+# bpftrace_start NAME [OPTION...] -e PROGRAM: bpftrace in the background,
+# its output in $TK_TMP/bt.NAME and its errors in bt.NAME.err; its pid
+# goes in BT_PIDS, NAME in BT_NAMES, and it is killed at the end.
+BT_PIDS=()
+BT_NAMES=()
+bpftrace_start() {
+	local name=$1
+	shift
+	bpftrace "$@" >"$TK_TMP/bt.$name" 2>"$TK_TMP/bt.$name.err" &
+	BT_PIDS+=($!)
+	BT_NAMES+=("$name")
+	on_exit "kill $!"
+}
+
+# bpftrace_wait: until each bpftrace_start() has said it attached (text
+# or JSON), 60 s at most; one that exits fails the test.
+bpftrace_wait() {
+	local t i n
+	for ((t = 0; t < 600; t++)); do
+		n=0
+		for ((i = 0; i < ${#BT_PIDS[@]}; i++)); do
+			grep -qsE '^Attaching |"attached_probes"' \
+				"$TK_TMP/bt.${BT_NAMES[i]}" && n=$((n + 1))
+			kill -0 "${BT_PIDS[i]}" 2>/dev/null ||
+				{ cat "$TK_TMP/bt.${BT_NAMES[i]}.err"
+				  fail "bpftrace ${BT_NAMES[i]} exited"; }
+		done
+		[ "$n" = ${#BT_PIDS[@]} ] && return 0
+		sleep 0.1
+	done
+	fail "bpftrace did not attach in 60 s"
+}
