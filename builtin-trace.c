@@ -149,6 +149,7 @@ static void check_args(struct trace_cmd *c, int argc)
 {
 	const struct report_format *fmt = report_format_find(c->format);
 	struct strbuf err;
+	int i;
 
 	if (!fmt || (strcmp(c->format, "text") && strcmp(c->format, "json")))
 		die_code(TK_EXIT_USAGE, "--format: '%s' is neither text nor json",
@@ -162,6 +163,10 @@ static void check_args(struct trace_cmd *c, int argc)
 		die_code(TK_EXIT_USAGE, "%s: needs an aggregation (--count, --sum, --hist, --lhist, --min, --max or --avg)",
 			 c->top ? "--top" : c->interval ? "--interval" :
 			 "--by");
+	for (i = 0; i < c->agg.nr_keys; i++)
+		/* the kernel's stack trace after each event (record -T) */
+		if (!strcmp(c->agg.keys[i], "kstack"))
+			c->o.rec.stacktrace = 1;
 	if (c->agg.option) {
 		c->agg.json = !strcmp(fmt->name, "json");
 		c->agg.top = c->top;

@@ -984,33 +984,41 @@ int print_is_kernel_stack(const struct tep_event *event)
  * an address of all ones: libtraceevent's plugin_function reads them so
  * (trace_stack_handler()), and trace-cmd report prints them so.
  */
+int print_kernel_stack_frames(struct tep_handle *tep, struct tep_event *event,
+			      const struct tep_record *rec,
+			      unsigned long long *addr, int max)
+{
+	struct tep_format_field *f = tep_find_field(event, "caller");
+	unsigned int lsize = tep_get_long_size(tep), n;
+	const char *data = rec->data;
+
+	if (!f || f->offset < 0 || f->offset > rec->size)
+		return 0;
+	for (n = 0; (int)n < max &&
+	     f->offset + (n + 1) * lsize <= (unsigned int)rec->size; n++) {
+		addr[n] = tep_read_number(tep, data + f->offset + n * lsize,
+					  lsize);
+		if (addr[n] == (lsize == 8 ? ~0ULL : 0xffffffffULL))
+			break;
+	}
+	return n;
+}
+
 int print_kernel_stack_folded(struct strbuf *out, struct tep_handle *tep,
 			      struct tep_event *event,
 			      const struct tep_record *rec)
 {
-	struct tep_format_field *f = tep_find_field(event, "caller");
-	unsigned int lsize = tep_get_long_size(tep), n, i;
-	const char *data = rec->data;
-	unsigned long long addr;
+	unsigned long long addr[PRINT_MAX_KSTACK];
 	const char *name;
+	int n = print_kernel_stack_frames(tep, event, rec, addr,
+					  PRINT_MAX_KSTACK), i;
 
-	if (!f || f->offset < 0 || f->offset > rec->size)
-		return 0;
-	for (n = 0; f->offset + (n + 1) * lsize <= (unsigned int)rec->size;
-	     n++) {
-		addr = tep_read_number(tep, data + f->offset + n * lsize,
-				       lsize);
-		if (addr == (lsize == 8 ? ~0ULL : 0xffffffffULL))
-			break;
-	}
 	for (i = n; i-- > 0;) {
-		addr = tep_read_number(tep, data + f->offset + i * lsize,
-				       lsize);
-		name = tep_find_function(tep, addr);
+		name = tep_find_function(tep, addr[i]);
 		if (name)
 			strbuf_addf(out, ";%s_[k]", name);
 		else
-			strbuf_addf(out, ";0x%llx_[k]", addr);
+			strbuf_addf(out, ";0x%llx_[k]", addr[i]);
 	}
 	return n;
 }

@@ -121,6 +121,16 @@ void print_run_handler(struct print_ctx *p, const struct tracedat_event *ev);
 int print_is_kernel_stack(const struct tep_event *event);
 
 /*
+ * The frames of a kernel_stack record, innermost first, into addr: their
+ * number, at most max.  Callers read at most PRINT_MAX_KSTACK frames (a
+ * 16 KB kernel stack has room for fewer calls): a deeper trace is cut.
+ */
+#define PRINT_MAX_KSTACK	512
+int print_kernel_stack_frames(struct tep_handle *tep, struct tep_event *event,
+			      const struct tep_record *rec,
+			      unsigned long long *addr, int max);
+
+/*
  * Appends the frames of a kernel_stack record to a folded stack, outer
  * first, each ";FUNC_[k]" (flamegraph.pl's mark of a kernel frame; the
  * address as 0xADDR_[k] where the file's kallsyms has no symbol).  The

@@ -19,11 +19,13 @@
 #include "util/usage.h"
 
 /* The keys that are not fields: the task's, the CPU's, the event's. */
-enum agg_special { KEY_FIELD, KEY_COMM, KEY_PID, KEY_CPU, KEY_EVENT };
+enum agg_special {
+	KEY_FIELD, KEY_COMM, KEY_PID, KEY_CPU, KEY_EVENT, KEY_KSTACK,
+};
 
 static const char *const special_names[] = {
 	[KEY_COMM] = "comm", [KEY_PID] = "pid", [KEY_CPU] = "cpu",
-	[KEY_EVENT] = "event",
+	[KEY_EVENT] = "event", [KEY_KSTACK] = "kstack",
 };
 
 /* Linear probing, half full at most. */
@@ -37,6 +39,14 @@ struct agg_start {
 	int used;
 };
 
+/* An event's keys and value, held until its stack trace comes. */
+struct agg_held {
+	int used;
+	int64_t value;
+	struct aggregate_key *keys;
+	struct strbuf *strs;		/* by key: a string key's text */
+};
+
 struct report_agg {
 	const struct report_agg_opts *o;
 	struct aggregate *table;
@@ -47,6 +57,13 @@ struct report_agg {
 	struct agg_start *starts;
 	size_t nr_starts, dropped;
 	struct strbuf match;		/* a string match value's text */
+	/*
+	 * The kstack key's index, or -1; the events that wait, by merge
+	 * source, for the kernel_stack record that follows them.
+	 */
+	int kstack;
+	struct agg_held *held;
+	int nr_held;
 };
 
 static const struct {
@@ -269,10 +286,13 @@ struct report_agg *report_agg_new(const struct report_agg_opts *o)
 	ra->strs = xcalloc(o->nr_keys + 1, sizeof(*ra->strs));
 	for (i = 0; i <= o->nr_keys; i++)
 		strbuf_init(&ra->strs[i], 0);
+	ra->kstack = -1;
 	for (i = 0; i < o->nr_keys; i++) {
-		for (k = KEY_COMM; k <= KEY_EVENT; k++)
+		for (k = KEY_COMM; k <= KEY_KSTACK; k++)
 			if (!strcmp(o->keys[i], special_names[k]))
 				ra->kinds[i] = k;
+		if (ra->kinds[i] == KEY_KSTACK)
+			ra->kstack = i;
 	}
 	if (o->latency[0])
 		ra->starts = xcalloc(START_SLOTS, sizeof(*ra->starts));
@@ -368,6 +388,10 @@ static int read_keys(struct report_agg *ra, const struct tracedat_event *ev,
 				    event->name);
 			k->str = ra->strs[i].buf;
 			break;
+		case KEY_KSTACK:
+			/* report_agg_stack()'s, from the record after */
+			k->str = "";
+			break;
 		}
 	}
 	return 0;
@@ -410,6 +434,92 @@ static void drop_start(struct report_agg *ra, struct agg_start *s)
 		ra->starts[j].used = 0;
 		i = j;
 	}
+}
+
+/* An event held for a stack that did not come: an empty one, as bpftrace's. */
+static void flush_held(struct report_agg *ra, struct agg_held *h)
+{
+	if (!h->used)
+		return;
+	h->keys[ra->kstack].str = "";
+	aggregate_add(ra->table, h->keys, h->value);
+	h->used = 0;
+}
+
+/*
+ * The keys and value of ev into the table; with a kstack key, held until
+ * ev's stack trace, the kernel_stack record after it on its CPU.
+ */
+static void add(struct report_agg *ra, const struct tracedat_event *ev,
+		int64_t v)
+{
+	const struct report_agg_opts *o = ra->o;
+	struct agg_held *h;
+	int i;
+
+	if (ra->kstack < 0) {
+		aggregate_add(ra->table, ra->keys, v);
+		return;
+	}
+	if (ev->source >= ra->nr_held) {
+		ra->held = xreallocarray(ra->held, ev->source + 1,
+					 sizeof(*ra->held));
+		memset(ra->held + ra->nr_held, 0,
+		       (ev->source + 1 - ra->nr_held) * sizeof(*ra->held));
+		ra->nr_held = ev->source + 1;
+	}
+	h = &ra->held[ev->source];
+	flush_held(ra, h);
+	if (!h->keys) {
+		h->keys = xcalloc(o->nr_keys, sizeof(*h->keys));
+		h->strs = xcalloc(o->nr_keys, sizeof(*h->strs));
+		for (i = 0; i < o->nr_keys; i++)
+			strbuf_init(&h->strs[i], 0);
+	}
+	for (i = 0; i < o->nr_keys; i++) {
+		h->keys[i] = ra->keys[i];
+		if (ra->keys[i].str) {
+			strbuf_reset(&h->strs[i]);
+			strbuf_addstr(&h->strs[i], ra->keys[i].str);
+			h->keys[i].str = h->strs[i].buf;
+		}
+	}
+	h->value = v;
+	h->used = 1;
+}
+
+void report_agg_stack(struct report_agg *ra, const struct tracedat_event *ev,
+		      struct tep_event *event)
+{
+	unsigned long long addr[PRINT_MAX_KSTACK];
+	struct tep_handle *tep = tracedat_tep(ev->td);
+	struct strbuf *sb;
+	struct agg_held *h;
+	int n, i;
+
+	if (ra->kstack < 0 || ev->source >= ra->nr_held ||
+	    !ra->held[ev->source].used)
+		return;
+	h = &ra->held[ev->source];
+	sb = &h->strs[ra->kstack];
+	strbuf_reset(sb);
+	n = print_kernel_stack_frames(tep, event, ev->rec, addr,
+				      PRINT_MAX_KSTACK);
+	/* bpftrace's kstack: a frame a line, "    func+offset" */
+	for (i = 0; i < n; i++) {
+		const char *name = tep_find_function(tep, addr[i]);
+
+		strbuf_addch(sb, '\n');
+		if (name)
+			strbuf_addf(sb, "    %s+%llu", name, addr[i] -
+				    tep_find_function_address(tep, addr[i]));
+		else
+			strbuf_addf(sb, "    0x%llx", addr[i]);
+	}
+	strbuf_addch(sb, '\n');
+	h->keys[ra->kstack].str = sb->buf;
+	aggregate_add(ra->table, h->keys, h->value);
+	h->used = 0;
 }
 
 /*
@@ -457,7 +567,7 @@ static int latency_event(struct report_agg *ra,
 	drop_start(ra, s);
 	if (read_keys(ra, ev, event, err))
 		return -EINVAL;
-	aggregate_add(ra->table, ra->keys, ns);
+	add(ra, ev, ns);
 	return 0;
 }
 
@@ -482,14 +592,17 @@ int report_agg_event(struct report_agg *ra, const struct tracedat_event *ev,
 			return -EINVAL;
 		}
 	}
-	aggregate_add(ra->table, ra->keys, val.num);
+	add(ra, ev, val.num);
 	return 0;
 }
 
 void report_agg_print(struct report_agg *ra, struct strbuf *out)
 {
 	struct strbuf msg = STRBUF_INIT;
+	int i;
 
+	for (i = 0; i < ra->nr_held; i++)
+		flush_held(ra, &ra->held[i]);
 	if (ra->dropped && ra->o->warn) {
 		strbuf_addf(&msg, "--latency: %zu START events dropped: %d STARTs waited for their END already (bpftrace's map size)",
 			    ra->dropped, REPORT_AGG_PENDING);
@@ -525,6 +638,16 @@ void report_agg_free(struct report_agg *ra)
 			free((char *)ra->starts[i].key.str);
 	free(ra->starts);
 	strbuf_release(&ra->match);
+	for (i = 0; i < ra->nr_held; i++) {
+		struct agg_held *h = &ra->held[i];
+		int k;
+
+		for (k = 0; h->strs && k < ra->o->nr_keys; k++)
+			strbuf_release(&h->strs[k]);
+		free(h->strs);
+		free(h->keys);
+	}
+	free(ra->held);
 	for (i = 0; i <= ra->o->nr_keys; i++)
 		strbuf_release(&ra->strs[i]);
 	free(ra->strs);

@@ -89,7 +89,8 @@ int report_agg_opt(const struct option *opt, const char *arg, int unset);
 	OPT_AGGREGATE("lhist", v, "FIELD,MIN,MAX,STEP", \
 		      "FIELD's values in linear buckets", 0), \
 	OPT_AGGREGATE("by", v, "KEYS", \
-		      "aggregate by KEYS: fields, comm, pid, cpu, event", 0), \
+		      "aggregate by KEYS: fields, comm, pid, cpu, event, kstack", \
+		      0), \
 	OPT_AGGREGATE("latency", v, "START,END|EVENT", \
 		      "each END's ns since its START (EVENT: to EVENT__return; trace defines both on a function EVENT): --hist latency", \
 		      0), \
@@ -119,6 +120,15 @@ int report_agg_event(struct report_agg *ra, const struct tracedat_event *ev,
  * costs no more than that over a long trace.
  */
 #define REPORT_AGG_PENDING	4096
+
+/*
+ * A kernel_stack record (record -T's ftrace:kernel_stack) of ev->td: the
+ * kstack key of the event before it on its CPU, which report_agg_event()
+ * held for it.  An event whose stack does not come (the next on its CPU
+ * is no stack trace, or the end) goes in with an empty one.
+ */
+void report_agg_stack(struct report_agg *ra, const struct tracedat_event *ev,
+		      struct tep_event *event);
 
 /*
  * The table, as text or JSON, appended to out; the STARTs dropped, if

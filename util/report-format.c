@@ -336,6 +336,8 @@ static int agg_event(struct report_output *ro, struct tracedat_event *ev,
 
 	/* Before the keys: sched_switch's names the tasks, as for the text. */
 	print_run_handler(&ro->pc, ev);
+	if (event && ev->id == f->stack_ids[0])
+		report_agg_stack(ro->agg, ev, event);
 	if (!event || ev->id == f->stack_ids[0] || ev->id == f->stack_ids[1])
 		return 0;
 	return report_agg_event(ro->agg, ev, event, err);

@@ -343,6 +343,7 @@ static int kernel_can(const struct trace_opts *o, struct strbuf *why)
 		o->agg->latency[0] ? "--latency pairs its events in user space" :
 		o->rec.output ? "-o writes the events, which a hist trigger keeps to itself" :
 		o->probe.call_graph ? "--call-graph's stacks are unwound in user space" :
+		o->rec.stacktrace ? "the kstack key is read from the stack traces the ring buffer holds" :
 		NULL;
 
 	if (user) {

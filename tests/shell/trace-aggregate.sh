@@ -1,5 +1,5 @@
 #!/bin/bash
-# description: trace: --count, --sum, --min, --max, --avg, --hist, --lhist, --by, --top, --latency, --interval, JSON live, as bpftrace 0.17 prints the same maps of the same run
+# description: trace: --count, --sum, --min, --max, --avg, --hist, --lhist, --by (kstack too), --top, --latency, --interval, JSON live, as bpftrace 0.17 prints the same maps of the same run
 # report-aggregate.sh's program, held until every tracer watches it:
 # bpftrace, one run per map, and one `tracekit trace -P PID` per table,
 # each defining its own probe.  Each table must equal what bpftrace
@@ -123,6 +123,42 @@ bpftrace_stop $bt
 grep -v '^Attaching ' "$TK_TMP/bt.lat" | sed '$d' >"$TK_TMP/want.lat"
 cmp -s "$TK_TMP/want.lat" "$TK_TMP/got.lat" ||
 	{ diff -u "$TK_TMP/want.lat" "$TK_TMP/got.lat" | head -30; fail "trace --latency differs from bpftrace's"; }
+
+# --by kstack: the kernel's stack trace after each event (the
+# instance's stacktrace option), keyed as bpftrace keys kstack; the
+# innermost frame is each tracer's own (ftrace_syscall_enter here,
+# perf_syscall_enter in bpftrace's) and is left out of the comparison,
+# the rest (functions and offsets) must be the same.
+rm -f "$TK_TMP/go"
+mkfifo "$TK_TMP/go"
+(read -r _ <"$TK_TMP/go"; exec perl -e 'getppid() for 1..7') &
+work=$!
+on_exit "kill $work"
+BT_PIDS=()
+BT_NAMES=()
+bpftrace_start kstack -e "tracepoint:syscalls:sys_enter_getppid /pid == $work/ {
+	@[kstack, comm] = count(); }"
+bpftrace_wait
+"$TRACEKIT" trace -e syscalls:sys_enter_getppid --count --by kstack,comm \
+	-P $work >"$TK_TMP/got.kstack" 2>"$TK_TMP/got.kstack.err" &
+tk=$!
+on_exit "kill $tk"
+for ((i = 0; i < 600; i++)); do
+	[ "$(cat "$t/instances/tracekit-$tk/tracing_on" 2>/dev/null)" = 1 ] &&
+		break
+	kill -0 $tk 2>/dev/null || { cat "$TK_TMP/got.kstack.err"; fail "trace kstack exited"; }
+	sleep 0.1
+done
+echo >"$TK_TMP/go"
+wait $work || fail "perl failed"
+wait $tk || { cat "$TK_TMP/got.kstack.err"; fail "trace --by kstack failed"; }
+bpftrace_stop "${BT_PIDS[@]}"
+inner() { sed '/^@\[$/{n;d}' "$1"; }	# FILE: each key's first frame left out
+grep -v '^Attaching ' "$TK_TMP/bt.kstack" >"$TK_TMP/want.kstack"
+grep -q '^, perl\]: 7$' "$TK_TMP/want.kstack" ||
+	{ cat "$TK_TMP/want.kstack"; fail "bpftrace saw no 7 calls (test broken?)"; }
+diff <(inner "$TK_TMP/want.kstack") <(inner "$TK_TMP/got.kstack") ||
+	fail "trace --by kstack differs from bpftrace's kstack"
 
 # --interval: each table printed and emptied; their sum is the whole.
 "$TRACEKIT" trace -x "$bin" take --count --interval 0.05 -- \
