@@ -18,6 +18,11 @@
  *  - Task names.  A file keeps saved_cmdlines as it is at the end; the
  *    view names a task at its first event (name_task()).  A task
  *    renamed after its first event keeps that name here.
+ *
+ * An aggregation is the kernel's where it can be (choose_where()): hist
+ * triggers on the events (util/trace-hist.h), which are left disabled,
+ * so that the live view reads nothing; their tables are read back into
+ * report's at each --interval and at the end.
  */
 #include <errno.h>
 #include <limits.h>
