@@ -11,26 +11,31 @@
 #   under `tracekit record` of the same probe (defined by `probe -a`,
 #   deleted by `probe -d`), then `tracekit report --count=v`.
 # The workload's loop times itself (wall and CPU): its slowdown against
-# the untraced loop, and the overhead per call.  A tool's own CPU is its
-# user + sys with the children it waited for (bash's time), less the
-# workload's own (getrusage in the workload): for record, the CPU of
-# probe -a, record, report and probe -d.  The three tables must be the
-# same lines (bpftrace orders ties as its hash table does: sorted).
+# the untraced loop, and the overhead per call in CPU time (the probe's
+# cost is the workload's, in its context; the wall clock is the shared
+# machine's).  A tool's own CPU is its user + sys with the children it
+# waited for (bash's time), less the workload's own (getrusage in the
+# workload): for record, the CPU of probe -a, record, report and probe
+# -d.  The three tables must be the same lines (sorted: bpftrace orders
+# ties as its hash table does).
 #
-# Streaming, in the VM guest (tests/vm/run.sh, one CPU): `tracekit
-# trace -e syscalls:sys_enter_read -f 'fd == 0 && count == 1' -- dd ...`
-# against `trace-cmd stream` of the same event and filter with -F, on dd
-# bs=1 count=BENCH_READS (default 20000): exactly that many reads of one
-# byte from its standard input (the fd leaves out the one-byte read on a
-# pipe by which tracekit's child waits before it execs dd).  Not on the
-# host: its kernel refuses the writes to ftrace_enabled and
-# set_ftrace_filter that trace-cmd stream makes first ("Can't enable
-# ftrace").  Both print into a pipe that counts their event lines,
-# against the known number of reads: the events lost.  CPU is the
-# tool's alone (bash's time of it, not of the counting), per event
-# printed.  Buffers of BENCH_BUF_KB per CPU for both (default 1410, the
-# kernel's).  Under TCG the guest is slow, but both tools run the same
-# load in it: their ratio is what is compared.
+# Streaming: `tracekit trace -e syscalls:sys_enter_read -f 'fd == 0 &&
+# count == 1' -- dd bs=1 count=N ...`, whose events are exactly dd's N
+# one-byte reads of its standard input (the fd leaves out the one-byte
+# read on a pipe by which tracekit's child waits before it execs).  dd
+# runs under a bash that says dd's CPU time and its own (`times`), which
+# are taken off the tool's; each tool writes to a file whose event lines
+# are counted after, against N: the events lost.  Buffers of BENCH_BUF_KB
+# per CPU (default 1410, the kernel's) for all.
+#  - On the host, against `tracekit record` of the same (N is
+#    BENCH_HOST_READS, default 200000, dd pinned to CPU 1): trace-cmd
+#    stream cannot run here, this kernel refuses the writes to
+#    ftrace_enabled and set_ftrace_filter that it makes first ("Can't
+#    enable ftrace").
+#  - In the VM guest (tests/vm/run.sh, one CPU, TCG), against
+#    `trace-cmd stream ... -F -c` (N is BENCH_READS, default 20000).
+#    The guest is slow, but both tools run the same load in it: their
+#    ratio is what is compared.
 #
 # BENCH_RUNS (default 3) runs of each, alternating; the median of each
 # column.  The host part holds the test runner's tracefs lock, and
@@ -41,6 +46,7 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 TRACEKIT=$(realpath "${1:-$src/tracekit}")
 CALLS=${BENCH_CALLS:-200000}
 READS=${BENCH_READS:-20000}
+HOST_READS=${BENCH_HOST_READS:-200000}
 BUF_KB=${BENCH_BUF_KB:-1410}
 RUNS=${BENCH_RUNS:-3}
 T=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
@@ -179,7 +185,7 @@ overhead() {
 		done
 	done
 	echo "overhead: $CALLS calls of a uprobed function (gcc -O1 -g); median of $RUNS runs"
-	echo "the workload's loop: wall and CPU, slowdown against untraced, overhead per call; the tool's own CPU"
+	echo "the workload's loop: wall and CPU, slowdown against untraced, CPU overhead per call (wall is the shared machine's); the tool's own CPU s"
 	printf "%-24s %9s %9s %9s %9s %9s %9s\n" "" "wall ms" "cpu ms" \
 		"x wall" "x cpu" "us/call" "tool cpu"
 	for v in untraced trace bpftrace record; do
@@ -196,8 +202,8 @@ overhead() {
 	{
 		printf "%-24s %9.3f %9.3f %9.0f %9.0f %9.2f %9.3f\n", name[$1],
 		       $2 * 1e3, $3 * 1e3, $5 ? $2 / $5 : 0, $6 ? $3 / $6 : 0,
-		       ($2 - $5) / calls * 1e6, $4
-		us[$1] = ($2 - $5) / calls * 1e6
+		       ($3 - $6) / calls * 1e6, $4
+		us[$1] = ($3 - $6) / calls * 1e6
 		cpu[$1] = $4
 	}
 	END {
@@ -213,72 +219,110 @@ overhead() {
 	echo "(report's part of record + report: $(median "$TMP/record.runs" 5) s)"
 }
 
-# The guest's part: prints "BENCH TOOL RUN CPU_S EVENTS" lines.
-guest=$(cat <<'EOF'
+# The streaming runs, by bash on the host or in the guest: prints
+# "BENCH TOOL RUN CPU_S EVENTS" lines.  Each tool runs dd as its
+# COMMAND, under a bash that writes the CPU time of dd and of itself
+# (`times`): the tool's own is its time, children waited for included,
+# less that.  The tool writes to a file, its events counted after.
+streamer=$(cat <<'EOF'
 set -u
-cd /tmp
+cd "$DIR" || exit
 TIMEFORMAT='%3U %3S'
+# The seconds of `times`' "XmY.YYYs" fields, summed.
+seconds() {
+	awk '{ for (i = 1; i <= NF; i++) { split($i, a, /[ms]/);
+		t += a[1] * 60 + a[2] } } END { printf "%.3f", t }' "$1"
+}
 stream() {
 	local tool=$1 run=$2 cmd
 	case $tool in
-	tracekit) cmd=(tracekit trace -b "$BUF_KB" -e syscalls:sys_enter_read \
-		-f "$FILTER" --) ;;
-	trace-cmd) cmd=(trace-cmd stream -b "$BUF_KB" \
-		-e syscalls:sys_enter_read -f "$FILTER" -F) ;;
+	trace) cmd=("$TRACEKIT" trace) ;;
+	record) cmd=("$TRACEKIT" record -q -o rec.dat) ;;
+	stream) cmd=(trace-cmd stream) ;;
 	esac
-	# The tool's time alone, not the counting's.
-	{ time "${cmd[@]}" dd if=/dev/zero of=/dev/null bs=1 count="$READS" \
-		2>"/tmp/log.$tool.$run"; } 2>/tmp/time | grep -c 'sys_enter_read:' \
-		>/tmp/count
-	echo "BENCH $tool $run $(awk '{ printf "%.3f", $1 + $2 }' /tmp/time) $(cat /tmp/count)"
+	cmd+=(-b "$BUF_KB" -e syscalls:sys_enter_read -f "$FILTER")
+	# trace-cmd: -F the command, -c its children (dd), as ours by default.
+	[ "$tool" = stream ] && cmd+=(-F -c) || cmd+=(--)
+	rm -f out rec.dat wl
+	# shellcheck disable=SC2086,SC2016
+	{ time "${cmd[@]}" $PIN bash -c 'dd if=/dev/zero of=/dev/null bs=1 \
+		count="$1" 2>/dev/null; times >wl' sh "$READS" >out \
+		2>"log.$tool.$run"; } 2>cpu
+	[ "$tool" = record ] && "$TRACEKIT" report rec.dat >out
+	echo "BENCH $tool $run $(awk -v wl="$(seconds wl)" '
+		{ u = $1; s = $2 } END { printf "%.3f", u + s - wl }' cpu)" \
+		"$(grep -c 'sys_enter_read:' out)"
 }
 i=1
 while [ $i -le "$RUNS" ]; do
-	stream tracekit $i
-	stream trace-cmd $i
+	for t in $TOOLS; do
+		stream "$t" $i
+	done
 	i=$((i + 1))
 done
 EOF
 )
 
-streaming() {
-	local out=$TMP/vm
-	"$src/tests/vm/run.sh" --tracekit "$TRACEKIT" --bin trace-cmd --smp 1 \
-		--timeout 900 -- env READS="$READS" BUF_KB="$BUF_KB" \
-		RUNS="$RUNS" FILTER='fd == 0 && count == 1' bash -c "$guest" \
-		>"$out" 2>&1 ||
-		{ cat "$out" >&2; fail "the guest failed"; }
-	grep -q '^BENCH trace-cmd ' "$out" ||
-		{ cat "$out" >&2; fail "no results from the guest"; }
-	for t in tracekit trace-cmd; do
-		awk -v t=$t '$1 == "BENCH" && $2 == t { print $4, $5,
+# stream_table WHERE OUTPUT READS TOOL_A TOOL_B: the medians of each, and
+# the ratio of A to B.
+stream_table() {
+	local where=$1 out=$2 reads=$3 a=$4 b=$5 t
+	grep -q "^BENCH $b " "$out" ||
+		{ cat "$out" >&2; fail "no results $where"; }
+	for t in "$a" "$b"; do
+		awk -v t="$t" '$1 == "BENCH" && $2 == t { print $4, $5,
 			$5 ? $4 / $5 * 1e6 : 0 }' "$out" >"$TMP/$t.stream"
 	done
-	echo "streaming, in the guest (1 CPU, TCG): syscalls:sys_enter_read of dd bs=1 count=$READS, buffer $BUF_KB KB/CPU; median of $RUNS runs"
-	printf "%-22s %9s %9s %9s %9s\n" "" "events" "lost" "cpu s" "us/event"
-	for t in tracekit trace-cmd; do
+	echo "streaming $where: syscalls:sys_enter_read of dd bs=1 count=$reads, -f '$FILTER', buffer $BUF_KB KB/CPU; median of $RUNS runs"
+	printf "%-24s %9s %9s %9s %9s\n" "" "events" "lost" "cpu s" "us/event"
+	for t in "$a" "$b"; do
 		echo "$t $(median "$TMP/$t.stream" 2) $(median "$TMP/$t.stream" 1)" \
 			"$(median "$TMP/$t.stream" 3)"
-	done | awk -v reads="$READS" '
+	done | awk -v reads="$reads" -v a="$a" -v b="$b" '
 	BEGIN {
-		name["tracekit"] = "tracekit trace"
-		name["trace-cmd"] = "trace-cmd stream"
+		name["trace"] = "tracekit trace"
+		name["record"] = "tracekit record"
+		name["stream"] = "trace-cmd stream"
 	}
 	{
-		printf "%-22s %9d %9d %9.3f %9.2f\n", name[$1], $2, reads - $2,
+		printf "%-24s %9d %9d %9.3f %9.2f\n", name[$1], $2, reads - $2,
 		       $3, $4
 		us[$1] = $4
 		lost[$1] = reads - $2
 	}
 	END {
-		r = us["trace-cmd"] ? us["tracekit"] / us["trace-cmd"] : 0
-		printf "ratio trace/stream: cpu per event %.2f\n", r
+		r = us[b] ? us[a] / us[b] : 0
+		printf "ratio %s/%s: cpu per event %.2f\n", a, b, r
+		if (b != "stream")
+			exit
 		printf "goal: cpu per event <= 0.5x trace-cmd stream'"'"'s: %.2f, %s\n",
 		       r, r && r <= 0.5 ? "met" : "NOT met"
-		met = lost["tracekit"] <= 0 || lost["trace-cmd"] > 0
+		met = lost[a] <= 0 || lost[b] > 0
 		printf "goal: no loss where trace-cmd loses none: %s\n",
 		       met ? "met" : "NOT met"
 	}'
+}
+
+FILTER='fd == 0 && count == 1'
+
+# On the host, trace against record: the same events, the same buffer.
+host_streaming() {
+	mkdir "$TMP/stream"
+	env DIR="$TMP/stream" TRACEKIT="$TRACEKIT" READS="$HOST_READS" \
+		BUF_KB="$BUF_KB" RUNS="$RUNS" FILTER="$FILTER" \
+		PIN="taskset -c 1" TOOLS="trace record" bash -c "$streamer" \
+		>"$TMP/host" 2>&1 || { cat "$TMP/host" >&2; fail "streaming failed"; }
+	stream_table "on the host (dd on CPU 1)" "$TMP/host" "$HOST_READS" \
+		trace record
+}
+
+guest_streaming() {
+	"$src/tests/vm/run.sh" --tracekit "$TRACEKIT" --bin trace-cmd --smp 1 \
+		--timeout 900 -- env DIR=/tmp TRACEKIT=tracekit READS="$READS" \
+		BUF_KB="$BUF_KB" RUNS="$RUNS" FILTER="$FILTER" PIN= \
+		TOOLS="trace stream" bash -c "$streamer" >"$TMP/vm" 2>&1 ||
+		{ cat "$TMP/vm" >&2; fail "the guest failed"; }
+	stream_table "in the guest (1 CPU, TCG)" "$TMP/vm" "$READS" trace stream
 }
 
 [ -d /run/lock ] && {
@@ -290,9 +334,11 @@ streaming() {
 }
 snapshot >"$TMP/before"
 overhead
+echo
+host_streaming
 snapshot >"$TMP/after"
 diff "$TMP/before" "$TMP/after" >&2 || fail "tracefs is not as it was found"
 echo "tracefs: as found"
 exec 9>&-
 echo
-streaming
+guest_streaming
