@@ -97,16 +97,26 @@ static int wait_for_end(struct record *rec, int sfd, int pidfd,
 	const struct record_opts *o = rec->o;
 	double start = now_s(), next = start + 1, round = start;
 	uint64_t *lost = xcalloc(rec->setup.nr_cpus, sizeof(*lost));
-	int sig = 0;
+	/*
+	 * The live view also wakes when a ring buffer is buffer_percent
+	 * full: a burst would fill it before the period is up.
+	 */
+	int nfds = 3 + (o->live ? rec->setup.nr_cpus : 0), sig = 0, i;
+	struct pollfd *pfd = xcalloc(nfds, sizeof(*pfd));
 
 	for (;;) {
-		struct pollfd pfd[3] = {
-			{ .fd = sfd, .events = POLLIN },
-			{ .fd = rec->threads.fail_fd, .events = POLLIN },
-			{ .fd = pidfd, .events = POLLIN },
-		};
 		double t = now_s(), until = 0;
 		int timeout = -1;
+
+		pfd[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
+		pfd[1] = (struct pollfd){ .fd = rec->threads.fail_fd,
+					  .events = POLLIN };
+		/* poll() passes over a negative fd */
+		pfd[2] = (struct pollfd){ .fd = pidfd, .events = POLLIN };
+		for (i = 3; i < nfds; i++)
+			pfd[i] = (struct pollfd){
+				.fd = rec->setup.cpus[i - 3].fd,
+				.events = POLLIN };
 
 		if (o->duration > 0 && t >= start + o->duration)
 			break;
@@ -134,8 +144,11 @@ static int wait_for_end(struct record *rec, int sfd, int pidfd,
 			until = round;
 		if (until)
 			timeout = (int)((until - t) * 1000) + 1;
-		if (poll(pfd, pidfd >= 0 ? 3 : 2, timeout) <= 0)
+		if (poll(pfd, nfds, timeout) <= 0)
 			continue;
+		for (i = 3; i < nfds; i++)
+			if (pfd[i].revents & POLLIN)
+				round = t;
 		if (pfd[1].revents & POLLIN)
 			break;
 		if (pfd[2].revents & POLLIN)
@@ -161,6 +174,7 @@ static int wait_for_end(struct record *rec, int sfd, int pidfd,
 	if (rec->hooks->status)
 		report_status(rec, start, lost);
 	free(lost);
+	free(pfd);
 	return sig;
 }
 
