@@ -46,6 +46,14 @@
 #define TRACE_PERIOD_MS		50
 /* The kernel's PID_MAX_LIMIT on 64-bit machines. */
 #define TRACE_MAX_PID		(4 * 1024 * 1024)
+/*
+ * A task gone before its first event was read: saved_cmdlines is read
+ * up to this many times, this far apart, for its name, waiting no more
+ * than TRACE_NAME_BUDGET_US in a round (name_task()).
+ */
+#define TRACE_NAME_TRIES	4
+#define TRACE_NAME_WAIT_US	5000
+#define TRACE_NAME_BUDGET_US	10000
 /* Output is handed to o->write at the latest at this size. */
 #define TRACE_FLUSH		(64 * 1024)
 
@@ -65,6 +73,7 @@ struct trace {
 	int nr_hists, alloc_hists;
 	/* by pid: named at its first event (name_task()) */
 	unsigned char *named;
+	int wait_left;			/* name_task()'s, in this round */
 	/* the time of the latest event of the previous round */
 	uint64_t until;
 	double next_interval;
@@ -158,15 +167,18 @@ static int live_pages(void *data, int idx, const void *buf, size_t len,
  * A task's name at its first event: its name now, as the kernel will
  * have saved it at the end, else (it is gone) what saved_cmdlines holds.
  * What the file of no events said of that pid may be another task's
- * that had the pid before.  Unknown, it prints as report prints a task
- * the file does not name.
+ * that had the pid before.  A task reaped since may not be in
+ * saved_cmdlines yet: the kernel saves its name as it leaves its CPU for
+ * the last time, which can come after its parent reaped it; it is looked
+ * for again a few times, within the round's budget of waiting.  Unknown,
+ * it prints as report prints a task the file does not name.
  */
 static void name_task(struct trace *t, const struct tracedat_event *ev)
 {
 	struct tep_handle *tep = tracedat_tep(ev->td);
 	struct strbuf sb = STRBUF_INIT, path = STRBUF_INIT;
 	char *line, *save = NULL, *comm = NULL;
-	int pid;
+	int pid, try;
 
 	/* common_pid, inside any record the kernel writes */
 	if (ev->rec->size < 8)
@@ -175,12 +187,21 @@ static void name_task(struct trace *t, const struct tracedat_event *ev)
 	if (pid <= 0 || pid >= TRACE_MAX_PID ||
 	    t->named[pid / 8] & (1u << (pid % 8)))
 		return;
-	t->named[pid / 8] |= 1u << (pid % 8);
 	strbuf_addf(&path, "/proc/%d/comm", pid);
 	if (strbuf_read_file(&sb, path.buf, 64) > 0) {
 		strbuf_rtrim(&sb);
 		comm = sb.buf;
-	} else if (tk_tracefs_read(NULL, "saved_cmdlines", &sb) > 0) {
+	}
+	for (try = 0; !comm && try < TRACE_NAME_TRIES; try++) {
+		if (try && t->wait_left < TRACE_NAME_WAIT_US)
+			break;
+		if (try) {
+			usleep(TRACE_NAME_WAIT_US);
+			t->wait_left -= TRACE_NAME_WAIT_US;
+		}
+		strbuf_reset(&sb);
+		if (tk_tracefs_read(NULL, "saved_cmdlines", &sb) <= 0)
+			continue;
 		for (line = strtok_r(sb.buf, "\n", &save); line && !comm;
 		     line = strtok_r(NULL, "\n", &save)) {
 			char *end;
@@ -191,6 +212,7 @@ static void name_task(struct trace *t, const struct tracedat_event *ev)
 	}
 	if (comm)
 		tep_override_comm(tep, comm, pid);
+	t->named[pid / 8] |= 1u << (pid % 8);
 	strbuf_release(&sb);
 	strbuf_release(&path);
 }
@@ -241,6 +263,7 @@ static int live_round(void *data, int last, struct strbuf *err)
 	struct tracedat_event ev;
 	int ret;
 
+	t->wait_left = TRACE_NAME_BUDGET_US;
 	tracedat_merge_hold(t->r.merge, last ? UINT64_MAX : t->until);
 	t->until = tracedat_merge_fed_ts(t->r.merge);
 	while ((ret = report_next(&t->r, &ev, err)) > 0) {
