@@ -66,8 +66,8 @@ static void show_note(const char *msg, void *data)
 }
 
 /*
- * What defining the probes said: the summary of what was added goes to
- * stderr, standard output being the events'.
+ * What defining the probes said, on stderr (standard output is the
+ * events'), but the summary of the probes added: they are the run's own.
  */
 static void print_said(const struct probe_output *said)
 {
@@ -78,10 +78,9 @@ static void print_said(const struct probe_output *said)
 
 		switch (said->v[i].kind) {
 		case PROBE_SAY_OUT:
+			break;
 		case PROBE_SAY_NOTE:
-			if (said->v[i].kind == PROBE_SAY_NOTE ||
-			    !said->nr_events)
-				fputs(text, stderr);
+			fputs(text, stderr);
 			break;
 		case PROBE_SAY_WARN:
 			warning_lines(text);
@@ -91,12 +90,6 @@ static void print_said(const struct probe_output *said)
 			break;
 		}
 	}
-}
-
-static int opt_interval(const struct option *opt, const char *arg, int unset)
-{
-	return record_opt_duration(opt, arg, unset) ?
-	       error("(--interval takes seconds, as --duration)") : 0;
 }
 
 /*
@@ -144,7 +137,7 @@ static void add_latency_probes(struct trace_cmd *c,
 	strbuf_release(&ret);
 }
 
-/* The aggregation's options, and what they do not go with. */
+/* The options checked against each other: a usage error ends it. */
 static void check_args(struct trace_cmd *c, int argc)
 {
 	const struct report_format *fmt = report_format_find(c->format);
@@ -218,14 +211,14 @@ int cmd_trace(int argc, const char **argv)
 		{ .type = OPTION_CALLBACK, .long_name = "call-graph",
 		  .value = &c.o.probe.call_graph, .argh = "SIZE",
 		  .callback = callgraph_opt, .flags = PARSE_OPT_OPTARG,
-		  .help = "uprobes: capture SIZE bytes of user stack (default 2944) and print the call chain" },
+		  .help = "uprobes: capture SIZE bytes of user stack (default 2944) for report of -o to unwind" },
 		OPT_GROUP("Aggregation (instead of the events)"),
 		OPT_AGGREGATIONS(&c.agg),
 		OPT_ULONG(0, "top", &c.top, "N",
 			  "print the N greatest entries of the table only"),
 		OPT_CALLBACK(0, "interval", &c.interval, "S",
 			     "print the table every S seconds, and empty it",
-			     opt_interval),
+			     record_opt_duration),
 		OPT_STRING(0, "where", &c.where, "kernel|user",
 			   "aggregate in the kernel (hist triggers) or in user space; default: the kernel where it can"),
 		OPT_GROUP("Which tasks and CPUs"),

@@ -533,6 +533,7 @@ int record_opt_duration(const struct option *opt, const char *arg, int unset)
 	(void)unset;
 	*d = strtod(arg, &end);
 	if (end == arg || *end || *d <= 0)
-		return error("--duration %s: not a positive number of seconds", arg);
+		return error("--%s %s: not a positive number of seconds",
+			     opt->long_name, arg);
 	return 0;
 }

@@ -147,7 +147,7 @@ int record_run(const struct record_opts *o, const struct record_hooks *hooks,
  * The options of the commands that record (record, trace), as
  * util/parse-options.h callbacks: -e EVENT appends to a struct
  * record_event_list, -f FILTER filters the -e before it, --duration S
- * sets a double.
+ * (or another option of seconds) sets a double.
  */
 struct option;
 

@@ -297,7 +297,7 @@ static int live_round(void *data, int last, struct strbuf *err)
 
 /* ---- leftovers ---- */
 
-/* The group of a tracekit trace whose process is gone, else NULL. */
+/* 1 for the group of a tracekit trace whose process is gone. */
 static int group_is_stale(const char *group)
 {
 	size_t n = strlen(TRACE_GROUP_PREFIX);
