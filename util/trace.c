@@ -21,8 +21,9 @@
  *
  * An aggregation is the kernel's where it can be (choose_where()): hist
  * triggers on the events (util/trace-hist.h), which are left disabled,
- * so that the live view reads nothing; their tables are read back into
- * report's at each --interval and at the end.
+ * so that the live view reads nothing, or with --latency on a synthetic
+ * event (util/trace-synth.h); their tables are read back into report's
+ * at each --interval and at the end.
  */
 #include <errno.h>
 #include <limits.h>
@@ -37,6 +38,7 @@
 #include "util/probe-file.h"
 #include "util/report.h"
 #include "util/trace-hist.h"
+#include "util/trace-synth.h"
 #include "util/trace.h"
 #include "util/tracefs.h"
 #include "util/tracefs-restore.h"
@@ -71,6 +73,9 @@ struct trace {
 	int kernel;
 	struct trace_hist **hists;
 	int nr_hists, alloc_hists;
+	/* --latency's synthetic event, and the table's options on it */
+	struct trace_synth *synth;
+	struct report_agg_opts synth_agg;
 	/* by pid: named at its first event (name_task()) */
 	unsigned char *named;
 	int wait_left;			/* name_task()'s, in this round */
@@ -116,11 +121,68 @@ static int check_latency(struct trace *t, struct strbuf *err)
 	return 0;
 }
 
+/* The kernel's table: a hist trigger on each event traced. */
+static int start_hists(struct trace *t, const struct record_live_start *st,
+		       struct strbuf *err)
+{
+	int i, ret;
+
+	for (i = 0; i < st->nr_events; i++) {
+		const struct record_live_event *e = &st->events[i];
+
+		grow_array(t->hists, t->nr_hists, t->alloc_hists, 8);
+		ret = trace_hist_start(st->instance, e->system, e->name,
+				       e->filter, t->o->agg,
+				       &t->hists[t->nr_hists], err);
+		if (ret)
+			return ret;
+		t->nr_hists++;
+	}
+	return 0;
+}
+
+/*
+ * --latency's, in the kernel: the synthetic event from START to END,
+ * and the table a hist trigger on it, of its field latency.
+ */
+static int start_synth(struct trace *t, const struct record_live_start *st,
+		       struct strbuf *err)
+{
+	struct strbuf name = STRBUF_INIT, path = STRBUF_INIT;
+	int ret;
+
+	strbuf_addf(&name, TRACE_GROUP_PREFIX "%d_latency", (int)getpid());
+	ret = trace_synth_start(tracedat_tep(t->r.files[0].td), name.buf,
+				t->o->agg, &t->synth, err);
+	t->synth_agg = *t->o->agg;
+	t->synth_agg.latency[0] = t->synth_agg.latency[1] = NULL;
+	t->synth_agg.match[0] = t->synth_agg.match[1] = NULL;
+	if (!ret) {
+		grow_array(t->hists, t->nr_hists, t->alloc_hists, 8);
+		ret = trace_hist_start(st->instance, "synthetic", name.buf,
+				       NULL, &t->synth_agg, &t->hists[0], err);
+	}
+	if (!ret) {
+		struct strbuf file = STRBUF_INIT, undo = STRBUF_INIT;
+
+		t->nr_hists++;
+		strbuf_addf(&file, "events/synthetic/%s/trigger", name.buf);
+		tk_tracefs_path(&path, st->instance, file.buf);
+		strbuf_addf(&undo, "!%s", trace_hist_command(t->hists[0]));
+		trace_synth_keep(t->synth, path.buf, undo.buf);
+		strbuf_release(&file);
+		strbuf_release(&undo);
+	}
+	strbuf_release(&name);
+	strbuf_release(&path);
+	return ret;
+}
+
 static int live_start(void *data, const struct record_live_start *st,
 		      struct strbuf *err)
 {
 	struct trace *t = data;
-	int i, ret;
+	int ret;
 
 	snprintf(t->path, sizeof(t->path), "/proc/self/fd/%d", st->fd);
 	t->inputs[0] = t->path;
@@ -137,17 +199,11 @@ static int live_start(void *data, const struct record_live_start *st,
 		if (ret)
 			return ret;
 	}
-	for (i = 0; t->kernel && i < st->nr_events; i++) {
-		const struct record_live_event *e = &st->events[i];
-
-		grow_array(t->hists, t->nr_hists, t->alloc_hists, 8);
-		ret = trace_hist_start(st->instance, e->system, e->name,
-				       e->filter, t->o->agg,
-				       &t->hists[t->nr_hists], err);
-		if (ret)
-			return ret;
-		t->nr_hists++;
-	}
+	if (t->kernel)
+		ret = t->o->agg->latency[0] ? start_synth(t, st, err) :
+		      start_hists(t, st, err);
+	if (ret)
+		return ret;
 	report_start_live(&t->r);
 	t->ro = report_output_new(&t->r, &t->oo, &t->out);
 	report_output_begin(t->ro);
@@ -217,7 +273,10 @@ static void name_task(struct trace *t, const struct tracedat_event *ev)
 	strbuf_release(&path);
 }
 
-/* The triggers removed, before the instance they are in. */
+/*
+ * The triggers removed, before the instance they are in; then the
+ * synthetic event's, which the table's trigger was on.
+ */
 static void release_hists(struct trace *t)
 {
 	int i;
@@ -227,6 +286,8 @@ static void release_hists(struct trace *t)
 	free(t->hists);
 	t->hists = NULL;
 	t->nr_hists = t->alloc_hists = 0;
+	trace_synth_free(t->synth);
+	t->synth = NULL;
 }
 
 /*
@@ -314,25 +375,39 @@ static int group_is_stale(const char *group)
 	return kill((pid_t)pid, 0) && errno == ESRCH;
 }
 
+/* A warning for each line of lines, fmt's %.*s the line. */
+static void warn_lines(const struct trace_opts *o, const struct strbuf *lines,
+		       const char *fmt)
+{
+	struct strbuf msg = STRBUF_INIT;
+	const char *p, *nl;
+
+	for (p = lines->buf; o->warn && (nl = strchr(p, '\n')); p = nl + 1) {
+		strbuf_reset(&msg);
+		strbuf_addf(&msg, fmt, (int)(nl - p), p);
+		o->warn(msg.buf, o->data);
+	}
+	strbuf_release(&msg);
+}
+
 /*
- * A run killed by SIGKILL left its instance (events enabled in it) and
- * its probes: the instance goes first, the probes are busy until then.
+ * A run killed by SIGKILL left --latency's synthetic event and its
+ * triggers (the one in the instance too, which holds the event busy
+ * even once the instance is gone), its instance (events enabled in it)
+ * and its probes: in that order they can go, each busy until what is
+ * before it is gone.
  */
 static void remove_leftovers(const struct trace_opts *o)
 {
 	struct strbuf msg = STRBUF_INIT, done = STRBUF_INIT;
 	struct probe_defs defs = { 0 };
-	const char *p, *nl;
 	int i;
 
+	if (trace_synth_remove_stale(&done) > 0)
+		warn_lines(o, &done, "removed %.*s: it is gone");
+	strbuf_reset(&done);
 	if (tk_instance_remove_stale("tracekit-", &done) > 0)
-		for (p = done.buf; (nl = strchr(p, '\n')); p = nl + 1) {
-			strbuf_reset(&msg);
-			strbuf_addf(&msg, "removed instance %.*s: its recorder is gone",
-				    (int)(nl - p), p);
-			if (o->warn)
-				o->warn(msg.buf, o->data);
-		}
+		warn_lines(o, &done, "removed instance %.*s: its recorder is gone");
 	if (probe_defs_read(&defs))
 		goto out;
 	for (i = 0; i < defs.nr; i++) {
@@ -368,7 +443,8 @@ static int kernel_can(const struct trace_opts *o, struct strbuf *why)
 {
 	const char *user =
 		!o->agg ? "--where: there is no aggregation to make" :
-		o->agg->latency[0] ? "--latency pairs its events in user space" :
+		o->agg->latency[0] && (o->rec.pid || o->rec.argv) ?
+			"--latency's synthetic event sees every task (its triggers are the top level's), not -P's or COMMAND's" :
 		o->rec.output ? "-o writes the events, which a hist trigger keeps to itself" :
 		o->probe.call_graph ? "--call-graph's stacks are unwound in user space" :
 		o->rec.stacktrace ? "the kstack key is read from the stack traces the ring buffer holds" :
@@ -380,6 +456,10 @@ static int kernel_can(const struct trace_opts *o, struct strbuf *why)
 	}
 	if (!tk_features()->hist_triggers) {
 		strbuf_addstr(why, "this kernel has no hist triggers (CONFIG_HIST_TRIGGERS)");
+		return -ENODEV;
+	}
+	if (o->agg->latency[0] && !tk_features()->synth_events) {
+		strbuf_addstr(why, "this kernel has no synthetic events, which --latency needs");
 		return -ENODEV;
 	}
 	return trace_hist_supported(o->agg, why);
