@@ -40,13 +40,7 @@ diff -u "$TK_TMP/want" "$TK_TMP/got" || fail "stored maps differ from cat's own"
 # in 300 s; it is bounded, and a hang is retried once, showing where it
 # hung: the peer's hang is not ours, two in a row still fail.
 if [ "$(cap function_tracer)" = 1 ]; then
-clock=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/tracing/trace_clock)
-# trace-cmd resets what it set rather than restoring it.
-tc_reset() {
-	trace-cmd reset >/dev/null 2>&1
-	echo "$clock" >/sys/kernel/tracing/trace_clock
-}
-on_exit tc_reset
+tc_save
 for try in 1 2; do
 	run_bounded 60 trace-cmd record -q --proc-map -e sched:sched_process_exit \
 		-o "$TK_TMP/tc.dat" -- cat /proc/self/maps >"$TK_TMP/tc.maps" 2>"$TK_TMP/log"

@@ -21,7 +21,6 @@ tracer_state() {
 	ls "$T/instances"
 }
 tracer_state >"$TK_TMP/before"
-clock=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$T/trace_clock")
 check_state() {
 	tracer_state >"$TK_TMP/after"
 	diff -u "$TK_TMP/before" "$TK_TMP/after" || fail "$1: tracefs not restored"
@@ -43,6 +42,7 @@ if [ "$(cap function_tracer)" != 1 ]; then
 	exit 0
 fi
 
+tc_save
 # The workload: a command that opens files, the same for both recorders.
 work=(sh -c 'cat /proc/version /proc/cmdline >/dev/null; ls / >/dev/null')
 n=0
@@ -58,9 +58,7 @@ both() {
 	check_state "tracekit record $*"
 	trace-cmd record -q "$@" -F -o "$tc" -- "${work[@]}" >"$TK_TMP/log" 2>&1 ||
 		{ cat "$TK_TMP/log"; fail "trace-cmd record $*"; }
-	# trace-cmd resets what it set rather than restoring it.
-	trace-cmd reset >/dev/null 2>&1
-	echo "$clock" >"$T/trace_clock"
+	tc_reset
 	tracer_state >"$TK_TMP/before"
 	for f in "$tk" "$tc"; do
 		trace-cmd report -i "$f" >"$f.tc.txt" 2>"$f.tc.err" ||

@@ -129,3 +129,20 @@ is_run_modulo_nesting() {
 	done
 	return 1
 }
+
+# trace-cmd resets what it set rather than restoring it, and where the
+# kernel refuses part of what it resets (ftrace_enabled: EPERM, as on a
+# host that refuses the function tracer) `trace-cmd reset` stops with
+# the top-level tracing_on left 0.  tc_save notes the clock and
+# tracing_on and registers tc_reset for the end (failure and signals
+# too); tc_reset resets trace-cmd's settings and puts those two back.
+tc_save() {
+	TC_CLOCK=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$TRACEFS/trace_clock")
+	TC_ON=$(cat "$TRACEFS/tracing_on")
+	on_exit tc_reset
+}
+tc_reset() {
+	trace-cmd reset >/dev/null 2>&1
+	echo "$TC_CLOCK" >"$TRACEFS/trace_clock"
+	echo "$TC_ON" >"$TRACEFS/tracing_on"
+}
