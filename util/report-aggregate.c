@@ -18,15 +18,21 @@
 #include "util/tracedat-read.h"
 #include "util/usage.h"
 
-/* The keys that are not fields: the task's, the CPU's, the event's. */
-enum agg_special {
-	KEY_FIELD, KEY_COMM, KEY_PID, KEY_CPU, KEY_EVENT, KEY_KSTACK,
+static const char *const key_names[] = {
+	[REPORT_AGG_KEY_COMM] = "comm", [REPORT_AGG_KEY_PID] = "pid",
+	[REPORT_AGG_KEY_CPU] = "cpu", [REPORT_AGG_KEY_EVENT] = "event",
+	[REPORT_AGG_KEY_KSTACK] = "kstack",
 };
 
-static const char *const special_names[] = {
-	[KEY_COMM] = "comm", [KEY_PID] = "pid", [KEY_CPU] = "cpu",
-	[KEY_EVENT] = "event", [KEY_KSTACK] = "kstack",
-};
+enum report_agg_key report_agg_key_kind(const char *key)
+{
+	int k;
+
+	for (k = REPORT_AGG_KEY_COMM; k <= REPORT_AGG_KEY_KSTACK; k++)
+		if (!strcmp(key, key_names[k]))
+			return k;
+	return REPORT_AGG_KEY_FIELD;
+}
 
 /* Linear probing, half full at most. */
 #define START_SLOTS	(2 * REPORT_AGG_PENDING)
@@ -50,7 +56,7 @@ struct agg_held {
 struct report_agg {
 	const struct report_agg_opts *o;
 	struct aggregate *table;
-	enum agg_special *kinds;	/* by key */
+	enum report_agg_key *kinds;	/* by key */
 	struct aggregate_key *keys;
 	struct strbuf *strs;		/* by key: a string key's text */
 	/* --latency: START_SLOTS slots, nr_starts used */
@@ -277,7 +283,7 @@ void report_agg_opts_release(struct report_agg_opts *o)
 struct report_agg *report_agg_new(const struct report_agg_opts *o)
 {
 	struct report_agg *ra = xcalloc(1, sizeof(*ra));
-	int i, k;
+	int i;
 
 	ra->o = o;
 	ra->table = aggregate_new(o->op, o->nr_keys, &o->lh);
@@ -288,10 +294,8 @@ struct report_agg *report_agg_new(const struct report_agg_opts *o)
 		strbuf_init(&ra->strs[i], 0);
 	ra->kstack = -1;
 	for (i = 0; i < o->nr_keys; i++) {
-		for (k = KEY_COMM; k <= KEY_KSTACK; k++)
-			if (!strcmp(o->keys[i], special_names[k]))
-				ra->kinds[i] = k;
-		if (ra->kinds[i] == KEY_KSTACK)
+		ra->kinds[i] = report_agg_key_kind(o->keys[i]);
+		if (ra->kinds[i] == REPORT_AGG_KEY_KSTACK)
 			ra->kstack = i;
 	}
 	if (o->latency[0])
@@ -368,27 +372,27 @@ static int read_keys(struct report_agg *ra, const struct tracedat_event *ev,
 		k = &ra->keys[i];
 		k->str = NULL;
 		switch (ra->kinds[i]) {
-		case KEY_FIELD:
+		case REPORT_AGG_KEY_FIELD:
 			if (read_field(o->option, ev, event, o->keys[i], k,
 				       &ra->strs[i], err))
 				return -EINVAL;
 			break;
-		case KEY_COMM:
+		case REPORT_AGG_KEY_COMM:
 			k->str = tep_data_comm_from_pid(tep, pid);
 			break;
-		case KEY_PID:
+		case REPORT_AGG_KEY_PID:
 			k->num = pid;
 			break;
-		case KEY_CPU:
+		case REPORT_AGG_KEY_CPU:
 			k->num = ev->rec->cpu;
 			break;
-		case KEY_EVENT:
+		case REPORT_AGG_KEY_EVENT:
 			strbuf_reset(&ra->strs[i]);
 			strbuf_addf(&ra->strs[i], "%s:%s", event->system,
 				    event->name);
 			k->str = ra->strs[i].buf;
 			break;
-		case KEY_KSTACK:
+		case REPORT_AGG_KEY_KSTACK:
 			/* report_agg_stack()'s, from the record after */
 			k->str = "";
 			break;

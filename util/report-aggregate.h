@@ -18,6 +18,22 @@
  * event to the END event that matches it, paired event by event.
  */
 
+/*
+ * The keys that are not fields: the task's name and pid, the CPU, the
+ * event, the kernel stack; REPORT_AGG_KEY_FIELD is an event's field.
+ */
+enum report_agg_key {
+	REPORT_AGG_KEY_FIELD,
+	REPORT_AGG_KEY_COMM,
+	REPORT_AGG_KEY_PID,
+	REPORT_AGG_KEY_CPU,
+	REPORT_AGG_KEY_EVENT,
+	REPORT_AGG_KEY_KSTACK,
+};
+
+/* What the key called key (of --by, --count=KEYS) is. */
+enum report_agg_key report_agg_key_kind(const char *key);
+
 /* The value's name with --latency: END's time less its START's, in ns. */
 #define REPORT_AGG_LATENCY	"latency"
 

@@ -23,13 +23,6 @@
 /* The table's size when the trigger names none (TRACING_MAP_BITS_DEFAULT). */
 #define KERNEL_TABLE_SIZE	2048
 
-/* Where a key of the table, or its value, comes from. */
-enum th_src { SRC_FIELD, SRC_COMM, SRC_PID, SRC_CPU, SRC_EVENT };
-
-static const char *const special_names[] = {
-	[SRC_COMM] = "comm", [SRC_PID] = "pid", [SRC_CPU] = "cpu",
-	[SRC_EVENT] = "event",
-};
 
 /* A key of the trigger: a field of the event, or common_pid, common_cpu. */
 struct th_kkey {
@@ -52,7 +45,7 @@ struct trace_hist {
 	struct th_kkey kkeys[KERNEL_KEYS_MAX];
 	int nr_kkeys;
 	int *key_of;			/* by table key: a kkeys index, -1 */
-	enum th_src *src;		/* by table key */
+	enum report_agg_key *src;		/* by table key */
 	int value_key;			/* the kkeys index of the value, -1 */
 	struct tracefs_hist *hist;
 	char *cmd;			/* "hist:keys=...:vals=... if F" */
@@ -61,16 +54,6 @@ struct trace_hist {
 	int started;
 };
 
-static enum th_src src_of(const char *key)
-{
-	int i;
-
-	for (i = SRC_COMM; i <= SRC_EVENT; i++)
-		if (!strcmp(key, special_names[i]))
-			return i;
-	return SRC_FIELD;
-}
-
 /* The value is one of the keys where the table keeps each value. */
 static int value_is_key(const struct report_agg_opts *o)
 {
@@ -78,11 +61,11 @@ static int value_is_key(const struct report_agg_opts *o)
 	       o->op == AGGREGATE_MIN || o->op == AGGREGATE_MAX;
 }
 
-static const char *kernel_field(enum th_src s, const char *name)
+static const char *kernel_field(enum report_agg_key s, const char *name)
 {
-	if (s == SRC_COMM || s == SRC_PID)
+	if (s == REPORT_AGG_KEY_COMM || s == REPORT_AGG_KEY_PID)
 		return "common_pid";
-	if (s == SRC_CPU)
+	if (s == REPORT_AGG_KEY_CPU)
 		return "common_cpu";
 	return name;
 }
@@ -108,19 +91,19 @@ static int kkey_of(struct th_kkey *kk, int *nr, const char *field)
  * folded over.
  */
 static int plan_keys(const struct report_agg_opts *o, struct th_kkey *kk,
-		     int *key_of, enum th_src *src, int *value_key)
+		     int *key_of, enum report_agg_key *src, int *value_key)
 {
 	int nr = 0, i;
 
 	for (i = 0; i < o->nr_keys; i++) {
-		src[i] = src_of(o->keys[i]);
+		src[i] = report_agg_key_kind(o->keys[i]);
 		key_of[i] = -1;
-		if (src[i] == SRC_EVENT)
+		if (src[i] == REPORT_AGG_KEY_EVENT)
 			continue;
 		key_of[i] = kkey_of(kk, &nr, kernel_field(src[i], o->keys[i]));
 		if (key_of[i] < 0)
 			return -1;
-		if (src[i] == SRC_COMM)
+		if (src[i] == REPORT_AGG_KEY_COMM)
 			kk[key_of[i]].execname = 1;
 	}
 	*value_key = -1;
@@ -138,7 +121,7 @@ int trace_hist_supported(const struct report_agg_opts *o, struct strbuf *why)
 {
 	struct th_kkey kk[KERNEL_KEYS_MAX];
 	int *key_of = xcalloc(o->nr_keys + 1, sizeof(*key_of));
-	enum th_src *src = xcalloc(o->nr_keys + 1, sizeof(*src));
+	enum report_agg_key *src = xcalloc(o->nr_keys + 1, sizeof(*src));
 	int value_key, ret = 0;
 
 	if (plan_keys(o, kk, key_of, src, &value_key) < 0) {
@@ -530,13 +513,14 @@ static void entry_keys(const struct trace_hist *h, const struct th_kval *kv,
 
 	for (i = 0; i < h->o->nr_keys; i++) {
 		keys[i].str = NULL;
-		if (h->src[i] == SRC_EVENT) {
+		if (h->src[i] == REPORT_AGG_KEY_EVENT) {
 			keys[i].str = h->event_key;
 			continue;
 		}
 		v = &kv[h->key_of[i]];
-		if (h->src[i] == SRC_COMM ||
-		    (h->src[i] == SRC_FIELD && h->kkeys[h->key_of[i]].string)) {
+		if (h->src[i] == REPORT_AGG_KEY_COMM ||
+		    (h->src[i] == REPORT_AGG_KEY_FIELD &&
+		     h->kkeys[h->key_of[i]].string)) {
 			strbuf_reset(&strs[i]);
 			strbuf_add(&strs[i], v->str, v->len);
 			keys[i].str = strs[i].buf;

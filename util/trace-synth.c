@@ -61,19 +61,6 @@ static struct tep_event *find_event(struct tep_handle *tep, const char *spec)
 	return ev;
 }
 
-static int is_special(const char *key)
-{
-	static const char *const special[] = {
-		"comm", "pid", "cpu", "event", "kstack",
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(special) / sizeof(special[0]); i++)
-		if (!strcmp(key, special[i]))
-			return 1;
-	return 0;
-}
-
 /*
  * The three lines and their files, from libtracefs's description: the
  * shell commands tracefs_synth_echo_cmd() prints, "echo 'LINE' >>
@@ -201,7 +188,7 @@ int trace_synth_start(struct tep_handle *tep, const char *name,
 					    REPORT_AGG_LATENCY))
 		ret = -EINVAL;
 	for (i = 0; !ret && i < o->nr_keys; i++)
-		if (!is_special(o->keys[i]) &&
+		if (report_agg_key_kind(o->keys[i]) == REPORT_AGG_KEY_FIELD &&
 		    tracefs_synth_add_end_field(s->synth, o->keys[i], NULL))
 			ret = -EINVAL;
 	if (ret)
