@@ -6,6 +6,7 @@
 # printed at SIGINT, byte for byte, its "Attaching" line left out.
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/bpftrace.sh"
+. "$(dirname "$0")/lib/record.sh"
 
 need_tracefs
 need_cap uprobes "this kernel has no uprobe_events"
@@ -14,7 +15,6 @@ need_host_cmd gcc bpftrace
 bin=$TK_TMP/aggtarget
 gcc -O1 -g -o "$bin" "$(dirname "$0")/report-aggregate-target.c" ||
 	fail "gcc failed"
-t=$(cap tracefs)
 
 # NAME|BPFTRACE-OPTION|PROBE|MAP ASSIGNMENT|TRACE SPEC|TRACE OPTIONS
 maps=(
@@ -49,19 +49,9 @@ for m in "${maps[@]}"; do
 	tpids+=($!)
 	on_exit "kill $!"
 done
-# Attached when each trace's instance traces; one that exits fails.
-for ((i = 0; i < 600; i++)); do
-	n=0
-	for ((j = 0; j < ${#tpids[@]}; j++)); do
-		[ "$(cat "$t/instances/tracekit-${tpids[j]}/tracing_on" 2>/dev/null)" = 1 ] &&
-			n=$((n + 1))
-		kill -0 "${tpids[j]}" 2>/dev/null ||
-			{ cat "$TK_TMP/got.${maps[j]%%|*}.err"; fail "trace ${maps[j]%%|*} exited"; }
-	done
-	[ "$n" = ${#tpids[@]} ] && break
-	sleep 0.1
+for p in "${tpids[@]}"; do
+	wait_tracing "$p" 60 $work
 done
-[ "$n" = ${#tpids[@]} ] || fail "the traces did not attach in 60 s"
 echo >"$TK_TMP/go"
 wait $work || fail "the workload failed"
 for ((j = 0; j < ${#tpids[@]}; j++)); do
@@ -98,28 +88,20 @@ mkfifo "$TK_TMP/go"
 (read -r _ <"$TK_TMP/go"; exec "$lat") &
 work=$!
 on_exit "kill $work"
-bpftrace -e "uprobe:$lat:nap { @start[tid] = nsecs; }
-	uretprobe:$lat:nap /@start[tid]/ { @[tid] = hist(nsecs - @start[tid]); delete(@start[tid]); }" \
-	>"$TK_TMP/bt.lat" 2>"$TK_TMP/bt.lat.err" &
-bt=$!
-on_exit "kill $bt"
+BT_PIDS=()
+BT_NAMES=()
+bpftrace_start lat -e "uprobe:$lat:nap { @start[tid] = nsecs; }
+	uretprobe:$lat:nap /@start[tid]/ { @[tid] = hist(nsecs - @start[tid]); delete(@start[tid]); }"
 "$TRACEKIT" trace -x "$lat" --latency nap --by pid -P $work -c \
 	>"$TK_TMP/got.lat" 2>"$TK_TMP/got.lat.err" &
 tk=$!
 on_exit "kill $tk"
-for ((i = 0; i < 600; i++)); do
-	kill -0 $bt 2>/dev/null || { cat "$TK_TMP/bt.lat.err"; fail "bpftrace lat exited"; }
-	kill -0 $tk 2>/dev/null || { cat "$TK_TMP/got.lat.err"; fail "trace --latency exited"; }
-	grep -q '^Attaching ' "$TK_TMP/bt.lat" &&
-		[ "$(cat "$t/instances/tracekit-$tk/tracing_on" 2>/dev/null)" = 1 ] &&
-		break
-	sleep 0.1
-done
-[ $i -lt 600 ] || fail "the latency tracers did not attach in 60 s"
+bpftrace_wait
+wait_tracing $tk 60 $work
 echo >"$TK_TMP/go"
 wait $work || fail "the latency workload failed"
 wait $tk || { cat "$TK_TMP/got.lat.err"; fail "trace --latency failed"; }
-bpftrace_stop $bt
+bpftrace_stop "${BT_PIDS[@]}"
 grep -v '^Attaching ' "$TK_TMP/bt.lat" | sed '$d' >"$TK_TMP/want.lat"
 cmp -s "$TK_TMP/want.lat" "$TK_TMP/got.lat" ||
 	{ diff -u "$TK_TMP/want.lat" "$TK_TMP/got.lat" | head -30; fail "trace --latency differs from bpftrace's"; }
@@ -143,12 +125,7 @@ bpftrace_wait
 	-P $work >"$TK_TMP/got.kstack" 2>"$TK_TMP/got.kstack.err" &
 tk=$!
 on_exit "kill $tk"
-for ((i = 0; i < 600; i++)); do
-	[ "$(cat "$t/instances/tracekit-$tk/tracing_on" 2>/dev/null)" = 1 ] &&
-		break
-	kill -0 $tk 2>/dev/null || { cat "$TK_TMP/got.kstack.err"; fail "trace kstack exited"; }
-	sleep 0.1
-done
+wait_tracing $tk 60 $work
 echo >"$TK_TMP/go"
 wait $work || fail "perl failed"
 wait $tk || { cat "$TK_TMP/got.kstack.err"; fail "trace --by kstack failed"; }

@@ -10,6 +10,7 @@
 # in saved_cmdlines yet (trace-hist's suite holds the kernel's names to
 # report's of a recording).
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/record.sh"
 
 need_tracefs
 need_cap instances "this tracefs has no instances"
@@ -59,17 +60,9 @@ for tb in "${tables[@]}"; do
 		on_exit "kill $!"
 	done
 done
-for ((i = 0; i < 600; i++)); do
-	n=0
-	for p in "${tpids[@]}"; do
-		kill -0 $p 2>/dev/null || { cat "$TK_TMP"/*.err; fail "a trace exited early"; }
-		[ "$(cat "$t/instances/tracekit-$p/tracing_on" 2>/dev/null)" = 1 ] &&
-			n=$((n + 1))
-	done
-	[ $n = ${#tpids[@]} ] && break
-	sleep 0.1
+for p in "${tpids[@]}"; do
+	wait_tracing "$p" 60 $work
 done
-[ $n = ${#tpids[@]} ] || fail "the traces did not start in 60 s"
 echo >"$TK_TMP/go"
 wait $work || fail "the workload failed"
 for p in "${tpids[@]}"; do

@@ -6,6 +6,7 @@
 # report` and trace-cmd report print of the file.  Then how each way
 # of ending a run leaves tracefs.
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/record.sh"
 
 need_tracefs
 need_cap uprobes "this kernel has no uprobe_events"
@@ -88,21 +89,11 @@ done <"$TK_TMP/calls"
 
 # 3. Every end leaves tracefs as it was: SIGINT, SIGTERM, SIGHUP,
 # --duration, a closed standard output.
-attached() {	# PID: its instance traces
-	local t i
-	t=$(cap tracefs)
-	for ((i = 0; i < 300; i++)); do
-		[ "$(cat "$t/instances/tracekit-$1/tracing_on" 2>/dev/null)" = 1 ] &&
-			return 0
-		sleep 0.05
-	done
-	fail "trace $1 did not start tracing in 15 s"
-}
 for sig in INT TERM HUP; do
 	"$TRACEKIT" trace -x "$bin" 'take v' -- "$bin" slow 1000 10 \
 		>"$TK_TMP/sig.out" 2>"$TK_TMP/sig.err" &
 	p=$!
-	attached $p
+	wait_tracing $p 15
 	sleep 0.3
 	kill -$sig $p
 	wait $p
@@ -124,7 +115,7 @@ clean "closed stdout"
 "$TRACEKIT" trace -x "$bin" 'take v' -- "$bin" slow 1000 10 \
 	>/dev/null 2>&1 &
 p=$!
-attached $p
+wait_tracing $p 15
 on_exit "pkill -f '$bin slow'"
 kill -KILL $p
 wait $p 2>/dev/null

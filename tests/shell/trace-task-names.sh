@@ -9,6 +9,7 @@
 # as trace-cmd report prints the -o file, whose saved_cmdlines is read
 # at the end.
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/record.sh"
 
 need_tracefs
 need_cap instances "this tracefs has no instances"
@@ -60,13 +61,7 @@ grep -qx "$wl tk-former" "$TRACEFS/saved_cmdlines" ||
 	-o "$TK_TMP/names.dat" >"$TK_TMP/live" 2>"$TK_TMP/err" &
 tk=$!
 on_exit "kill $tk 2>/dev/null"
-i=$TRACEFS/instances/tracekit-$tk
-for ((t = 0; t < 100; t++)); do
-	grep -qw "$wl" "$i/set_event_pid" 2>/dev/null &&
-		[ "$(cat "$i/tracing_on" 2>/dev/null)" = 1 ] && break
-	sleep 0.1
-done
-[ "$t" -lt 100 ] || { cat "$TK_TMP/err"; fail "tracekit trace did not start"; }
+wait_tracing $tk 10 "$wl"
 echo >&3
 wait "$wl" || fail "the workload failed"
 wait "$tk" || { cat "$TK_TMP/err"; fail "tracekit trace failed"; }

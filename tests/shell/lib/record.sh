@@ -96,11 +96,15 @@ run_bounded() {
 	wait_or_kill $! "$secs"
 }
 
-# wait_tracing PID SECONDS: waits until the recorder PID has turned its
-# instance on (the recording has started); FAILED after SECONDS.
+# wait_tracing PID SECONDS [TARGET]: waits until the recorder (record or
+# trace) PID has turned its instance on (the recording has started);
+# FAILED after SECONDS or when PID ends first.  With TARGET, the pid -P
+# names, also until set_event_pid names it: a new instance's tracing_on
+# is 1 from its mkdir until setup turns it off, before the pid filter.
 wait_tracing() {
-	local on=$TRACEFS/instances/tracekit-$1/tracing_on left=$(($2 * 10))
-	until [ "$(cat "$on" 2>/dev/null)" = 1 ]; do
+	local i=$TRACEFS/instances/tracekit-$1 left=$(($2 * 10))
+	until [ "$(cat "$i/tracing_on" 2>/dev/null)" = 1 ] &&
+		{ [ -z "${3:-}" ] || grep -qw "$3" "$i/set_event_pid" 2>/dev/null; }; do
 		kill -0 "$1" 2>/dev/null || fail "pid $1 ended before recording"
 		[ $left -gt 0 ] || fail "pid $1 not recording after $2 s"
 		sleep 0.1
