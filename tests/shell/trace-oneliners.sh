@@ -146,8 +146,15 @@ same jhist "$TK_TMP/want.jhist.@" "$TK_TMP/tk.jhist"
 grep -q '^@: ' "$TK_TMP/tk.hist" || fail "hist: no table"
 # Lesson 8: bpftrace names the probe, tracekit the event; a count map's
 # ties come in bpftrace's hash order, which no trace keeps: sorted.
-sed 's/^@\[tracepoint:/@[/' "$TK_TMP/want.sched" | sort >"$TK_TMP/want.sched.s"
-sort "$TK_TMP/tk.sched" >"$TK_TMP/got.sched.s"
+# sched_process_free fires in the RCU callbacks of a softirq, over
+# whatever task runs (the workload, at times); there bpftrace skips its
+# program when it interrupted another BPF program on that CPU (the
+# kernel's bpf_prog_active guard: lesson 4's, in the workload's
+# syscalls), and the ring buffer does not: once 5 against none.  The
+# frees are left out of both.
+sed 's/^@\[tracepoint:/@[/' "$TK_TMP/want.sched" | grep -v sched_process_free |
+	sort >"$TK_TMP/want.sched.s"
+grep -v sched_process_free "$TK_TMP/tk.sched" | sort >"$TK_TMP/got.sched.s"
 same sched "$TK_TMP/want.sched.s" "$TK_TMP/got.sched.s"
 grep -qx '@\[sched:sched_process_fork\]: 3' "$TK_TMP/tk.sched" ||
 	fail "sched: not the workload's 3 forks"
