@@ -50,16 +50,9 @@ ALL_CFLAGS := $(CFLAGS) -std=gnu11 -Wall -Wextra -Wno-unused-parameter \
 ALL_LDFLAGS := $(LDFLAGS) $(SAN_FLAGS)
 LIBS := $(PKG_LIBS) -lm
 
-# The machine the probe translator knows (perf's SRCARCH): arch/$(SRCARCH)/
-# implements arch/arch.h.  Another arch is another folder.
-SRCARCH ?= $(patsubst x86_64,x86,$(shell uname -m))
-ifeq ($(wildcard arch/$(SRCARCH)/*.c),)
-$(error tracekit: no arch/$(SRCARCH)/: set SRCARCH to a folder of arch/)
-endif
-
 SRCS := tracekit.c $(wildcard builtin-*.c) $(wildcard util/*.c) \
 	$(wildcard ubifs/*.c) \
-	$(wildcard arch/$(SRCARCH)/*.c) $(wildcard tests/*.c)
+	$(wildcard arch/*.c) $(wildcard arch/*/*.c) $(wildcard tests/*.c)
 OBJS := $(patsubst %.c,$(OUT)/%.o,$(SRCS))
 
 all: $(TRACEKIT)

@@ -25,6 +25,7 @@ struct probe_cmd_opts {
 	const char *exec;
 	const char *module;
 	const char *vmlinux;
+	const char *sysroot;
 	struct opt_string_list add;
 	struct opt_string_list def;
 	struct opt_string_list del;
@@ -92,17 +93,25 @@ static int print_output(const struct probe_output *said, int ret)
 	return code;
 }
 
-/* --sdt: the markers of exec whose sdt_PROVIDER:NAME matches filter. */
-static int sdt_list(const char *exec, const char *filter)
+/*
+ * --sdt: the markers of exec (in sysroot unless NULL) whose
+ * sdt_PROVIDER:NAME matches filter.
+ */
+static int sdt_list(const char *exec, const char *sysroot, const char *filter)
 {
-	char *pglob = NULL, *nglob = NULL;
+	char *pglob = NULL, *nglob = NULL, *named, *file;
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 	int n;
 
 	if (filter && sdt_spec_parse(filter, &pglob, &nglob, &err) != 1)
 		die_code(TK_EXIT_USAGE, "%s", err.len ? err.buf :
 			 "--sdt filters by sdt_PROVIDER:NAME (globs allowed)");
-	n = sdt_markers_list(exec, pglob, nglob, &out, &err);
+	n = probe_target_file(sysroot, exec, &named, &file, &err);
+	if (n < 0)
+		die_code(tk_exit_code(n), "%s", err.buf);
+	free(named);
+	n = sdt_markers_list(file, pglob, nglob, &out, &err);
+	free(file);
 	if (n < 0)
 		die_code(tk_exit_code(n), "%s", err.buf);
 	if (!n)
@@ -122,7 +131,7 @@ static int do_add(struct probe_cmd_opts *po,
 {
 	struct probe_add_opts o = {
 		.exec = po->exec, .module = po->module, .vmlinux = po->vmlinux,
-		.define_only = define_only, .keep_going = po->keep_going,
+		.sysroot = po->sysroot, .define_only = define_only, .keep_going = po->keep_going,
 		.force_regs = po->force_regs, .verbose = po->verbose,
 		.call_graph = po->call_graph,
 	};
@@ -169,7 +178,8 @@ static int do_del(const struct opt_string_list *globs)
 static int open_target(struct probe_target *t, const struct probe_cmd_opts *po)
 {
 	struct strbuf err = STRBUF_INIT;
-	int ret = probe_target_open(t, po->exec, po->module, po->vmlinux, &err);
+	int ret = probe_target_open(t, po->exec, po->module, po->vmlinux,
+				    po->sysroot, &err);
 
 	if (ret)
 		error("%s", err.buf);
@@ -220,6 +230,9 @@ int cmd_probe(int argc, const char **argv)
 		OPT_STRING('k', "vmlinux", &po.vmlinux, "VMLINUX",
 			   "kernel image with debug info (default: search the usual places, "
 			   "else the kernel's BTF)"),
+		OPT_STRING(0, "sysroot", &po.sysroot, "DIR",
+			   "-x names a binary of another machine whose file tree is "
+			   "copied at DIR here: DIR/PATH is read, PATH is defined"),
 		OPT_GROUP("Actions"),
 		OPT_STRING_LIST('a', "add", &po.add, "SPEC",
 				"translate SPEC and add it to tracefs (the default)"),
@@ -274,7 +287,7 @@ int cmd_probe(int argc, const char **argv)
 		if (argc > 1)
 			die_code(TK_EXIT_USAGE,
 				 "--sdt takes one sdt_PROVIDER:NAME filter");
-		ret = sdt_list(po.exec, argc ? argv[0] : NULL);
+		ret = sdt_list(po.exec, po.sysroot, argc ? argv[0] : NULL);
 		strbuf_release(&rest);
 		return ret;
 	}
@@ -296,6 +309,8 @@ int cmd_probe(int argc, const char **argv)
 		      "no probe spec given");
 		usage_with_options(probe_usage, options);
 	}
+	if (po.sysroot && !po.exec)
+		die_code(TK_EXIT_USAGE, "--sysroot goes with -x");
 	if (po.keep_going && !po.def.nr)
 		die_code(TK_EXIT_USAGE, "--keep-going goes with -D");
 	if (po.list) {

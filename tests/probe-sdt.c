@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * util/probe-sdt: the x86-64 argument grammar, the register names, the
- * note descriptor, and whole ELF files built here byte by byte (plain,
- * prelinked, corrupt) so that every address rule is checked against a
- * known layout.
+ * util/probe-sdt: the x86-64 and arm64 argument grammars, the register
+ * names, the note descriptor, and whole ELF files built here byte by
+ * byte (plain, prelinked, corrupt) so that every address rule is checked
+ * against a known layout.
  */
 #include <elf.h>
 #include <errno.h>
@@ -65,16 +65,50 @@ static const struct arg_case arg_cases[] = {
 	{ "8@0x1g(%rax)", -EINVAL, NULL, NULL },
 };
 
-static int test_args(void)
+/*
+ * arm64, as gcc and clang write operands (the guest runs what they
+ * become: tests/shell/arm64-sdt.sh): w registers read as their x
+ * register, '#' optional, no index registers, no SIMD registers.
+ */
+static const struct arg_case arm64_cases[] = {
+	{ "8@x4", 0, "%x4", "u64" },
+	{ "-4@w2", 0, "%x2", "s32" },
+	{ "-4@[sp, 96]", 0, "+96(%sp)", "s32" },
+	{ "-4@[sp]", 0, "+0(%sp)", "s32" },
+	{ "2@[x22, 20]", 0, "+20(%x22)", "u16" },
+	{ "-8@[x29, #-16]", 0, "-16(%x29)", "s64" },
+	{ "8@[sp,0x10]", 0, "+16(%sp)", "u64" },
+	{ "4@5", 0, "\\5", "u32" },
+	{ "-4@#-5", 0, "\\-5", "s32" },
+	{ "8@xzr", 0, "\\0", "u64" },
+	{ "8@x30", 0, "%x30", "u64" },
+	{ "8@sp", 0, "%sp", "u64" },
+	{ "8@[x1, x2]", -EOPNOTSUPP, NULL, NULL },
+	{ "8@[x1, x2, lsl 3]", -EOPNOTSUPP, NULL, NULL },
+	{ "8@[x1, 8]!", -EOPNOTSUPP, NULL, NULL },
+	{ "8f@d0", -EOPNOTSUPP, NULL, NULL },
+	{ "16@q1", -EINVAL, NULL, NULL },
+	{ "8@v3", -EOPNOTSUPP, NULL, NULL },
+	{ "8@x31", -EOPNOTSUPP, NULL, NULL },
+	{ "8@g_sym", -EOPNOTSUPP, NULL, NULL },
+	{ "8@%rax", -EOPNOTSUPP, NULL, NULL },
+	{ "8@[x1", -EINVAL, NULL, NULL },
+	{ "8@[x0, #:lo12:g_buf]", -EOPNOTSUPP, NULL, NULL },
+	{ "8@[x1, 0x1g]", -EINVAL, NULL, NULL },
+	{ "8@", -EINVAL, NULL, NULL },
+};
+
+static int check_args(const struct arch *a, const struct arg_case *cases,
+		      size_t nr)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(arg_cases) / sizeof(arg_cases[0]); i++) {
-		const struct arg_case *c = &arg_cases[i];
+	for (i = 0; i < nr; i++) {
+		const struct arg_case *c = &cases[i];
 		struct strbuf why = STRBUF_INIT, fetch = STRBUF_INIT,
 			      type = STRBUF_INIT;
 		struct sdt_arg arg;
-		int ret = sdt_arg_parse(c->text, strlen(c->text), &arg, &why);
+		int ret = sdt_arg_parse(a, c->text, strlen(c->text), &arg, &why);
 
 		fprintf(stderr, "%-24s -> %d %s\n", c->text, ret, why.buf);
 		TEST_ASSERT_EQUAL(c->text, ret, c->ret);
@@ -96,22 +130,30 @@ static int test_args(void)
 	return TEST_OK;
 }
 
+static int test_args(void)
+{
+	return check_args(&arch_x86_64, arg_cases,
+			  sizeof(arg_cases) / sizeof(arg_cases[0])) ||
+	       check_args(&arch_arm64, arm64_cases,
+			  sizeof(arm64_cases) / sizeof(arm64_cases[0]));
+}
+
 static int test_regs(void)
 {
 	const struct sdt_reg *r;
 
-	r = arch_sdt_reg_lookup("eax");
+	r = arch_x86_64.sdt_reg_lookup("eax");
 	TEST_ASSERT_VAL("eax", r && !strcmp(r->kname, "ax") && r->bits == 32 && !r->shift);
-	r = arch_sdt_reg_lookup("bh");
+	r = arch_x86_64.sdt_reg_lookup("bh");
 	TEST_ASSERT_VAL("bh", r && !strcmp(r->kname, "bx") && r->bits == 8 && r->shift == 8);
-	r = arch_sdt_reg_lookup("r11b");
+	r = arch_x86_64.sdt_reg_lookup("r11b");
 	TEST_ASSERT_VAL("r11b", r && !strcmp(r->kname, "r11") && r->bits == 8);
-	r = arch_sdt_reg_lookup("dil");
+	r = arch_x86_64.sdt_reg_lookup("dil");
 	TEST_ASSERT_VAL("dil", r && !strcmp(r->kname, "di"));
-	r = arch_sdt_reg_lookup("spl");
+	r = arch_x86_64.sdt_reg_lookup("spl");
 	TEST_ASSERT_VAL("spl", r && !strcmp(r->kname, "sp"));
-	TEST_ASSERT_VAL("xmm0 unknown", !arch_sdt_reg_lookup("xmm0"));
-	TEST_ASSERT_VAL("sih unknown", !arch_sdt_reg_lookup("sih"));
+	TEST_ASSERT_VAL("xmm0 unknown", !arch_x86_64.sdt_reg_lookup("xmm0"));
+	TEST_ASSERT_VAL("sih unknown", !arch_x86_64.sdt_reg_lookup("sih"));
 	return TEST_OK;
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "arch/arch.h"
 #include "tests/tests.h"
 #include "util/fetcharg.h"
 #include "util/probe-dwarf.h"
@@ -93,7 +94,8 @@ static int parse_bad(void)
 static int format(struct fetch_arg *fa, enum probe_kind kind, int64_t delta,
 		  const char *want)
 {
-	struct fetch_ctx ctx = { .kind = kind, .load_delta = delta };
+	struct fetch_ctx ctx = { .kind = kind, .arch = &arch_x86_64,
+				 .load_delta = delta };
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 	int ret = fetch_arg_format(fa, &ctx, &out, &err);
 
@@ -109,7 +111,7 @@ static int format(struct fetch_arg *fa, enum probe_kind kind, int64_t delta,
 static int fetcharg_text(void)
 {
 	struct fetch_arg fa = { .name = "x", .base = FETCH_REG, .reg = 5, .type = "s32" };
-	struct fetch_ctx ctx = { .kind = PROBE_KPROBE };
+	struct fetch_ctx ctx = { .kind = PROBE_KPROBE, .arch = &arch_x86_64 };
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 	int i;
 
@@ -157,8 +159,8 @@ static int fetcharg_text(void)
 static int self_resolve(struct probe_debuginfo *dbg, const char *text,
 			struct strbuf *out)
 {
-	struct probe_opts opts = { .kind = PROBE_UPROBE };
-	struct fetch_ctx ctx = { .kind = PROBE_UPROBE };
+	struct probe_opts opts = { .kind = PROBE_UPROBE, .arch = &arch_x86_64 };
+	struct fetch_ctx ctx = { .kind = PROBE_UPROBE, .arch = &arch_x86_64 };
 	struct strbuf err = STRBUF_INIT;
 	struct probe_spec spec;
 	struct probe_point *pps;

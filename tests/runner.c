@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "arch/arch.h"
 #include "tests/runner.h"
 #include "tests/tests.h"
 #include "util/array.h"
@@ -259,6 +260,8 @@ void test_caps_text(struct strbuf *sb)
 	const struct tk_features *f = tk_features();
 	const struct tk_feature *ft;
 	const char *dir = tk_tracefs_dir();
+	struct strbuf why = STRBUF_INIT;
+	const struct arch *a;
 
 	strbuf_addf(sb, "root=%d\n", geteuid() == 0);
 	strbuf_addf(sb, "tracefs=%s\n", dir ? dir : "");
@@ -269,6 +272,10 @@ void test_caps_text(struct strbuf *sb)
 	/* Not tracefs: the kernel's own types, CONFIG_DEBUG_INFO_BTF. */
 	strbuf_addf(sb, "btf=%d\n", access(PROBE_BTF_VMLINUX, R_OK) == 0);
 	strbuf_addf(sb, "in_vm=%d\n", getenv("TRACEKIT_IN_VM") != NULL);
+	/* What probe translates for by default (uname's name if none). */
+	a = arch_of_kernel(&why);
+	strbuf_addf(sb, "arch=%s\n", a ? a->name : why.buf);
+	strbuf_release(&why);
 	/* A capability no machine has, for the framework's self-test. */
 	if (getenv("TRACEKIT_TEST_FIXTURES"))
 		strbuf_addstr(sb, "fixture=0\n");

@@ -81,7 +81,7 @@ char *test_source_path(const char *rel);
 	X(record_uprobe, "record: uprobe with string and array arguments") \
 	X(record_parse_cpus, "record: --cpus list parser") \
 	X(probe_spec, "probe: spec parser, fetcharg text, DWARF of this binary") \
-	X(probe_sdt, "probe: SDT notes, x86-64 argument grammar, semaphores") \
+	X(probe_sdt, "probe: SDT notes, x86-64 and arm64 argument grammars, semaphores") \
 	X(stack_tracer, "stack tracer: stack_trace parser (6.1 captures), THREAD_SIZE") \
 	X(ubifs, "ubifs: verify mkfs.ubifs images, reject bad input") \
 	X(ubifs_tamper, "ubifs: every flipped byte is detected and located") \

@@ -13,13 +13,19 @@
 #include "util/parse-options.h"
 #include "util/usage.h"
 
-int callgraph_fetch_args(unsigned int stack_size, struct strbuf *out)
+int callgraph_fetch_args(const struct arch *a, unsigned int stack_size,
+			 struct strbuf *out, struct strbuf *err)
 {
-	const struct arch_unwind_reg *regs;
+	const struct arch_unwind_reg *regs = a->unwind_regs;
 	unsigned int off, n;
-	int i, nr;
+	int i, nr = a->nr_unwind_regs;
 
-	regs = arch_unwind_regs(&nr);
+	if (a != CALLGRAPH_ARCH) {
+		strbuf_addf(err, "--call-graph: report unwinds %s stacks only, not %s "
+			    "(libunwind's remote unwinding is built for one machine)",
+			    CALLGRAPH_ARCH->name, a->name);
+		return -EOPNOTSUPP;
+	}
 	for (i = 0; i < nr; i++)
 		strbuf_addf(out, " %s%s=%%%s", CALLGRAPH_PREFIX, regs[i].kname,
 			    regs[i].kname);
@@ -59,7 +65,8 @@ int callgraph_is_field(const char *name)
 		return 0;
 	if (!strncmp(name, CALLGRAPH_STACK, strlen(CALLGRAPH_STACK)))
 		return 1;
-	regs = arch_unwind_regs(&nr);
+	regs = CALLGRAPH_ARCH->unwind_regs;
+	nr = CALLGRAPH_ARCH->nr_unwind_regs;
 	for (i = 0; i < nr; i++)
 		if (!strcmp(name + plen, regs[i].kname))
 			return 1;

@@ -2,6 +2,7 @@
 #ifndef TK_CALLGRAPH_H
 #define TK_CALLGRAPH_H
 
+#include "arch/arch.h"
 #include "util/strbuf.h"
 
 /*
@@ -10,7 +11,7 @@
  * them back: neither of those two needs the rest of the probe modules.
  *
  * --call-graph: what a uprobe captures for an offline unwinder.  The
- * registers of arch_unwind_regs() as CALLGRAPH_PREFIX + their name
+ * registers of the arch's unwind_regs as CALLGRAPH_PREFIX + their name
  * (__ip, __sp...), then the stack from %sp as CALLGRAPH_STACK0, 1, ...
  * x64 arrays of up to FETCH_MAX_ARRAY_LEN elements: the one dump
  * the kernel can take, since an array's length is fixed.
@@ -29,10 +30,19 @@
 #define CALLGRAPH_DEF_STACK	(CALLGRAPH_MAX_STACK - 64)
 
 /*
- * Appends the capture fetchargs for stack_size bytes of stack (a
- * multiple of 8, up to CALLGRAPH_MAX_STACK) to out; the number appended.
+ * Appends the capture fetchargs of a target of arch a for stack_size
+ * bytes of stack (a multiple of 8, up to CALLGRAPH_MAX_STACK) to out;
+ * the number appended, or -EOPNOTSUPP with err's reason when report's
+ * unwinder cannot read the machine's stacks.
  */
-int callgraph_fetch_args(unsigned int stack_size, struct strbuf *out);
+int callgraph_fetch_args(const struct arch *a, unsigned int stack_size,
+			 struct strbuf *out, struct strbuf *err);
+
+/*
+ * The machine whose snapshots report's unwinder reads (libunwind's
+ * x86-64 remote unwinding) and whose capture fields it recognises.
+ */
+#define CALLGRAPH_ARCH (&arch_x86_64)
 
 /*
  * The stack size of --call-graph's SIZE into *size: a multiple of 8 from

@@ -37,10 +37,10 @@ static int format_base(const struct fetch_arg *fa, const struct fetch_ctx *ctx,
 
 	switch (fa->base) {
 	case FETCH_REG:
-		reg = arch_dwarf_regname(fa->reg);
+		reg = arch_dwarf_regname(ctx->arch, fa->reg);
 		if (!reg) {
-			strbuf_addf(err, "DWARF register %d has no kernel name",
-				    fa->reg);
+			strbuf_addf(err, "DWARF register %d has no %s kernel name",
+				    fa->reg, ctx->arch->name);
 			return -EINVAL;
 		}
 		strbuf_addf(sb, "%%%s", reg);

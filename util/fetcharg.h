@@ -7,6 +7,8 @@
 #include "util/probe-file.h"
 #include "util/strbuf.h"
 
+struct arch;
+
 /*
  * A fetch chain: where a value lives, as the kernel's fetchargs can say
  * it (Documentation/trace/kprobetrace.rst).  The value is BASE, then for
@@ -61,6 +63,7 @@ struct fetch_arg {
 /* How to spell addresses for the probe being built. */
 struct fetch_ctx {
 	enum probe_kind kind;
+	const struct arch *arch;	/* the target's registers */
 	/*
 	 * uprobes: p_vaddr - p_offset of the probed segment (@+N = addr -
 	 * delta)

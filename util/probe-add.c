@@ -155,7 +155,7 @@ static int sdt_add(const struct probe_add_opts *o, const char *spec,
 		ret = usage_error(said, err.buf);
 		goto out;
 	}
-	ret = probe_events_sdt(o->exec, spec, &rq, o->define_only, &evs,
+	ret = probe_events_sdt(o->exec, o->sysroot, spec, &rq, o->define_only, &evs,
 			       &warn, &err);
 	if (ret) {
 		say(said, PROBE_SAY_ERROR, "%s", err.buf);
@@ -223,7 +223,8 @@ static int open_target(struct probe_target *t, const struct probe_add_opts *o,
 		       struct probe_output *said)
 {
 	struct strbuf err = STRBUF_INIT;
-	int ret = probe_target_open(t, o->exec, o->module, o->vmlinux, &err);
+	int ret = probe_target_open(t, o->exec, o->module, o->vmlinux,
+				    o->sysroot, &err);
 
 	if (ret)
 		say(said, PROBE_SAY_ERROR, "%s", err.buf);

@@ -39,6 +39,7 @@ struct probe_add_opts {
 	const char *exec;	/* -x: uprobes */
 	const char *module;	/* -m */
 	const char *vmlinux;	/* -k */
+	const char *sysroot;	/* exec is in this copy of the target's files */
 	int define_only;	/* -D: print, add nothing */
 	int keep_going;		/* with -D: each spec on its own */
 	int force_regs;		/* kprobe arguments as registers */

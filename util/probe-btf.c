@@ -639,11 +639,13 @@ static int all_integer(const struct btf *btf, const struct btf_type *t,
 
 /*
  * The argument slot k ($argk) of parameter p, the earlier ones having
- * taken *regs registers and *stack stack slots (arch_arg_slot()); -1 for
- * a float, or an aggregate holding one, whose place BTF cannot tell.
+ * taken *regs registers and *stack stack slots (the arch's arg_slot(),
+ * which sets *by_ref); -1 for a float, or an aggregate holding one,
+ * whose place BTF cannot tell.
  */
-static int param_slot(const struct btf *btf, const struct btf_param *p,
-		      int *regs, int *stack)
+static int param_slot(const struct arch *a, const struct btf *btf,
+		      const struct btf_param *p, int *regs, int *stack,
+		      int *by_ref)
 {
 	__u32 id;
 	const struct btf_type *t = real_type(btf, p->type, &id);
@@ -653,30 +655,35 @@ static int param_slot(const struct btf *btf, const struct btf_param *p,
 		return -1;
 	if (is_su(t))
 		return all_integer(btf, t, 0) ?
-			arch_arg_slot((size_t)size, 1, regs, stack) : -1;
+			a->arg_slot((size_t)size, 1, regs, stack, by_ref) : -1;
 	if (btf_is_int(t) || btf_is_ptr(t) || btf_is_enum(t) ||
 	    btf_is_enum64(t))
-		return arch_arg_slot((size_t)size, 0, regs, stack);
+		return a->arg_slot((size_t)size, 0, regs, stack, by_ref);
 	return -1;
 }
 
-/* Where argument k is at the entry: $argk, or the register it is in. */
-static int arg_base(struct btf_ctx *bc, int k, struct fetch_arg *fa,
-		    struct strbuf *err)
+/*
+ * Where argument k is at the entry: $argk, or the register or stack slot
+ * it is in; by_ref: the address of the argument's copy is.
+ */
+static int arg_base(struct btf_ctx *bc, int k, int by_ref,
+		    struct fetch_arg *fa, struct strbuf *err)
 {
 	long long off;
+	int ret;
 
-	if (bc->opts->argn) {
+	if (bc->opts->argn && arch_argn_ok(bc->opts->arch, k)) {
 		fa->base = FETCH_ARGN;
 		fa->argn = k;
-		return 0;
+		return by_ref ? fetch_arg_push_deref(fa, 0) : 0;
 	}
 	fa->base = FETCH_REG;
-	switch (arch_entry_arg(k, &fa->reg, &off)) {
+	switch (arch_entry_arg(bc->opts->arch, k, &fa->reg, &off)) {
 	case 0:
-		return 0;
+		return by_ref ? fetch_arg_push_deref(fa, 0) : 0;
 	case 1:
-		return fetch_arg_push_deref(fa, off);
+		ret = fetch_arg_push_deref(fa, off);
+		return !ret && by_ref ? fetch_arg_push_deref(fa, 0) : ret;
 	default:
 		strbuf_addf(err, "argument %d: this architecture does not say where it is",
 			    k);
@@ -692,7 +699,7 @@ static int arg_var(void *ctx, const struct probe_arg *arg, int whole,
 	struct strbuf path = STRBUF_INIT, what = STRBUF_INIT;
 	char *bf = NULL;
 	int i, k = 0, n = btf_vlen(bc->proto), ret;
-	int slot = 0, regs = 0, stack = 0;
+	int slot = 0, regs = 0, stack = 0, by_ref = 0;
 	__u32 id;
 
 	bc->whole = whole;
@@ -710,7 +717,8 @@ static int arg_var(void *ctx, const struct probe_arg *arg, int whole,
 		goto out;
 	}
 	for (i = 0; i < k; i++) {
-		slot = param_slot(bc->btf, &p[i], &regs, &stack);
+		slot = param_slot(bc->opts->arch, bc->btf, &p[i], &regs,
+				  &stack, &by_ref);
 		if (slot < 0) {
 			strbuf_addf(&what, "'%s': %s '%s', passed as a float or holding one, "
 				    "its argument slot", arg->var,
@@ -720,7 +728,7 @@ static int arg_var(void *ctx, const struct probe_arg *arg, int whole,
 			goto out;
 		}
 	}
-	ret = arg_base(bc, slot, fa, err);
+	ret = arg_base(bc, slot, by_ref, fa, err);
 	if (ret)
 		goto out;
 	real_type(bc->btf, p[k - 1].type, &id);
@@ -893,10 +901,11 @@ static void ambiguous(const struct btf *btf, const char *func,
 /*
  * out = the arguments of pp as the kernel would be given them, or err's reason.
  */
-static void point_args(const struct probe_point *pp, int ret,
+static void point_args(const struct probe_opts *opts,
+		       const struct probe_point *pp, int ret,
 		       const struct strbuf *err, struct strbuf *out)
 {
-	struct fetch_ctx fc = { .kind = PROBE_KPROBE };
+	struct fetch_ctx fc = { .kind = PROBE_KPROBE, .arch = opts->arch };
 	struct strbuf ignore = STRBUF_INIT;
 	int i;
 
@@ -972,12 +981,12 @@ int probe_btf_resolve(struct probe_btf *b, const struct probe_spec *spec,
 	 * is kallsyms' function.
 	 */
 	if (nprotos > 1)
-		point_args(first, ret, err, &def);
+		point_args(opts, first, ret, err, &def);
 	for (i = 1; i < nprotos; i++) {
 		int r = proto_point(&bc, spec, &ks, protos[i].proto, NULL, &pp,
 				    &other_err);
 
-		point_args(pp, r, &other_err, &other);
+		point_args(opts, pp, r, &other_err, &other);
 		probe_points_release(pp, 1);
 		if (strcmp(def.buf, other.buf)) {
 			strbuf_reset(err);

@@ -4,12 +4,14 @@
  * as perf prints them: -V, -L, -F.
  */
 #include <dwarf.h>
+#include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch/arch.h"
 #include "util/array.h"
 #include "util/probe-dwarf-int.h"
 #include "util/probe-dwarf-list.h"
@@ -51,12 +53,22 @@ static int list_site_vars(struct probe_debuginfo *dbg,
 {
 	struct probe_opts opts = { .kind = PROBE_UPROBE };
 	struct var_ctx vc = { .dbg = dbg, .opts = &opts, .func = &site->func };
+	struct strbuf why = STRBUF_INIT;
 	Dwarf_Die cu, *scopes = NULL;
 	GElf_Off off = 0;
 	const char *name;
-	int ret, skipped, n, i;
+	int ret, skipped, n, i, elfclass = 0;
+	unsigned int machine;
 	size_t len;
 
+	/* The target's open refused the machines no arch translates for. */
+	machine = probe_debuginfo_machine(dbg, &elfclass);
+	opts.arch = arch_of_elf(machine, elfclass, &why);
+	if (!opts.arch)
+		strbuf_addf(err, "an ELF for %s", why.buf);
+	strbuf_release(&why);
+	if (!opts.arch)
+		return -EOPNOTSUPP;
 	dwarf_aux_entry(&site->func, &vc.entry);
 	ret = site->inlined ? dwarf_aux_entry(&site->target, &vc.pc) :
 	      probe_dwarf_point_address(spec, &site->func, 1, &vc.pc, &skipped,

@@ -102,7 +102,7 @@ static int frame_base(struct var_ctx *vc, int *reg, Dwarf_Sword *off,
 		if (vc->pc == vc->entry) {
 			long long cfa_off;
 
-			arch_entry_cfa(reg, &cfa_off);
+			arch_entry_cfa(vc->opts->arch, reg, &cfa_off);
 			*off = (Dwarf_Sword)cfa_off;
 			return 0;
 		}
@@ -425,7 +425,12 @@ static int final_type(struct var_ctx *vc, const struct probe_arg *arg,
 	    !dwarf_aux_real_type(type, &dt.elem)) {
 		t.has_elem = 1;
 		t.elem_char = dwarf_aux_is_char(&dt.elem, &uns);
-		t.elem_text = t.elem_char && !uns;
+		/*
+		 * Text: signed char, and plain char, which is unsigned on
+		 * arm64 (AAPCS64) and signed on x86-64; unsigned char is bytes.
+		 */
+		t.elem_text = t.elem_char &&
+			      (!uns || !strcmp(dwarf_diename(&dt.elem) ?: "", "char"));
 	}
 	if (t.kind == PROBE_TYPE_ARRAY)
 		t.count = dwarf_aux_array_count(type);
@@ -563,9 +568,9 @@ static void use_argn(struct var_ctx *vc, Dwarf_Die *var, const char *sym,
 	    fa->base != FETCH_REG)
 		return;
 	k = param_index(vc, var, &abi_ok);
-	if (!k || !abi_ok)
+	if (!k || !abi_ok || !arch_argn_ok(vc->opts->arch, k))
 		return;
-	switch (arch_entry_arg(k, &reg, &off)) {
+	switch (arch_entry_arg(vc->opts->arch, k, &reg, &off)) {
 	case 0:
 		if (fa->reg != reg)
 			return;

@@ -72,6 +72,17 @@ const char *probe_debuginfo_file(const struct probe_debuginfo *dbg)
 	return dbg->dw && debug_file ? debug_file : dbg->path;
 }
 
+unsigned int probe_debuginfo_machine(const struct probe_debuginfo *dbg,
+				     int *elfclass)
+{
+	GElf_Ehdr eh;
+
+	if (!gelf_getehdr(dbg->elf, &eh))
+		return EM_NONE;
+	*elfclass = eh.e_ident[EI_CLASS];
+	return eh.e_machine;
+}
+
 void probe_debuginfo_close(struct probe_debuginfo *dbg)
 {
 	if (!dbg)

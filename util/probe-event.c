@@ -125,7 +125,7 @@ static int format_line(const struct probe_target *t,
 		       const char *event, struct probe_events *evs,
 		       struct strbuf *err)
 {
-	struct fetch_ctx fctx = { .kind = t->kind,
+	struct fetch_ctx fctx = { .kind = t->kind, .arch = t->arch,
 				  .load_delta = pp->load_delta };
 	struct strbuf line = STRBUF_INIT, where = STRBUF_INIT,
 		      sig = STRBUF_INIT;
@@ -232,6 +232,7 @@ int probe_events_translate(const struct probe_target *t,
 	int i;
 
 	memset(evs, 0, sizeof(*evs));
+	evs->arch = t->arch;
 	for (i = 0; i < nr; i++) {
 		if (translate(t, specs[i], dopts, evs, warn, err)) {
 			probe_events_release(evs);
@@ -261,7 +262,9 @@ int probe_events_call_graph(struct probe_events *evs, unsigned int stack_size,
 	struct strbuf capture = STRBUF_INIT, line = STRBUF_INIT;
 	int i, nr, ret = 0;
 
-	nr = callgraph_fetch_args(stack_size, &capture);
+	nr = callgraph_fetch_args(evs->arch, stack_size, &capture, err);
+	if (nr < 0)
+		return nr;
 	for (i = 0; i < evs->nr && !ret; i++) {
 		struct probe_def *d = &evs->v[i].def;
 
@@ -419,6 +422,7 @@ int probe_events_from_sdt(const struct sdt_markers *ms, const char *path,
 	int i, ret = 0;
 
 	memset(evs, 0, sizeof(*evs));
+	evs->arch = ms->arch;
 	for (i = 0; i < ms->nr && !ret; i++) {
 		const struct sdt_marker *m = &ms->v[i];
 		struct strbuf group = STRBUF_INIT, event = STRBUF_INIT,
@@ -450,20 +454,21 @@ int probe_events_from_sdt(const struct sdt_markers *ms, const char *path,
 	return ret;
 }
 
-int probe_events_sdt(const char *exec, const char *spec,
+int probe_events_sdt(const char *exec, const char *sysroot, const char *spec,
 		     const struct sdt_request *rq, int define_only,
 		     struct probe_events *evs, struct strbuf *warn,
 		     struct strbuf *err)
 {
 	struct probe_defs defs = { 0 };
 	struct sdt_markers ms;
-	char *path;
+	char *path, *file;
 	int ret;
 
-	ret = probe_realpath(exec, &path, err);
+	ret = probe_target_file(sysroot, exec, &path, &file, err);
 	if (ret)
 		return ret;
-	ret = sdt_markers_read(path, &ms, err);
+	ret = sdt_markers_read(file, &ms, err);
+	free(file);
 	if (ret)
 		goto out_path;
 	if (!define_only) {

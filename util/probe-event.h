@@ -27,6 +27,7 @@ struct probe_event {
 struct probe_events {
 	struct probe_event *v;
 	int nr, alloc;
+	const struct arch *arch;	/* of the binary probed */
 };
 
 void probe_events_release(struct probe_events *evs);
@@ -82,13 +83,14 @@ int probe_events_from_sdt(const struct sdt_markers *ms, const char *path,
 			  struct strbuf *err);
 
 /*
- * The events of an SDT spec on exec (probe_events_from_sdt() of its
- * markers, rq the spec parsed): with define_only, to be printed; else to
+ * The events of an SDT spec on exec, in the file tree sysroot unless NULL
+ * (probe_target_file()), from probe_events_from_sdt() of its markers, rq
+ * the spec parsed: with define_only, to be printed; else to
  * be added, each checked against the definitions in tracefs.  0, or
  * -errno with err set: -ENODEV without uprobe_events, -ENOENT when no
  * marker matches spec, -EINVAL when a marker site cannot be probed.
  */
-int probe_events_sdt(const char *exec, const char *spec,
+int probe_events_sdt(const char *exec, const char *sysroot, const char *spec,
 		     const struct sdt_request *rq, int define_only,
 		     struct probe_events *evs, struct strbuf *warn,
 		     struct strbuf *err);
@@ -105,7 +107,8 @@ void probe_events_summary(const struct probe_events *evs, int width,
  * --call-graph: appends to every event of evs the fetchargs that capture
  * its user stack (callgraph_fetch_args(), stack_size bytes).  0; -EINVAL
  * for a kprobe or an event that names a capture argument already,
- * -E2BIG past the kernel's argument count; err says which.
+ * -E2BIG past the kernel's argument count, -EOPNOTSUPP for a machine
+ * whose stacks tracekit does not unwind; err says which.
  */
 int probe_events_call_graph(struct probe_events *evs, unsigned int stack_size,
 			    struct strbuf *err);

@@ -21,6 +21,7 @@
 /* What the running kernel accepts, decided by the caller (tk_features). */
 struct probe_opts {
 	enum probe_kind kind;
+	const struct arch *arch;	/* the target's */
 	unsigned argn:1;	/* kprobes: $argN at function entry */
 	unsigned ustring:1;	/* uprobes: ustring type */
 	unsigned symbol:1;	/* kprobes: symbol type for code pointers */

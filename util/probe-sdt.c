@@ -70,8 +70,8 @@ int sdt_note_decode(const unsigned char *desc, size_t len, int elfclass,
 	return 0;
 }
 
-int sdt_arg_parse(const char *text, size_t len, struct sdt_arg *arg,
-		  struct strbuf *why)
+int sdt_arg_parse(const struct arch *a, const char *text, size_t len,
+		  struct sdt_arg *arg, struct strbuf *why)
 {
 	const char *at = memchr(text, '@', len), *op = text;
 	size_t oplen = len;
@@ -103,7 +103,7 @@ int sdt_arg_parse(const char *text, size_t len, struct sdt_arg *arg,
 		strbuf_addf(why, "empty operand");
 		return -EINVAL;
 	}
-	return arch_sdt_operand_parse(op, oplen, arg, why);
+	return a->sdt_operand_parse(op, oplen, arg, why);
 }
 
 void sdt_arg_release(struct sdt_arg *arg)
@@ -148,6 +148,7 @@ void sdt_arg_fetcharg(const struct sdt_arg *arg, uint64_t rip_n,
 struct elf_ctx {
 	Elf *elf;
 	const char *path;
+	const struct arch *arch;
 };
 
 /* st_value of a defined symbol called name, from .symtab then .dynsym. */
@@ -200,7 +201,7 @@ static void convert_arg(const struct elf_ctx *ctx, const struct sdt_marker *m,
 
 	memset(f, 0, sizeof(*f));
 	f->text = xstrndup(text, len);
-	ret = sdt_arg_parse(text, len, &arg, &why);
+	ret = sdt_arg_parse(ctx->arch, text, len, &arg, &why);
 	if (!ret && arg.op == SDT_OP_RIP) {
 		uint64_t sym;
 		int64_t delta;
@@ -242,9 +243,13 @@ static void convert_args(const struct elf_ctx *ctx, struct sdt_marker *m)
 		return;
 	for (;;) {
 		size_t len;
+		int depth = 0;
 
 		p += strspn(p, " \t");
-		len = strcspn(p, " \t");
+		/* arm64 writes "-4@[sp, 96]": a blank inside [] is the operand's. */
+		for (len = 0; p[len] && (depth || (p[len] != ' ' && p[len] != '\t'));
+		     len++)
+			depth += p[len] == '[' ? 1 : p[len] == ']' && depth ? -1 : 0;
 		if (!len)
 			break;
 		grow_array(m->argv, m->argc, alloc, 8);
@@ -403,7 +408,8 @@ static int read_note_section(const struct elf_ctx *ctx, Elf_Scn *scn,
 int sdt_markers_from_elf(Elf *elf, const char *path, struct sdt_markers *ms,
 			 struct strbuf *err)
 {
-	struct elf_ctx ctx = { elf, path };
+	struct elf_ctx ctx = { elf, path, NULL };
+	struct strbuf why = STRBUF_INIT;
 	Elf_Scn *scn = NULL;
 	GElf_Ehdr eh;
 	size_t shstrndx, shnum;
@@ -415,6 +421,14 @@ int sdt_markers_from_elf(Elf *elf, const char *path, struct sdt_markers *ms,
 		strbuf_addf(err, "%s: not an ELF executable or shared object", path);
 		return -EINVAL;
 	}
+	ctx.arch = arch_of_elf(eh.e_machine, eh.e_ident[EI_CLASS], &why);
+	if (!ctx.arch) {
+		strbuf_addf(err, "%s: an ELF for %s: tracekit translates for %s only",
+			    path, why.buf, arch_known());
+		strbuf_release(&why);
+		return -EOPNOTSUPP;
+	}
+	ms->arch = ctx.arch;
 	/* libelf reports no sections when their headers lie past the end. */
 	if (eh.e_shoff && eh.e_shnum &&
 	    (elf_getshdrnum(elf, &shnum) || !shnum)) {

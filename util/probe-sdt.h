@@ -44,13 +44,14 @@ int sdt_note_decode(const unsigned char *desc, size_t len, int elfclass,
 
 /*
  * Parses one argument "[-]SIZE[f]@OPERAND" (len bytes of text), the
- * operand in the syntax of the arch (arch_sdt_operand_parse).  Returns
+ * operand in the assembler syntax of a (its sdt_operand_parse).  Returns
  * 0; -EINVAL when it is malformed; -EOPNOTSUPP when it is valid but no
  * fetcharg can express it (on x86: SIB index, segment prefix, symbol
- * constant, unknown register).  why gets the reason in both cases.
+ * constant, unknown register; on arm64: an index register, a SIMD
+ * register).  why gets the reason in both cases.
  */
-int sdt_arg_parse(const char *text, size_t len, struct sdt_arg *arg,
-		  struct strbuf *why);
+int sdt_arg_parse(const struct arch *a, const char *text, size_t len,
+		  struct sdt_arg *arg, struct strbuf *why);
 void sdt_arg_release(struct sdt_arg *arg);
 
 /*
@@ -90,6 +91,7 @@ struct sdt_marker {
 struct sdt_markers {
 	struct sdt_marker *v;
 	int nr, alloc;
+	const struct arch *arch;	/* the file's machine */
 };
 
 /*

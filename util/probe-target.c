@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <ctype.h>
 #include <dirent.h>
+#include <elf.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "arch/arch.h"
 #include "util/elf-addr.h"
 #include "util/probe-dwarf-list.h"
 #include "util/probe-target.h"
@@ -223,6 +225,31 @@ int probe_realpath(const char *file, char **real, struct strbuf *err)
 	return ret;
 }
 
+int probe_target_file(const char *sysroot, const char *path, char **named,
+		      char **file, struct strbuf *err)
+{
+	struct strbuf in = STRBUF_INIT;
+	int ret;
+
+	if (!sysroot) {
+		ret = probe_realpath(path, named, err);
+		if (!ret)
+			*file = xstrdup(*named);
+		return ret;
+	}
+	if (path[0] != '/') {
+		strbuf_addf(err, "%s: with --sysroot, name the binary by its absolute path on the target",
+			    path);
+		return -EINVAL;
+	}
+	strbuf_addf(&in, "%s%s", sysroot, path);
+	ret = probe_realpath(in.buf, file, err);
+	strbuf_release(&in);
+	if (!ret)
+		*named = xstrdup(path);
+	return ret;
+}
+
 /*
  * probe for kprobes; for uprobes probe_ and the binary's basename up to
  * its first character that is neither alphanumeric nor '_', as perf 6.1
@@ -248,11 +275,34 @@ static char *default_group(const struct probe_target *t)
 	return strbuf_detach(&grp, NULL);
 }
 
+/* t->arch from the file's ELF header, or the running kernel's for BTF. */
+static int target_arch(struct probe_target *t, struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	unsigned int machine;
+	int elfclass = ELFCLASSNONE;
+
+	if (t->dbg) {
+		machine = probe_debuginfo_machine(t->dbg, &elfclass);
+		t->arch = arch_of_elf(machine, elfclass, &why);
+		if (!t->arch)
+			strbuf_addf(err, "%s: an ELF for %s: tracekit translates for %s only",
+				    t->path, why.buf, arch_known());
+	} else {
+		t->arch = arch_of_kernel(&why);
+		if (!t->arch)
+			strbuf_addf(err, "the running kernel is %s: tracekit translates for %s only",
+				    why.buf, arch_known());
+	}
+	strbuf_release(&why);
+	return t->arch ? 0 : -EOPNOTSUPP;
+}
+
 int probe_target_open(struct probe_target *t, const char *exec,
 		      const char *module, const char *vmlinux,
-		      struct strbuf *err)
+		      const char *sysroot, struct strbuf *err)
 {
-	char *file;
+	char *file = NULL;
 	int ret;
 
 	memset(t, 0, sizeof(*t));
@@ -262,7 +312,10 @@ int probe_target_open(struct probe_target *t, const char *exec,
 	}
 	if (exec) {
 		t->kind = PROBE_UPROBE;
-		file = xstrdup(exec);
+		ret = probe_target_file(sysroot, exec, &t->path, &file, err);
+		if (ret)
+			return ret;
+		goto named;
 	} else if (module) {
 		t->kind = PROBE_KPROBE;
 		file = find_module_file(module);
@@ -280,7 +333,10 @@ int probe_target_open(struct probe_target *t, const char *exec,
 	free(file);
 	if (ret)
 		return ret;
-	t->dbg = probe_debuginfo_open(t->path, err);
+	file = xstrdup(t->path);
+named:
+	t->dbg = probe_debuginfo_open(file, err);
+	free(file);
 	if (!t->dbg) {
 		free(t->path);
 		t->path = NULL;
@@ -292,6 +348,12 @@ int probe_target_open(struct probe_target *t, const char *exec,
 	if (t->kind == PROBE_KPROBE && is_running(t, module))
 		t->ksyms = probe_ksyms_new();
 opened:
+	ret = target_arch(t, err);
+	if (ret) {
+		probe_target_close(t);
+		memset(t, 0, sizeof(*t));
+		return ret;
+	}
 	t->group = default_group(t);
 	/* Read once: a lookup per name in eventfs costs more than the DWARF. */
 	if (probe_defs_read(&t->existing))
@@ -318,6 +380,7 @@ void probe_target_opts(const struct probe_target *t, int force_regs,
 
 	memset(o, 0, sizeof(*o));
 	o->kind = t->kind;
+	o->arch = t->arch;
 	/*
 	 * uprobes never take $argN (the kernel's check wants a kernel
 	 * function entry); README's $arg<N> line is shared with kprobes.

@@ -22,6 +22,8 @@ struct probe_target {
 	/* -m: the module's name as the kernel knows it */
 	char *modname;
 	char *group;		/* default group */
+	/* the ELF's machine; the running kernel's for its BTF */
+	const struct arch *arch;
 	struct probe_debuginfo *dbg;	/* NULL when btf is set */
 	struct probe_btf *btf;
 	/*
@@ -42,14 +44,26 @@ struct probe_target {
 int probe_realpath(const char *file, char **real, struct strbuf *err);
 
 /*
+ * The binary a uprobe names (*named, as the definition writes it) and
+ * the file read for it here (*file): both realpath(path) without
+ * sysroot; with it, path is the target's absolute path and
+ * sysroot/path the copy of its file tree on this host.  0, or -errno
+ * with err set.
+ */
+int probe_target_file(const char *sysroot, const char *path, char **named,
+		      char **file, struct strbuf *err);
+
+/*
  * Opens the target of exec, module or vmlinux (at most one; none: the
  * running kernel's vmlinux with DWARF from the usual places, else
- * /sys/kernel/btf).  A module without a path is looked up under
- * /lib/modules/$(uname -r).  0, or -errno with err set.
+ * /sys/kernel/btf); exec in the file tree sysroot when it is not NULL
+ * (probe_target_file()).  A module without a path is looked up under
+ * /lib/modules/$(uname -r).  0, or -errno with err set: -EOPNOTSUPP for
+ * a machine tracekit does not translate for.
  */
 int probe_target_open(struct probe_target *t, const char *exec,
 		      const char *module, const char *vmlinux,
-		      struct strbuf *err);
+		      const char *sysroot, struct strbuf *err);
 void probe_target_close(struct probe_target *t);
 
 /* The listings of -F GLOB, -V FUNC and -L FUNC. */

@@ -640,7 +640,8 @@ static void layout_init(struct unwind_layout *l, struct tep_event *event)
 
 	memset(l, 0, sizeof(*l));
 	l->event = event;
-	regs = arch_unwind_regs(&nr);
+	regs = CALLGRAPH_ARCH->unwind_regs;
+	nr = CALLGRAPH_ARCH->nr_unwind_regs;
 	for (i = 0; i < nr && i < MAX_REGS; i++) {
 		snprintf(name, sizeof(name), "%s%s", CALLGRAPH_PREFIX,
 			 regs[i].kname);

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * x86-64: DWARF register numbers (psABI figure 3.36) and the SysV
- * integer argument registers behind the kernel's $argN.
+ * x86-64: DWARF register numbers (psABI figure 3.36), the SysV integer
+ * argument registers behind the kernel's $argN, and the table entry of
+ * the architecture.
  */
+#include <elf.h>
+#include <libunwind-x86_64.h>
 #include <stddef.h>
 
-#include "arch/arch.h"
+#include "arch/x86/x86.h"
 
 #define DWARF_REG_SP 7
 
@@ -17,38 +20,10 @@ static const char *const regnames[] = {
 	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
 };
 
-const char *arch_dwarf_regname(int regno)
-{
-	if (regno < 0 ||
-	    (size_t)regno >= sizeof(regnames) / sizeof(regnames[0]))
-		return NULL;
-	return regnames[regno];
-}
+/* rdi, rsi, rdx, rcx, r8, r9 in DWARF numbering. */
+static const int arg_regs[] = { 5, 4, 1, 2, 8, 9 };
 
-/* call pushed the return address: the CFA is rsp + 8. */
-void arch_entry_cfa(int *regno, long long *off)
-{
-	*regno = DWARF_REG_SP;
-	*off = 8;
-}
-
-int arch_entry_arg(int k, int *regno, long long *off)
-{
-	/* rdi, rsi, rdx, rcx, r8, r9 in DWARF numbering. */
-	static const int args[] = { 5, 4, 1, 2, 8, 9 };
-	const int nr_regs = sizeof(args) / sizeof(args[0]);
-
-	if (k < 1)
-		return -1;
-	if (k <= nr_regs) {
-		*regno = args[k - 1];
-		return 0;
-	}
-	/* The rest on the stack, above the return address. */
-	*regno = DWARF_REG_SP;
-	*off = 8LL * (k - nr_regs);
-	return 1;
-}
+#define NR_ARG_REGS (int)(sizeof(arg_regs) / sizeof(arg_regs[0]))
 
 /*
  * The SysV x86-64 ABI (3.2.3): a scalar takes the next of the six
@@ -56,21 +31,61 @@ int arch_entry_arg(int k, int *regno, long long *off)
  * aggregate of at most 16 bytes whose eightbytes are all of class
  * INTEGER takes one or two registers, or when both do not fit, stack
  * slots (later scalars still take the registers left); a larger one
- * (class MEMORY) always goes on the stack.  Stack slot s is $arg(6 + s).
+ * (class MEMORY) always goes on the stack, by value.  Stack slot s is
+ * $arg(6 + s).
  */
-int arch_arg_slot(size_t size, int aggregate, int *regs, int *stack)
+static int arg_slot(size_t size, int aggregate, int *regs, int *stack,
+		    int *by_ref)
 {
-	const int nr_regs = 6;
 	int n = (int)((size + 7) / 8), k;
 
+	*by_ref = 0;
 	if (!size || (!aggregate && size > 8))
 		return -1;
-	if (*regs + n <= nr_regs && size <= 16) {
+	if (*regs + n <= NR_ARG_REGS && size <= 16) {
 		k = *regs + 1;
 		*regs += n;
 		return k;
 	}
-	k = nr_regs + *stack + 1;
+	k = NR_ARG_REGS + *stack + 1;
 	*stack += n;
 	return k;
 }
+
+/*
+ * What the offline unwinder of user stacks reads at a probe.
+ * DWARF CFI of the psABI restores rip, rsp and the callee-saved rbx,
+ * rbp, r12-r15; every other register is dead across a call, so no
+ * caller's frame depends on it.  The DWARF numbers are the psABI's
+ * (Figure 3.36), 16 the return address column.
+ */
+static const struct arch_unwind_reg unwind_regs[] = {
+	{ "ip", UNW_X86_64_RIP, 16 },
+	{ "sp", UNW_X86_64_RSP, 7 },
+	{ "bp", UNW_X86_64_RBP, 6 },
+	{ "bx", UNW_X86_64_RBX, 3 },
+	{ "r12", UNW_X86_64_R12, 12 },
+	{ "r13", UNW_X86_64_R13, 13 },
+	{ "r14", UNW_X86_64_R14, 14 },
+	{ "r15", UNW_X86_64_R15, 15 },
+};
+
+const struct arch arch_x86_64 = {
+	.name = "x86_64",
+	.e_machine = EM_X86_64,
+	.regnames = regnames,
+	.nr_regnames = sizeof(regnames) / sizeof(regnames[0]),
+	.sp_regno = DWARF_REG_SP,
+	/* call pushed the return address: the CFA is rsp + 8 ... */
+	.entry_cfa = 8,
+	.arg_regs = arg_regs,
+	.nr_arg_regs = NR_ARG_REGS,
+	/* ... and the stack arguments lie above it. */
+	.stack_args = 8,
+	.argn_stack = 1,
+	.arg_slot = arg_slot,
+	.sdt_reg_lookup = x86_sdt_reg_lookup,
+	.sdt_operand_parse = x86_sdt_operand_parse,
+	.unwind_regs = unwind_regs,
+	.nr_unwind_regs = sizeof(unwind_regs) / sizeof(unwind_regs[0]),
+};

@@ -6,12 +6,11 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch/arch.h"
+#include "arch/x86/x86.h"
 #include "util/usage.h"
 
 #define LEGACY(k, q, d, w, l, h) \
@@ -38,7 +37,7 @@ static const struct sdt_reg sdt_regs[] = {
 	{ "rip", "ip", 0, 64 }, { "eip", "ip", 0, 32 },
 };
 
-const struct sdt_reg *arch_sdt_reg_lookup(const char *name)
+const struct sdt_reg *x86_sdt_reg_lookup(const char *name)
 {
 	size_t i;
 
@@ -46,35 +45,6 @@ const struct sdt_reg *arch_sdt_reg_lookup(const char *name)
 		if (!strcmp(sdt_regs[i].name, name))
 			return &sdt_regs[i];
 	return NULL;
-}
-
-/* [+-]NUMBER (base 0) covering all of s[0..len); 0 or -EINVAL. */
-static int parse_number(const char *s, size_t len, long long *val,
-			int *is_unsigned)
-{
-	char buf[32], *end;
-	unsigned long long mag;
-	int neg = 0;
-	size_t i = 0;
-
-	if (!len || len >= sizeof(buf))
-		return -EINVAL;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	if (buf[0] == '-' || buf[0] == '+')
-		neg = buf[i++] == '-';
-	if (!isdigit((unsigned char)buf[i]))
-		return -EINVAL;
-	errno = 0;
-	mag = strtoull(buf + i, &end, 0);
-	if (*end || errno)
-		return -EINVAL;
-	if (neg && mag > (unsigned long long)LLONG_MAX + 1)
-		return -EINVAL;
-	*val = neg ? (long long)(0 - mag) : (long long)mag;
-	if (is_unsigned)
-		*is_unsigned = !neg && mag > (unsigned long long)LLONG_MAX;
-	return 0;
 }
 
 /* "%name" (s[0..len)) -> register; -EOPNOTSUPP for unknown ones. */
@@ -89,7 +59,7 @@ static int parse_reg(const char *s, size_t len, const struct sdt_reg **reg,
 	}
 	memcpy(name, s + 1, len - 1);
 	name[len - 1] = '\0';
-	*reg = arch_sdt_reg_lookup(name);
+	*reg = x86_sdt_reg_lookup(name);
 	if (!*reg) {
 		strbuf_addf(why, "register %%%s has no fetcharg name", name);
 		return -EOPNOTSUPP;
@@ -114,7 +84,7 @@ static int parse_rip(const char *s, size_t len, struct sdt_arg *arg,
 		strbuf_addf(why, "rip-relative operand without a symbol");
 		return -EOPNOTSUPP;
 	}
-	if (n < len && parse_number(s + n, len - n, &arg->disp, NULL)) {
+	if (n < len && arch_parse_number(s + n, len - n, &arg->disp, NULL)) {
 		strbuf_addf(why, "bad displacement '%.*s'", (int)(len - n), s + n);
 		return -EINVAL;
 	}
@@ -153,7 +123,7 @@ static int parse_memory(const char *s, size_t len, struct sdt_arg *arg,
 	if (!strcmp(arg->reg->kname, "ip"))
 		return parse_rip(s, pre, arg, why);
 	arg->op = SDT_OP_MEM;
-	if (pre && parse_number(s, pre, &arg->disp, NULL)) {
+	if (pre && arch_parse_number(s, pre, &arg->disp, NULL)) {
 		if (isdigit((unsigned char)s[0]) || s[0] == '+' ||
 		    s[0] == '-') {
 			strbuf_addf(why, "bad displacement '%.*s'", (int)pre, s);
@@ -166,8 +136,8 @@ static int parse_memory(const char *s, size_t len, struct sdt_arg *arg,
 	return 0;
 }
 
-int arch_sdt_operand_parse(const char *op, size_t len, struct sdt_arg *arg,
-			   struct strbuf *why)
+int x86_sdt_operand_parse(const char *op, size_t len, struct sdt_arg *arg,
+			  struct strbuf *why)
 {
 	int imm_unsigned;
 
@@ -181,7 +151,7 @@ int arch_sdt_operand_parse(const char *op, size_t len, struct sdt_arg *arg,
 	}
 	if (op[0] == '$') {
 		arg->op = SDT_OP_IMM;
-		if (parse_number(op + 1, len - 1, &arg->imm, &imm_unsigned)) {
+		if (arch_parse_number(op + 1, len - 1, &arg->imm, &imm_unsigned)) {
 			strbuf_addf(why, "constant '%.*s' is not a number",
 				    (int)len, op);
 			return -EOPNOTSUPP;

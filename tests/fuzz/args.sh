@@ -1,6 +1,6 @@
 # The arguments of the libFuzzer run scripts that take RUNS and SAN
 # (sourced after `set -eu`, with the script's own "$@"): sets runs,
-# sanflags, out and srcarch (the arch folder as the Makefile picks it),
+# sanflags and out,
 # defines fuzz_build and tracedat_srcs,
 # leaves in "$@" the arguments for libFuzzer, and moves to the top of
 # the tree.
@@ -16,7 +16,6 @@ ubsan) sanflags=fuzzer,undefined ;;
 *) echo "SAN must be asan or ubsan" >&2; exit 2 ;;
 esac
 out=build/fuzz-$san
-srcarch=${SRCARCH:-$(uname -m | sed 's/^x86_64$/x86/')}
 
 # The files of the trace.dat reader (util/tracedat-read and its merge).
 tracedat_srcs="util/tracedat-read.c util/tracedat-format.c

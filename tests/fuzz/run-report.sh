@@ -11,7 +11,7 @@ pkgs="libtraceevent libzstd zlib"
 # shellcheck disable=SC2086
 fuzz_build "$out/report" "$pkgs" tests/fuzz/report.c $tracedat_srcs \
 	util/print.c util/print-fmt.c util/json.c util/ftrace-print.c \
-	util/callgraph.c arch/"$srcarch"/*.c
+	util/callgraph.c arch/*.c arch/*/*.c
 cp tests/data/report-sched-v7.dat tests/data/report-sched-v6.dat "$out/corpus/"
 # libtraceevent warns on stderr about what it cannot parse: keep it out of the log.
 LSAN_OPTIONS=suppressions=tests/fuzz/lsan.supp \

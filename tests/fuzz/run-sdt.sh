@@ -11,14 +11,12 @@ mkdir -p "$out/corpus"
 command -v clang >/dev/null || { echo "run-sdt.sh: clang is not installed" >&2; exit 3; }
 
 pkgs="libelf libtracefs libtraceevent"
-# The arch folder as the Makefile picks it.
-srcarch=${SRCARCH:-$(uname -m | sed 's/^x86_64$/x86/')}
 clang -g -O1 -std=gnu11 -D_GNU_SOURCE -I. $(pkg-config --cflags $pkgs) \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-o "$out/fuzz-sdt" tests/fuzz/sdt.c util/probe-sdt.c util/elf-addr.c \
 	util/probe-file.c util/tracefs.c util/tracefs-restore.c \
 	util/strbuf.c util/usage.c \
-	arch/"$srcarch"/*.c $(pkg-config --libs $pkgs)
+	arch/*.c arch/*/*.c $(pkg-config --libs $pkgs)
 
 # Seeds: ELF files with markers (built by the shell test helpers), plain ELFs,
 # and text inputs (0x80 = argument, 0x81 = request, 0x82 = spec).
@@ -37,6 +35,11 @@ i=0
 for a in '-4@%eax' '8@-40(%rbp)' '-8@g_total+16(%rip)' '1@$-56' '-8@(%rdx,%rsi,8)' \
 	 '8f@%rdx' '1@%ah' '8@%fs:0x28'; do
 	printf '\x80%s' "$a" >"$out/corpus/arg$i"
+	i=$((i + 1))
+done
+for a in '8@x4' '-4@w2' '-4@[sp, 96]' '-4@[sp]' '2@[x22, 20]' '4@5' '8@[x1, x2]' \
+	 '8@#-7'; do
+	printf '\x83%s' "$a" >"$out/corpus/arg$i"
 	i=$((i + 1))
 done
 printf '\x81tag=arg6:ustring' >"$out/corpus/req"

@@ -14,7 +14,7 @@ mkdir -p "$out/corpus-unwind" "$out/artifacts-unwind"
 pkgs="libelf libdw libtraceevent libtracefs libunwind-generic zlib"
 fuzz_build "$out/unwind" "$pkgs" tests/fuzz/unwind.c tests/lib.c \
 	tests/runner.c util/unwind.c util/elf-addr.c util/tracefs.c \
-	util/tracefs-restore.c arch/"$srcarch"/*.c
+	util/tracefs-restore.c arch/*.c arch/*/*.c
 # Seeds: no edit, and one of each kind (opcode, arguments).
 printf '\0' >"$out/corpus-unwind/none"
 printf '\1' >"$out/corpus-unwind/build-ids"
