@@ -20,7 +20,14 @@ zlib1g-dev libbpf-dev libunwind-dev"
 test_pkgs="trace-cmd linux-perf systemtap-sdt-dev mtd-utils openssl xxd
 busybox-static cpio kmod qemu-system-x86 keyutils time jq clang binutils
 asciidoctor man-db libkshark-dev libtracecmd-dev libjson-c-dev pahole bpftool
-llvm g++ chromium libc6-dbg bpftrace"
+llvm g++ chromium libc6-dbg bpftrace
+gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm"
+# The arm64 guest (tests/vm/run.sh --arch arm64) downloads Debian's arm64
+# kernel and busybox-static:arm64 with apt-get download, which needs the
+# arm64 package lists: dpkg must know the architecture.  Nothing of arm64
+# is installed (multiarch would pin both architectures' libraries to one
+# version and upgrade the host's).
+foreign_arch=arm64
 
 # The VM boots the kernel behind Debian's linux-image-amd64 metapackage;
 # its headers build tests/kmod, and with its source (linux-source-X.Y, of
@@ -61,7 +68,8 @@ case "${1:-}" in
 	all_pkgs | tr ' ' '\n'
 	exit 0 ;;
 --check)
-	[ -z "$(missing $(all_pkgs))" ]
+	[ -z "$(missing $(all_pkgs))" ] || exit 1
+	[ -n "$build_only" ] || dpkg --print-foreign-architectures | grep -qx $foreign_arch
 	exit ;;
 "") ;;
 *)
@@ -70,11 +78,19 @@ case "${1:-}" in
 esac
 
 need=$(missing $(all_pkgs))
-[ -z "$need" ] && exit 0
+add_arch=
+[ -n "$build_only" ] ||
+	dpkg --print-foreign-architectures | grep -qx $foreign_arch || add_arch=1
+[ -z "$need" ] && [ -z "$add_arch" ] && exit 0
 if [ "$(id -u)" != 0 ]; then
 	echo "tracekit: missing packages; as root run:" >&2
+	[ -z "$add_arch" ] || echo "  dpkg --add-architecture $foreign_arch" >&2
 	echo "  apt-get update && apt-get install -y --no-install-recommends" $need >&2
 	exit 1
+fi
+if [ -n "$add_arch" ]; then
+	echo "tracekit: dpkg --add-architecture $foreign_arch" >&2
+	dpkg --add-architecture $foreign_arch || exit 1
 fi
 echo "tracekit: installing:" $need >&2
 export DEBIAN_FRONTEND=noninteractive

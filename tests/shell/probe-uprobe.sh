@@ -12,14 +12,7 @@ need_cap instances "this tracefs has no instances"
 need_host_cmd gcc
 src=$(dirname "$0")/probe-target.c
 
-specs=(
-	'ip_rcv len=skb->len skb->dev->mac skb->dev->up skb->dev->flags skb->dev->speed
-	 skb->dev->mtu skb->dev->in->name skb->dev->in->vals v2=skb->dev->in->vals[1]
-	 skb->s4 skb->dev->handler fl=flags who:string g_counter s_total'
-	'many_args a1 a2 a6 a7 a8 a9:string'
-	'ip_rcv%return $retval'
-	'many_args%return $retval'
-)
+. "$(dirname "$0")/lib/probe-target.sh"
 
 # check_build NAME GCC-FLAGS...
 check_build() {
@@ -27,8 +20,9 @@ check_build() {
 	local s
 	shift
 	gcc -g "$@" -o "$bin" "$src" || fail "gcc $* failed"
-	for s in "${specs[@]}" "${extra[@]}"; do
-		args+=(-a "$(echo $s)")
+	target_set "$opt"
+	for s in "${specs[@]}"; do
+		args+=(-a "$s")
 	done
 	on_exit "'$TRACEKIT' probe -d '$group:*'"
 	"$TRACEKIT" probe -x "$bin" "${args[@]}" >"$TK_TMP/add.$opt" 2>&1 ||
@@ -44,20 +38,17 @@ check_build() {
 	inst=tkprobe_$$_$opt
 	mkdir "$TRACEFS/instances/$inst" || fail "cannot create instance"
 	on_exit "rmdir '$TRACEFS/instances/$inst'"
-	for ev in ip_rcv many_args ip_rcv__return many_args__return "${extra_ev[@]}"; do
+	for ev in $want_ev; do
 		echo 1 >"$TRACEFS/instances/$inst/events/$group/$ev/enable" ||
 			fail "cannot enable $group:$ev"
 		on_exit "echo 0 >'$TRACEFS/instances/$inst/events/$group/$ev/enable'"
 	done
 	"$bin" >"$TK_TMP/out.$opt" || fail "-$opt: target failed"
-	for ev in ip_rcv many_args ip_rcv__return many_args__return "${extra_ev[@]}"; do
+	for ev in $want_ev; do
 		echo 0 >"$TRACEFS/instances/$inst/events/$group/$ev/enable"
 	done
-	sed -n 's/^EXPECT //p' "$TK_TMP/out.$opt" | grep -E "^(${want_ev// /|}):" |
-		sort -s -t: -k1,1 >"$TK_TMP/want.$opt"
-	# "comm-pid [cpu] flags ts: EVENT: (ip[ <- ret]) ARGS" -> "EVENT: ARGS"
-	sed -n -E 's/^.*[0-9]: ([A-Za-z0-9_]+): \([^)]*\) (.*)$/\1: \2/p' \
-		"$TRACEFS/instances/$inst/trace" | sort -s -t: -k1,1 >"$TK_TMP/got.$opt"
+	target_want "$TK_TMP/out.$opt" >"$TK_TMP/want.$opt"
+	target_got "$TRACEFS/instances/$inst/trace" >"$TK_TMP/got.$opt"
 	if ! diff -u "$TK_TMP/want.$opt" "$TK_TMP/got.$opt"; then
 		cat "$TRACEFS/instances/$inst/trace"
 		fail "-$opt: recorded values differ from the program's"
@@ -66,26 +57,13 @@ check_build() {
 
 	"$TRACEKIT" probe -d "$group:*" >"$TK_TMP/del.$opt" || fail "-$opt: probe -d failed"
 	assert_eq "-$opt: all removed" "$(grep -c '^Removed event' "$TK_TMP/del.$opt")" \
-		$((4 + ${#extra_ev[@]}))
+		"$(echo $want_ev | wc -w)"
 	if grep -q "$group/" "$TRACEFS/uprobe_events"; then
 		fail "-$opt: probes left behind"
 	fi
 }
 
-# A local at a line: at -O0 only, where gcc gives "return total" code of
-# its own (at -O2 that line is only the n == 0 path).
-# And an always_inline function: one event, a probe on each inlined copy.
-extra=('sum_vals:7 total' 'scale x k')
-extra_ev=(sum_vals_L7 scale)
-want_ev="ip_rcv ip_rcv__return many_args many_args__return sum_vals_L7 scale"
-ndefs=7		# 4 + sum_vals_L7 + scale at its two inlined copies
-nevents=9	# ip_rcv x2, its return x2, many_args, its return, sum_vals_L7, scale x2
 check_build O0 -O0
-extra=()
-extra_ev=()
-want_ev="ip_rcv ip_rcv__return many_args many_args__return"
-ndefs=4
-nevents=6
 check_build O2 -O2
 # DWARF 4 bitfields: DW_AT_bit_offset, counted from the MSB.
 check_build O2d4 -O2 -gdwarf-4

@@ -4,8 +4,16 @@
 # tests and the test kernel modules, runs a command inside, streams the
 # console, and exits with the guest command's exit status.
 #
-#   tests/vm/run.sh [--tracekit BIN] [--timeout SEC] [--bin PATH]...
-#                   [--smp N] [--ubifs-auth] [--] CMD...
+#   tests/vm/run.sh [--arch x86_64|arm64] [--tracekit BIN] [--timeout SEC]
+#                   [--bin PATH]... [--file PATH]... [--smp N] [--ubifs-auth]
+#                   [--] CMD...
+#
+# --arch arm64 boots Debian's arm64 kernel of the same version
+# (linux-image-VERSION-arm64-unsigned) on qemu-system-aarch64's virt
+# machine with busybox-static:arm64, both downloaded once; tracekit goes
+# in only when --tracekit names an arm64 build.  --file ships PATH into
+# /tracekit/files/, with the shared libraries it needs (for an arm64
+# ELF, those of the cross toolchain's /usr/aarch64-linux-gnu).
 #
 # CMD runs under the guest's sh in /tracekit with PATH including tracekit.
 # --ubifs-auth ships /tracekit/kmod-auth/ubifs.ko, fs/ubifs with
@@ -32,14 +40,19 @@ cache=$TRACEKIT_VM_CACHE
 tracekit=$src/tracekit
 timeout=900
 extra_bins=(/bin/bash)
+files=()
 ubifs_auth=
 smp=2
+arch=x86_64
+tracekit_given=
 
 die() { echo "vm: $*" >&2; exit 1; }
 
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--tracekit) tracekit=$(realpath "$2"); shift 2 ;;
+	--arch) arch=$2; shift 2 ;;
+	--tracekit) tracekit=$(realpath "$2"); tracekit_given=1; shift 2 ;;
+	--file) files+=("$(realpath "$2")"); shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--bin) extra_bins+=("$2"); shift 2 ;;
 	--ubifs-auth) ubifs_auth=1; shift ;;
@@ -51,9 +64,18 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ $# -gt 0 ] || set -- tracekit test -v
-[ -x "$tracekit" ] || die "no tracekit binary at $tracekit (run make)"
-command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 is not installed"
-[ -x /bin/busybox ] || die "busybox-static is not installed"
+case $arch in
+x86_64)
+	qemu=qemu-system-x86_64
+	[ -x "$tracekit" ] || die "no tracekit binary at $tracekit (run make)"
+	[ -x /bin/busybox ] || die "busybox-static is not installed" ;;
+arm64)
+	qemu=qemu-system-aarch64
+	[ -z "$tracekit_given" ] || [ -x "$tracekit" ] || die "no tracekit binary at $tracekit"
+	extra_bins=() ;;
+*) die "--arch: x86_64 or arm64, not '$arch'" ;;
+esac
+command -v $qemu >/dev/null || die "$qemu is not installed"
 mkdir -p "$cache" || die "cannot create $cache"
 # The kernel is shared by concurrent runs; everything else is per run.
 work=$(mktemp -d "$cache/run.XXXXXX") || die "cannot create a run folder in $cache"
@@ -64,20 +86,41 @@ img_pkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
 	sed -n 's/^ *Depends: \(linux-image-[0-9].*-amd64\)$/\1/p' | head -n 1)
 [ -n "$img_pkg" ] || die "apt-cache does not know linux-image-amd64 (run apt-get update)"
 kver=${img_pkg#linux-image-}
+dl_pkg=$img_pkg
+if [ "$arch" = arm64 ]; then
+	# The same kernel ABI and build for arm64 (6.1.0-57-amd64 ->
+	# linux-image-6.1.0-57-arm64-unsigned:arm64).
+	kver=${kver%-amd64}-arm64
+	dl_pkg=linux-image-$kver-unsigned:arm64
+fi
 kdir=$cache/$kver
 exec 9>"$cache/download.lock"
 flock 9
 if [ ! -f "$kdir/boot/vmlinuz-$kver" ]; then
-	echo "vm: downloading $img_pkg" >&2
+	echo "vm: downloading $dl_pkg" >&2
 	rm -rf "$cache/dl" "$kdir.tmp"
 	mkdir -p "$cache/dl"
-	(cd "$cache/dl" && apt-get download -q "$img_pkg" >&2) ||
-		die "apt-get download $img_pkg failed"
-	dpkg -x "$cache"/dl/"$img_pkg"_*.deb "$kdir.tmp" || die "dpkg -x failed"
+	(cd "$cache/dl" && apt-get download -q "$dl_pkg" >&2) ||
+		die "apt-get download $dl_pkg failed (for arm64: dpkg --add-architecture arm64; apt-get update)"
+	dpkg -x "$cache"/dl/*.deb "$kdir.tmp" || die "dpkg -x failed"
 	# The package leaves modules.dep to its postinst.
 	/sbin/depmod -b "$kdir.tmp" "$kver" || die "depmod failed"
 	mv "$kdir.tmp" "$kdir"
 	rm -rf "$cache/dl"
+fi
+busybox=/bin/busybox
+if [ "$arch" = arm64 ]; then
+	busybox=$cache/busybox-arm64/bin/busybox
+	if [ ! -x "$busybox" ]; then
+		echo "vm: downloading busybox-static:arm64" >&2
+		rm -rf "$cache/dl" "$cache/busybox-arm64"
+		mkdir -p "$cache/dl"
+		(cd "$cache/dl" && apt-get download -q busybox-static:arm64 >&2) ||
+			die "apt-get download busybox-static:arm64 failed"
+		dpkg -x "$cache"/dl/busybox-static_*.deb "$cache/busybox-arm64" ||
+			die "dpkg -x failed"
+		rm -rf "$cache/dl"
+	fi
 fi
 flock -u 9
 vmlinuz=$kdir/boot/vmlinuz-$kver
@@ -86,7 +129,9 @@ moddir=$kdir/lib/modules/$kver
 # --- test modules, built against the matching headers when installed ---
 kmods=()
 headers=/usr/src/linux-headers-$kver
-if [ -d "$headers" ] && ls "$src"/tests/kmod/*.c >/dev/null 2>&1; then
+if [ "$arch" = arm64 ]; then
+	: # the headers are amd64's: no test modules
+elif [ -d "$headers" ] && ls "$src"/tests/kmod/*.c >/dev/null 2>&1; then
 	kb=$work/kmod
 	mkdir -p "$kb"
 	cp "$src"/tests/kmod/*.c "$src"/tests/kmod/Kbuild "$kb"/
@@ -107,22 +152,53 @@ fi
 # --- the initramfs ---
 root=$work/initramfs
 mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,run,tracekit/kmod,lib/modules}
-cp /bin/busybox "$root/bin/busybox"
+cp "$busybox" "$root/bin/busybox"
 cp "$here/init" "$root/init"
 chmod 755 "$root/init"
+
+# Copies an arm64 ELF's shared libraries (DT_NEEDED, recursively) and
+# its interpreter from the cross toolchain's tree, where the arm64
+# loader looks: /lib/aarch64-linux-gnu, /lib.
+cross=/usr/aarch64-linux-gnu/lib
+copy_arm64_libs() {
+	local f=$1 lib
+	readelf -h "$f" 2>/dev/null | grep -q 'AArch64' || return 0
+	if [ ! -e "$root/lib/ld-linux-aarch64.so.1" ]; then
+		mkdir -p "$root/lib/aarch64-linux-gnu"
+		cp -L "$cross/ld-linux-aarch64.so.1" "$root/lib/" ||
+			die "no $cross/ld-linux-aarch64.so.1 (install libc6-arm64-cross)"
+	fi
+	for lib in $(readelf -d "$f" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'); do
+		[ -e "$root/lib/aarch64-linux-gnu/$lib" ] && continue
+		# A library of the test's own, shipped before its user.
+		[ -e "$root/tracekit/files/$lib" ] && continue
+		[ -e "$cross/$lib" ] || die "$f needs $lib, not in $cross"
+		cp -L "$cross/$lib" "$root/lib/aarch64-linux-gnu/$lib"
+		copy_arm64_libs "$cross/$lib"
+	done
+}
 
 # Copies a binary and the libraries ldd names, keeping their paths.
 copy_with_libs() {
 	local bin=$1 dest=$2 lib
 	mkdir -p "$(dirname "$root$dest")"
 	cp -L "$bin" "$root$dest"
+	if [ "$arch" = arm64 ]; then
+		copy_arm64_libs "$bin"
+		return
+	fi
 	for lib in $(ldd "$bin" 2>/dev/null | grep -oE '/[^ ]+'); do
 		[ -e "$root$lib" ] && continue
 		mkdir -p "$root$(dirname "$lib")"
 		cp -L "$lib" "$root$lib"
 	done
 }
-copy_with_libs "$tracekit" /tracekit/tracekit
+if [ "$arch" = x86_64 ] || [ -n "$tracekit_given" ]; then
+	copy_with_libs "$tracekit" /tracekit/tracekit
+fi
+for f in "${files[@]}"; do
+	copy_with_libs "$f" "/tracekit/files/$(basename "$f")"
+done
 for b in "${extra_bins[@]}"; do
 	p=$(command -v "$b") || die "--bin $b: not found"
 	copy_with_libs "$p" "$p"
@@ -170,6 +246,15 @@ qemu_base=(qemu-system-x86_64 -m 1G -smp "$smp" -kernel "$vmlinuz" -initrd "$ini
 	-display none -serial stdio -no-reboot
 	-nic "user,restrict=on,model=e1000,mac=$mac")
 append="console=ttyS0 quiet loglevel=3 panic=-1 tracekit.mac=$mac"
+if [ "$arch" = arm64 ]; then
+	# Debian's arm64 kernel signs return addresses (pointer
+	# authentication): QEMU's own cheap algorithm (pauth-impdef) boots in
+	# a third of the time of the architected one.  No NIC yet.
+	qemu_base=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on -m 1G
+		-smp "$smp" -kernel "$vmlinuz" -initrd "$initrd"
+		-display none -serial stdio -no-reboot -nic none)
+	append="console=ttyAMA0 quiet loglevel=3 panic=-1"
+fi
 if [ -n "${TRACEKIT_VM_MONITOR:-}" ]; then
 	qemu_base+=(-monitor "unix:$TRACEKIT_VM_MONITOR,server,nowait")
 	append+=" nokaslr"
@@ -177,6 +262,8 @@ else
 	qemu_base+=(-monitor none)
 fi
 accel=${TRACEKIT_VM_ACCEL:-}
+# An arm64 guest on an x86 host is emulated (TCG, a thread per vCPU).
+[ "$arch" = arm64 ] && accel=tcg
 verdict=$cache/accel-$(uname -r)
 if [ -z "$accel" ] && [ -f "$verdict" ]; then
 	accel=$(cat "$verdict")
@@ -196,6 +283,8 @@ if [ -z "$accel" ]; then
 fi
 if [ "$accel" = kvm ]; then
 	cpu=(-accel kvm -cpu host)
+elif [ "$arch" = arm64 ]; then
+	cpu=(-accel tcg)
 else
 	# With one host thread per vCPU (QEMU 7.2's default), two of four runs
 	# of the suite under load hung for good (none of four without load):

@@ -16,7 +16,9 @@ need_sdt_build() {
 		fail "no <sys/sdt.h> (scripts/deps.sh installs systemtap-sdt-dev)"
 }
 
-build_sdt_progs() {
+# sdt_sources: writes prog.c, lib.c and uselib.c (the C of any machine)
+# and asm.c (x86-64's) into $TK_TMP.
+sdt_sources() {
 	local d=$TK_TMP
 	cat >"$d/prog.c" <<'PROG'
 #define _SDT_HAS_SEMAPHORES 1
@@ -123,6 +125,11 @@ int main(int argc, char **argv)
 	return (int)sib(a, argc - 1, 1.5) - 2;
 }
 ASM
+}
+
+build_sdt_progs() {
+	local d=$TK_TMP
+	sdt_sources
 	gcc -O2 -o "$d/sdtasm" "$d/asm.c" || fail "cannot build asm.c"
 	gcc -O2 -g -o "$d/sdtprog" "$d/prog.c" || fail "cannot build prog.c"
 	gcc -O2 -g -no-pie -o "$d/sdtprog_nopie" "$d/prog.c" || fail "cannot build prog.c -no-pie"
