@@ -26,6 +26,7 @@ struct probe_cmd_opts {
 	const char *module;
 	const char *vmlinux;
 	const char *sysroot;
+	const char *btf;
 	struct opt_string_list add;
 	struct opt_string_list def;
 	struct opt_string_list del;
@@ -131,7 +132,7 @@ static int do_add(struct probe_cmd_opts *po,
 {
 	struct probe_add_opts o = {
 		.exec = po->exec, .module = po->module, .vmlinux = po->vmlinux,
-		.sysroot = po->sysroot, .define_only = define_only, .keep_going = po->keep_going,
+		.sysroot = po->sysroot, .btf = po->btf, .define_only = define_only, .keep_going = po->keep_going,
 		.force_regs = po->force_regs, .verbose = po->verbose,
 		.call_graph = po->call_graph,
 	};
@@ -178,8 +179,11 @@ static int do_del(const struct opt_string_list *globs)
 static int open_target(struct probe_target *t, const struct probe_cmd_opts *po)
 {
 	struct strbuf err = STRBUF_INIT;
-	int ret = probe_target_open(t, po->exec, po->module, po->vmlinux,
-				    po->sysroot, &err);
+	const struct probe_target_names n = {
+		.exec = po->exec, .module = po->module, .vmlinux = po->vmlinux,
+		.sysroot = po->sysroot, .btf = po->btf,
+	};
+	int ret = probe_target_open(t, &n, &err);
 
 	if (ret)
 		error("%s", err.buf);
@@ -233,6 +237,9 @@ int cmd_probe(int argc, const char **argv)
 		OPT_STRING(0, "sysroot", &po.sysroot, "DIR",
 			   "-x names a binary of another machine whose file tree is "
 			   "copied at DIR here: DIR/PATH is read, PATH is defined"),
+		OPT_STRING(0, "btf", &po.btf, "FILE",
+			   "kprobes of another kernel from its BTF (its "
+			   "/sys/kernel/btf/vmlinux copied here), checked against nothing here"),
 		OPT_GROUP("Actions"),
 		OPT_STRING_LIST('a', "add", &po.add, "SPEC",
 				"translate SPEC and add it to tracefs (the default)"),

@@ -223,8 +223,11 @@ static int open_target(struct probe_target *t, const struct probe_add_opts *o,
 		       struct probe_output *said)
 {
 	struct strbuf err = STRBUF_INIT;
-	int ret = probe_target_open(t, o->exec, o->module, o->vmlinux,
-				    o->sysroot, &err);
+	const struct probe_target_names n = {
+		.exec = o->exec, .module = o->module, .vmlinux = o->vmlinux,
+		.sysroot = o->sysroot, .btf = o->btf,
+	};
+	int ret = probe_target_open(t, &n, &err);
 
 	if (ret)
 		say(said, PROBE_SAY_ERROR, "%s", err.buf);

@@ -40,6 +40,7 @@ struct probe_add_opts {
 	const char *module;	/* -m */
 	const char *vmlinux;	/* -k */
 	const char *sysroot;	/* exec is in this copy of the target's files */
+	const char *btf;	/* another kernel's BTF */
 	int define_only;	/* -D: print, add nothing */
 	int keep_going;		/* with -D: each spec on its own */
 	int force_regs;		/* kprobe arguments as registers */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include <elf.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdarg.h>
@@ -41,6 +42,7 @@ struct probe_btf {
 	struct btf *mod;
 	struct func_index mod_funcs;
 	char *mod_name;
+	/* The running kernel's symbols; NULL for another kernel's BTF file. */
 	struct probe_ksyms *ksyms;
 };
 
@@ -77,6 +79,50 @@ struct probe_btf *probe_btf_open(struct strbuf *err)
 	b->vmlinux = btf;
 	b->ksyms = probe_ksyms_new();
 	return b;
+}
+
+struct probe_btf *probe_btf_open_file(const char *path, struct strbuf *err)
+{
+	struct probe_btf *b;
+	struct btf *btf;
+
+	libbpf_set_print(libbpf_quiet);
+	btf = btf__parse(path, NULL);
+	if (!btf) {
+		strbuf_addf(err, "%s: not BTF (raw, or an ELF with .BTF): %s",
+			    path, strerror(errno));
+		return NULL;
+	}
+	b = xcalloc(1, sizeof(*b));
+	b->vmlinux = btf;
+	return b;
+}
+
+/*
+ * The machine of a kernel's BTF, which says none: its struct pt_regs, of
+ * the architecture's own layout (arch/arm64/include/asm/ptrace.h ends in
+ * orig_x0 after the registers; arch/x86/include/asm/ptrace.h's x86-64
+ * one starts with r15).
+ */
+unsigned int probe_btf_machine(const struct probe_btf *b)
+{
+	int id = btf__find_by_name_kind(b->vmlinux, "pt_regs", BTF_KIND_STRUCT);
+	const struct btf_type *t;
+	const struct btf_member *m;
+	int i;
+
+	if (id <= 0)
+		return EM_NONE;
+	t = btf__type_by_id(b->vmlinux, id);
+	for (i = 0, m = btf_members(t); i < btf_vlen(t); i++, m++) {
+		const char *name = btf__name_by_offset(b->vmlinux, m->name_off);
+
+		if (!strcmp(name, "orig_x0"))
+			return EM_AARCH64;
+		if (!strcmp(name, "r15"))
+			return EM_X86_64;
+	}
+	return EM_NONE;
 }
 
 void probe_btf_close(struct probe_btf *b)
@@ -120,8 +166,18 @@ unsigned long probe_btf_struct_size(const char *name)
 static int probeable(struct probe_btf *b, const char *func,
 		     struct probe_ksym *ks, struct strbuf *err)
 {
-	int ret = probe_ksyms_find(b->ksyms, func, ks, err);
+	int ret;
 
+	if (!b->ksyms) {
+		/* Another kernel's: nothing here says what it would refuse. */
+		memset(ks, 0, sizeof(*ks));
+		if (!probe_ksyms_clone_suffix(func))
+			return 0;
+		strbuf_addf(err, "%s: a compiler clone: BTF does not describe its arguments",
+			    func);
+		return -EOPNOTSUPP;
+	}
+	ret = probe_ksyms_find(b->ksyms, func, ks, err);
 	if (ret)
 		return ret;
 	if (!ks->nr && ks->clone) {
@@ -1055,7 +1111,7 @@ int probe_btf_list_funcs(struct probe_btf *b, const char *glob,
 {
 	__u32 id, n = btf__type_cnt(b->vmlinux);
 	const char **names = NULL;
-	int nr = 0, alloc = 0, i, ret = probe_ksyms_load(b->ksyms, err);
+	int nr = 0, alloc = 0, i, ret = b->ksyms ? probe_ksyms_load(b->ksyms, err) : 0;
 
 	if (ret)
 		return ret;
@@ -1072,7 +1128,7 @@ int probe_btf_list_funcs(struct probe_btf *b, const char *glob,
 		 * What has no code of its own (inlined everywhere) cannot be
 		 * probed.
 		 */
-		if (!probe_ksyms_has_text(b->ksyms, name))
+		if (b->ksyms && !probe_ksyms_has_text(b->ksyms, name))
 			continue;
 		grow_array(names, nr, alloc, 256);
 		names[nr++] = name;

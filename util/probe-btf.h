@@ -26,6 +26,14 @@ struct probe_spec;
 
 /* The running kernel's BTF; NULL with err = "PATH: why". */
 struct probe_btf *probe_btf_open(struct strbuf *err);
+/*
+ * The BTF of another kernel (its /sys/kernel/btf/vmlinux copied, or an
+ * ELF with .BTF): nothing is checked against this machine's kallsyms,
+ * and functions are taken to be vmlinux's.  NULL with err.
+ */
+struct probe_btf *probe_btf_open_file(const char *path, struct strbuf *err);
+/* EM_X86_64 or EM_AARCH64 from the kernel's struct pt_regs; EM_NONE. */
+unsigned int probe_btf_machine(const struct probe_btf *b);
 void probe_btf_close(struct probe_btf *b);
 
 /*

@@ -275,14 +275,25 @@ static char *default_group(const struct probe_target *t)
 	return strbuf_detach(&grp, NULL);
 }
 
-/* t->arch from the file's ELF header, or the running kernel's for BTF. */
-static int target_arch(struct probe_target *t, struct strbuf *err)
+/*
+ * t->arch from the file's ELF header, another kernel's BTF, or the
+ * running kernel's for its BTF.
+ */
+static int target_arch(struct probe_target *t, const char *btf,
+		       struct strbuf *err)
 {
 	struct strbuf why = STRBUF_INIT;
 	unsigned int machine;
 	int elfclass = ELFCLASSNONE;
 
-	if (t->dbg) {
+	if (btf) {
+		machine = probe_btf_machine(t->btf);
+		t->arch = arch_of_elf(machine, ELFCLASS64, &why);
+		if (!t->arch)
+			strbuf_addf(err, "%s: a kernel whose struct pt_regs is neither "
+				    "x86_64's nor arm64's: tracekit translates for %s only",
+				    t->path, arch_known());
+	} else if (t->dbg) {
 		machine = probe_debuginfo_machine(t->dbg, &elfclass);
 		t->arch = arch_of_elf(machine, elfclass, &why);
 		if (!t->arch)
@@ -298,21 +309,46 @@ static int target_arch(struct probe_target *t, struct strbuf *err)
 	return t->arch ? 0 : -EOPNOTSUPP;
 }
 
-int probe_target_open(struct probe_target *t, const char *exec,
-		      const char *module, const char *vmlinux,
-		      const char *sysroot, struct strbuf *err)
+/* --btf FILE: another kernel's BTF, its machine from its pt_regs. */
+static int open_btf_file(struct probe_target *t, const char *path,
+			 struct strbuf *err)
 {
+	int ret = probe_realpath(path, &t->path, err);
+
+	if (ret)
+		return ret;
+	t->btf = probe_btf_open_file(t->path, err);
+	if (!t->btf)
+		return -EINVAL;
+	t->source = source_text("BTF", t->path, "--btf: another kernel's");
+	return 0;
+}
+
+int probe_target_open(struct probe_target *t,
+		      const struct probe_target_names *n, struct strbuf *err)
+{
+	const char *exec = n->exec, *module = n->module, *vmlinux = n->vmlinux;
 	char *file = NULL;
 	int ret;
 
 	memset(t, 0, sizeof(*t));
-	if (!!exec + !!module + !!vmlinux > 1) {
-		strbuf_addstr(err, "-x, -m and -k are exclusive");
+	if (!!exec + !!module + !!vmlinux + !!n->btf > 1) {
+		strbuf_addstr(err, "-x, -m, -k and --btf are exclusive");
 		return -EINVAL;
+	}
+	if (n->btf) {
+		t->kind = PROBE_KPROBE;
+		ret = open_btf_file(t, n->btf, err);
+		if (ret) {
+			probe_target_close(t);
+			memset(t, 0, sizeof(*t));
+			return ret;
+		}
+		goto opened;
 	}
 	if (exec) {
 		t->kind = PROBE_UPROBE;
-		ret = probe_target_file(sysroot, exec, &t->path, &file, err);
+		ret = probe_target_file(n->sysroot, exec, &t->path, &file, err);
 		if (ret)
 			return ret;
 		goto named;
@@ -348,7 +384,7 @@ named:
 	if (t->kind == PROBE_KPROBE && is_running(t, module))
 		t->ksyms = probe_ksyms_new();
 opened:
-	ret = target_arch(t, err);
+	ret = target_arch(t, n->btf, err);
 	if (ret) {
 		probe_target_close(t);
 		memset(t, 0, sizeof(*t));

@@ -53,17 +53,25 @@ int probe_realpath(const char *file, char **real, struct strbuf *err);
 int probe_target_file(const char *sysroot, const char *path, char **named,
 		      char **file, struct strbuf *err);
 
+/* What the command line names as the target; NULL for each not given. */
+struct probe_target_names {
+	const char *exec;	/* -x */
+	const char *module;	/* -m */
+	const char *vmlinux;	/* -k */
+	const char *sysroot;	/* exec is in this copy of a target's files */
+	const char *btf;	/* another kernel's BTF, for kprobes */
+};
+
 /*
- * Opens the target of exec, module or vmlinux (at most one; none: the
- * running kernel's vmlinux with DWARF from the usual places, else
- * /sys/kernel/btf); exec in the file tree sysroot when it is not NULL
- * (probe_target_file()).  A module without a path is looked up under
- * /lib/modules/$(uname -r).  0, or -errno with err set: -EOPNOTSUPP for
- * a machine tracekit does not translate for.
+ * Opens the target n names: exec, module, vmlinux or btf (at most one;
+ * none: the running kernel's vmlinux with DWARF from the usual places,
+ * else /sys/kernel/btf); exec in the file tree sysroot when it is not
+ * NULL (probe_target_file()).  A module without a path is looked up
+ * under /lib/modules/$(uname -r).  0, or -errno with err set:
+ * -EOPNOTSUPP for a machine tracekit does not translate for.
  */
-int probe_target_open(struct probe_target *t, const char *exec,
-		      const char *module, const char *vmlinux,
-		      const char *sysroot, struct strbuf *err);
+int probe_target_open(struct probe_target *t,
+		      const struct probe_target_names *n, struct strbuf *err);
 void probe_target_close(struct probe_target *t);
 
 /* The listings of -F GLOB, -V FUNC and -L FUNC. */

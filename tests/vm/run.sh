@@ -6,7 +6,7 @@
 #
 #   tests/vm/run.sh [--arch x86_64|arm64] [--tracekit BIN] [--timeout SEC]
 #                   [--bin PATH]... [--file PATH]... [--smp N] [--ubifs-auth]
-#                   [--] CMD...
+#                   [--btf-out FILE | [--] CMD...]
 #
 # --arch arm64 boots Debian's arm64 kernel of the same version
 # (linux-image-VERSION-arm64-unsigned) on qemu-system-aarch64's virt
@@ -14,6 +14,9 @@
 # in only when --tracekit names an arm64 build.  --file ships PATH into
 # /tracekit/files/, with the shared libraries it needs (for an arm64
 # ELF, those of the cross toolchain's /usr/aarch64-linux-gnu).
+# --btf-out FILE copies the guest kernel's /sys/kernel/btf/vmlinux to
+# FILE instead of running a command: read once through the console,
+# then kept beside the kernel in the cache.
 #
 # CMD runs under the guest's sh in /tracekit with PATH including tracekit.
 # --ubifs-auth ships /tracekit/kmod-auth/ubifs.ko, fs/ubifs with
@@ -45,6 +48,7 @@ ubifs_auth=
 smp=2
 arch=x86_64
 tracekit_given=
+btf_out=
 
 die() { echo "vm: $*" >&2; exit 1; }
 
@@ -53,6 +57,7 @@ while [ $# -gt 0 ]; do
 	--arch) arch=$2; shift 2 ;;
 	--tracekit) tracekit=$(realpath "$2"); tracekit_given=1; shift 2 ;;
 	--file) files+=("$(realpath "$2")"); shift 2 ;;
+	--btf-out) btf_out=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--bin) extra_bins+=("$2"); shift 2 ;;
 	--ubifs-auth) ubifs_auth=1; shift ;;
@@ -124,6 +129,13 @@ if [ "$arch" = arm64 ]; then
 fi
 flock -u 9
 vmlinuz=$kdir/boot/vmlinuz-$kver
+if [ -n "$btf_out" ]; then
+	if [ -s "$kdir/btf-vmlinux" ]; then
+		cp "$kdir/btf-vmlinux" "$btf_out" || die "cannot write $btf_out"
+		exit 0
+	fi
+	set -- sh -c 'echo TRACEKIT-BTF-BEGIN; base64 /sys/kernel/btf/vmlinux; echo TRACEKIT-BTF-END'
+fi
 moddir=$kdir/lib/modules/$kver
 
 # --- test modules, built against the matching headers when installed ---
@@ -219,7 +231,8 @@ fi
 if [ -d "$moddir" ]; then
 	mkdir -p "$root/lib/modules/$kver"
 	cp "$moddir"/modules.* "$root/lib/modules/$kver/" 2>/dev/null
-	for want in ubifs ubi nandsim mtdram mtdblock zstd lzo lzo-rle deflate e1000; do
+	for want in ubifs ubi nandsim mtdram mtdblock zstd lzo lzo-rle deflate e1000 \
+		virtio_pci virtio_net; do
 		grep -E "/$want\.ko(\.xz)?:" "$moddir/modules.dep" | tr -d ':' |
 			tr ' ' '\n'
 	done | sort -u | while read -r rel; do
@@ -249,11 +262,14 @@ append="console=ttyS0 quiet loglevel=3 panic=-1 tracekit.mac=$mac"
 if [ "$arch" = arm64 ]; then
 	# Debian's arm64 kernel signs return addresses (pointer
 	# authentication): QEMU's own cheap algorithm (pauth-impdef) boots in
-	# a third of the time of the architected one.  No NIC yet.
+	# a third of the time of the architected one.  The NIC is a
+	# virtio one (the virt machine has no e1000 slot to spare), on the
+	# same restricted user networking.
 	qemu_base=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on -m 1G
 		-smp "$smp" -kernel "$vmlinuz" -initrd "$initrd"
-		-display none -serial stdio -no-reboot -nic none)
-	append="console=ttyAMA0 quiet loglevel=3 panic=-1"
+		-display none -serial stdio -no-reboot
+		-nic "user,restrict=on,model=virtio-net-pci,mac=$mac")
+	append="console=ttyAMA0 quiet loglevel=3 panic=-1 tracekit.mac=$mac"
 fi
 if [ -n "${TRACEKIT_VM_MONITOR:-}" ]; then
 	qemu_base+=(-monitor "unix:$TRACEKIT_VM_MONITOR,server,nowait")
@@ -299,17 +315,28 @@ else
 fi
 
 log=$work/console.log
+show=/dev/stdout
+[ -n "$btf_out" ] && show=/dev/null
 echo "vm: booting $kver ($accel), running: $*" >&2
 # --foreground keeps QEMU in our process group, so the signal that stops
 # a test run (its timeout, Ctrl-C) stops the guest too.
 timeout --foreground -k 5 "$timeout" "${qemu_base[@]}" "${cpu[@]}" -append "$append" \
-	</dev/null 2>&1 | tr -d '\r' | tee "$log"
+	</dev/null 2>&1 | tr -d '\r' | tee "$log" >"$show"
 status=${PIPESTATUS[0]}
 if [ "$status" = 124 ] || [ "$status" = 137 ]; then
 	echo "vm: guest did not finish within $timeout s: killed" >&2
 	exit 1
 fi
 rc=$(sed -n 's/^TRACEKIT-VM-EXIT=\([0-9]*\)$/\1/p' "$log" | tail -n 1)
+if [ -n "$btf_out" ] && [ "$rc" = 0 ]; then
+	sed -n '/^TRACEKIT-BTF-BEGIN$/,/^TRACEKIT-BTF-END$/p' "$log" | sed '1d;$d' |
+		base64 -d >"$work/btf" || die "the guest's BTF did not decode"
+	# BTF's magic, 0xeb9f, little-endian on both machines.
+	[ "$(od -An -tx1 -N2 "$work/btf" | tr -d ' ')" = 9feb ] ||
+		die "what the guest printed is not BTF"
+	mv "$work/btf" "$kdir/btf-vmlinux.$$" && mv "$kdir/btf-vmlinux.$$" "$kdir/btf-vmlinux" &&
+		cp "$kdir/btf-vmlinux" "$btf_out" || die "cannot write $btf_out"
+fi
 if [ -z "$rc" ]; then
 	echo "vm: guest ended without reporting a result (qemu exit $status)" >&2
 	exit 1
