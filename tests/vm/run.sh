@@ -5,7 +5,8 @@
 # console, and exits with the guest command's exit status.
 #
 #   tests/vm/run.sh [--arch x86_64|arm64] [--tracekit BIN] [--timeout SEC]
-#                   [--bin PATH]... [--file PATH]... [--smp N] [--ubifs-auth]
+#                   [--bin PATH]... [--file PATH]... [--deb PKG]... [--smp N]
+#                   [--ubifs-auth]
 #                   [--btf-out FILE | [--] CMD...]
 #
 # --arch arm64 boots Debian's arm64 kernel of the same version
@@ -14,6 +15,8 @@
 # in only when --tracekit names an arm64 build.  --file ships PATH into
 # /tracekit/files/, with the shared libraries it needs (for an arm64
 # ELF, those of the cross toolchain's /usr/aarch64-linux-gnu).
+# --deb PKG (arm64) puts Debian's arm64 package PKG in the guest as
+# dpkg would, its files only (name its library packages too).
 # --btf-out FILE copies the guest kernel's /sys/kernel/btf/vmlinux to
 # FILE instead of running a command: read once through the console,
 # then kept beside the kernel in the cache.
@@ -49,6 +52,7 @@ smp=2
 arch=x86_64
 tracekit_given=
 btf_out=
+debs=()
 
 die() { echo "vm: $*" >&2; exit 1; }
 
@@ -58,6 +62,7 @@ while [ $# -gt 0 ]; do
 	--tracekit) tracekit=$(realpath "$2"); tracekit_given=1; shift 2 ;;
 	--file) files+=("$(realpath "$2")"); shift 2 ;;
 	--btf-out) btf_out=$2; shift 2 ;;
+	--deb) debs+=("$2"); shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--bin) extra_bins+=("$2"); shift 2 ;;
 	--ubifs-auth) ubifs_auth=1; shift ;;
@@ -113,19 +118,33 @@ if [ ! -f "$kdir/boot/vmlinuz-$kver" ]; then
 	mv "$kdir.tmp" "$kdir"
 	rm -rf "$cache/dl"
 fi
-busybox=/bin/busybox
-if [ "$arch" = arm64 ]; then
-	busybox=$cache/busybox-arm64/bin/busybox
-	if [ ! -x "$busybox" ]; then
-		echo "vm: downloading busybox-static:arm64" >&2
-		rm -rf "$cache/dl" "$cache/busybox-arm64"
-		mkdir -p "$cache/dl"
-		(cd "$cache/dl" && apt-get download -q busybox-static:arm64 >&2) ||
-			die "apt-get download busybox-static:arm64 failed"
-		dpkg -x "$cache"/dl/busybox-static_*.deb "$cache/busybox-arm64" ||
-			die "dpkg -x failed"
+# arm64_deb PKG: the folder PKG:arm64 (the archive's version) is
+# extracted in, downloaded once; nothing of it is installed here.
+arm64_deb() {
+	local ver dir
+	ver=$(apt-cache show --no-all-versions "$1:arm64" 2>/dev/null |
+		sed -n 's/^Version: //p' | tr ':' '_')
+	[ -n "$ver" ] || die "apt-cache knows no $1:arm64 (dpkg --add-architecture arm64; apt-get update)"
+	dir=$cache/arm64-debs/$1_$ver
+	if [ ! -d "$dir" ]; then
+		echo "vm: downloading $1:arm64" >&2
+		rm -rf "$cache/dl" "$dir.tmp"
+		mkdir -p "$cache/dl" "$cache/arm64-debs"
+		(cd "$cache/dl" && apt-get download -q "$1:arm64" >&2) ||
+			die "apt-get download $1:arm64 failed"
+		dpkg -x "$cache"/dl/*.deb "$dir.tmp" || die "dpkg -x failed"
+		mv "$dir.tmp" "$dir"
 		rm -rf "$cache/dl"
 	fi
+	echo "$dir"
+}
+busybox=/bin/busybox
+deb_dirs=()
+if [ "$arch" = arm64 ]; then
+	busybox=$(arm64_deb busybox-static)/bin/busybox || exit 1
+	for d in "${debs[@]}"; do
+		deb_dirs+=("$(arm64_deb "$d")") || exit 1
+	done
 fi
 flock -u 9
 vmlinuz=$kdir/boot/vmlinuz-$kver
@@ -182,7 +201,9 @@ copy_arm64_libs() {
 	fi
 	for lib in $(readelf -d "$f" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'); do
 		[ -e "$root/lib/aarch64-linux-gnu/$lib" ] && continue
-		# A library of the test's own, shipped before its user.
+		# A library of a --deb package, or of the test's own shipped
+		# before its user.
+		[ -e "$root/usr/lib/aarch64-linux-gnu/$lib" ] && continue
 		[ -e "$root/tracekit/files/$lib" ] && continue
 		[ -e "$cross/$lib" ] || die "$f needs $lib, not in $cross"
 		cp -L "$cross/$lib" "$root/lib/aarch64-linux-gnu/$lib"
@@ -210,6 +231,17 @@ if [ "$arch" = x86_64 ] || [ -n "$tracekit_given" ]; then
 fi
 for f in "${files[@]}"; do
 	copy_with_libs "$f" "/tracekit/files/$(basename "$f")"
+done
+# Debian's arm64 packages, as dpkg would lay them out (usr/lib/... too:
+# the arm64 loader searches /usr/lib/aarch64-linux-gnu as well).
+for d in "${deb_dirs[@]}"; do
+	cp -a "$d"/. "$root"/ || die "cannot copy $d"
+done
+# Then what their programs need of libc, from the cross toolchain.
+for d in "${deb_dirs[@]}"; do
+	while read -r f; do
+		copy_arm64_libs "$f"
+	done < <(find "$d" -type f -perm -u+x)
 done
 for b in "${extra_bins[@]}"; do
 	p=$(command -v "$b") || die "--bin $b: not found"
