@@ -219,6 +219,43 @@ static int sdt_specs(const struct probe_add_opts *o, const char *const *specs,
 	return ret;
 }
 
+/*
+ * Definitions as tracefs takes them, made elsewhere (probe --sysroot or
+ * --btf on a build host): checked, then printed or written as they are.
+ */
+static int raw_specs(const struct probe_add_opts *o, const char *const *specs,
+		     int nr, int nraw, struct probe_output *said)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct probe_events evs;
+	int ret;
+
+	if (nraw != nr)
+		return usage_error(said, "definitions and specs cannot be mixed in one command");
+	if (o->exec || o->module || o->vmlinux || o->btf || o->call_graph)
+		return usage_error(said, "a definition names its own place: no -x, -m, -k, "
+				   "--btf or --call-graph with it");
+	ret = probe_events_raw(specs, nr, &evs, &err);
+	if (ret) {
+		say(said, PROBE_SAY_ERROR, "%s", err.buf);
+		goto out;
+	}
+	regroup(&evs, o->group);
+	if (o->define_only) {
+		say_definitions(&evs, said);
+	} else {
+		ret = probe_events_add(evs.v[0].def.kind, &evs, o->undo, &err);
+		if (ret)
+			say(said, PROBE_SAY_ERROR, "%s", err.buf);
+		else
+			say_added(&evs, 0, said);
+	}
+	probe_events_release(&evs);
+out:
+	strbuf_release(&err);
+	return ret;
+}
+
 static int open_target(struct probe_target *t, const struct probe_add_opts *o,
 		       struct probe_output *said)
 {
@@ -325,10 +362,14 @@ out:
 int probe_add(const struct probe_add_opts *o, const char *const *specs,
 	      int nr, struct probe_output *said)
 {
-	int i, nsdt = 0;
+	int i, nsdt = 0, nraw = 0;
 
-	for (i = 0; i < nr; i++)
+	for (i = 0; i < nr; i++) {
 		nsdt += probe_spec_is_sdt(specs[i]);
+		nraw += probe_spec_is_raw(specs[i]);
+	}
+	if (nraw)
+		return raw_specs(o, specs, nr, nraw, said);
 	said->sdt = nsdt > 0;
 	if (nsdt)
 		return sdt_specs(o, specs, nr, nsdt, said);

@@ -5,8 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch/arch.h"
 #include "util/array.h"
 #include "util/callgraph.h"
+#include "util/elf-addr.h"
 #include "util/fetcharg.h"
 #include "util/probe-btf.h"
 #include "util/probe-dwarf.h"
@@ -502,6 +504,182 @@ out:
 out_path:
 	free(path);
 	return ret;
+}
+
+/*
+ * A register a fetcharg of def names ("%di" at s, len bytes with the
+ * '%'): refused when it is another machine's, as definitions made for
+ * an arm64 target and written on x86 would be; the kernel judges the
+ * rest ("Invalid register name" in error_log).
+ */
+static int check_register(const char *def, const char *s, size_t len,
+			  const struct arch *mine, struct strbuf *err)
+{
+	static const struct arch *const all[] = { &arch_x86_64, &arch_arm64 };
+	size_t i;
+	int r;
+
+	for (r = 0; r < mine->nr_regnames; r++)
+		if (strlen(mine->regnames[r]) == len - 1 &&
+		    !strncmp(mine->regnames[r], s + 1, len - 1))
+			return 0;
+	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		for (r = 0; all[i] != mine && r < all[i]->nr_regnames; r++)
+			if (strlen(all[i]->regnames[r]) == len - 1 &&
+			    !strncmp(all[i]->regnames[r], s + 1, len - 1)) {
+				strbuf_addf(err, "%s: %.*s is a register of %s, this kernel is %s",
+					    def, (int)len, s, all[i]->name, mine->name);
+				return -EINVAL;
+			}
+	return 0;
+}
+
+/* uprobes: PATH:0xOFF[(0xREF)], OFF in an executable segment of PATH. */
+static int check_uprobe_place(const char *def, const char *place, size_t len,
+			      struct strbuf *err)
+{
+	char *path = xstrndup(place, len), *colon = strrchr(path, ':'), *end;
+	unsigned long long off;
+	int fd, e, ret = -EINVAL;
+	size_t i, n;
+	Elf *elf;
+
+	if (!colon || strncmp(colon, ":0x", 3)) {
+		strbuf_addf(err, "%s: '%s' is not PATH:0xOFFSET", def, path);
+		goto out;
+	}
+	*colon = '\0';
+	off = strtoull(colon + 3, &end, 16);
+	if (end == colon + 3 || (*end && *end != '(')) {
+		strbuf_addf(err, "%s: bad offset '%s'", def, colon + 1);
+		goto out;
+	}
+	elf = elf_addr_open_file(path, &fd, &e);
+	if (!elf) {
+		strbuf_addf(err, "%s: %s: %s", def, path,
+			    e == -EINVAL ? "not an ELF file" : strerror(-e));
+		goto out;
+	}
+	if (!elf_getphdrnum(elf, &n))
+		for (i = 0; i < n && ret; i++) {
+			GElf_Phdr ph;
+
+			if (gelf_getphdr(elf, i, &ph) && ph.p_type == PT_LOAD &&
+			    (ph.p_flags & PF_X) && off >= ph.p_offset &&
+			    off < ph.p_offset + ph.p_filesz)
+				ret = 0;
+		}
+	elf_addr_close_file(elf, fd);
+	if (ret)
+		strbuf_addf(err, "%s: offset 0x%llx is in no executable segment of %s",
+			    def, off, path);
+out:
+	free(path);
+	return ret;
+}
+
+#define REG_CHARS "abcdefghijklmnopqrstuvwxyz0123456789_"
+
+/* The checks of probe_events_raw() on one line; its kind into *kind. */
+static int check_raw(const char *line, enum probe_kind *kind,
+		     struct probe_def *d, struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	const struct arch *mine;
+	const char *p, *place;
+	size_t len;
+	int nargs = 0, ret = -EINVAL;
+
+	for (p = line; *p; p++)
+		if ((unsigned char)*p < ' ' || *p == '"' || *p == '\'') {
+			strbuf_addf(err, "%s: control characters and quotes have no place in a definition",
+				    line);
+			return -EINVAL;
+		}
+	place = line + strcspn(line, " \t");
+	place += strspn(place, " \t");
+	len = strcspn(place, " \t");
+	*kind = *place == '/' ? PROBE_UPROBE : PROBE_KPROBE;
+	if (probe_def_parse(line, *kind, d) || !len) {
+		strbuf_addf(err, "%s: not [p|r[MAXACTIVE]]:GROUP/EVENT PLACE [ARG...]", line);
+		return -EINVAL;
+	}
+	if (!probe_name_valid(d->group) || !probe_name_valid(d->event)) {
+		strbuf_addf(err, "%s: GROUP and EVENT are C identifiers below 64 characters",
+			    line);
+		return -EINVAL;
+	}
+	if (*kind == PROBE_UPROBE && line[1] != ':') {
+		strbuf_addf(err, "%s: MAXACTIVE is for kretprobes, not uprobes", line);
+		return -EINVAL;
+	}
+	if (*kind == PROBE_UPROBE && check_uprobe_place(line, place, len, err))
+		return -EINVAL;
+	mine = arch_of_kernel(&why);
+	for (p = place + len; *(p += strspn(p, " \t")); p += len) {
+		const char *eq, *r;
+		char name[FETCH_MAX_ARG_NAME_LEN + 1];
+
+		len = strcspn(p, " \t");
+		eq = memchr(p, '=', len);
+		if (++nargs > FETCH_MAX_ARGS || !eq || (size_t)(eq - p) >= sizeof(name)) {
+			strbuf_addf(err, "%s: '%.*s': %s", line, (int)len, p,
+				    nargs > FETCH_MAX_ARGS ? "past the kernel's 128 arguments" :
+				    "an argument is NAME=FETCHARG[:TYPE]");
+			goto out;
+		}
+		memcpy(name, p, eq - p);
+		name[eq - p] = '\0';
+		if (!fetch_arg_name_valid(name)) {
+			strbuf_addf(err, "%s: '%s': not an argument name the kernel takes", line, name);
+			goto out;
+		}
+		if (*kind == PROBE_UPROBE && memmem(eq, p + len - eq, "$arg", 4)) {
+			strbuf_addf(err, "%s: '%.*s': uprobes take no $argN (the kernel allows it at kernel function entries only)",
+				    line, (int)len, p);
+			goto out;
+		}
+		for (r = eq; mine && (r = memchr(r, '%', p + len - r)); r++)
+			if (check_register(line, r, 1 + strspn(r + 1, REG_CHARS),
+					   mine, err))
+				goto out;
+	}
+	ret = 0;
+out:
+	strbuf_release(&why);
+	return ret;
+}
+
+int probe_events_raw(const char *const *lines, int nr, struct probe_events *evs,
+		     struct strbuf *err)
+{
+	enum probe_kind kind, first = PROBE_KPROBE;
+	const char *place;
+	int i;
+
+	memset(evs, 0, sizeof(*evs));
+	for (i = 0; i < nr; i++) {
+		struct probe_def d = { 0 };
+
+		if (check_raw(lines[i], &kind, &d, err)) {
+			probe_def_release(&d);
+			probe_events_release(evs);
+			return -EINVAL;
+		}
+		if (i && kind != first) {
+			strbuf_addstr(err, "kprobe and uprobe definitions go in one command each");
+			probe_def_release(&d);
+			probe_events_release(evs);
+			return -EINVAL;
+		}
+		first = kind;
+		place = lines[i] + strcspn(lines[i], " \t");
+		place += strspn(place, " \t");
+		event_push(evs, kind, d.type, d.group, d.event, xstrdup(d.line),
+			   xstrndup(place, strcspn(place, " \t")));
+		probe_def_release(&d);
+	}
+	return 0;
 }
 
 void probe_events_summary(const struct probe_events *evs, int width,

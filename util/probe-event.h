@@ -100,6 +100,18 @@ int probe_events_sdt(const char *exec, const char *sysroot, const char *spec,
  * event once (the copies of an inlined function share theirs), its name
  * padded to width, then how to record the first.
  */
+/*
+ * Definitions given as tracefs takes them (probe_spec_is_raw()), checked
+ * before anything is written: the line's form, GROUP and EVENT names,
+ * argument names and count, no control characters or quotes; for a
+ * uprobe, that PATH is an ELF file and OFFSET lies in an executable
+ * segment of it, no $argN; no register of another architecture than the
+ * running kernel's.  All of one kind.  0, or -EINVAL with err naming the
+ * line and what is wrong.
+ */
+int probe_events_raw(const char *const *lines, int nr, struct probe_events *evs,
+		     struct strbuf *err);
+
 void probe_events_summary(const struct probe_events *evs, int width,
 			  struct strbuf *out);
 

@@ -32,6 +32,25 @@ static size_t ident_len(const char *p)
 	return n;
 }
 
+int probe_spec_is_raw(const char *text)
+{
+	const char *p = text;
+	size_t n;
+
+	if (*p != 'p' && *p != 'r')
+		return 0;
+	for (p++; isdigit((unsigned char)*p); p++)
+		;
+	if (*p++ != ':')
+		return 0;
+	/*
+	 * A spec with a group is GROUP:EVENT=FUNC: without an '=' in its
+	 * first word, "p:..." or "r10:..." is a definition (checked later).
+	 */
+	n = strcspn(p, " \t");
+	return n && !memchr(p, '=', n);
+}
+
 int probe_spec_is_sdt(const char *text)
 {
 	const char *colon;

@@ -64,5 +64,11 @@ void probe_spec_release(struct probe_spec *spec);
 
 /* 1 for an SDT spec ("sdt_PROV:NAME", "%[sdt_]PROV:NAME"), handled by probe-sdt. */
 int probe_spec_is_sdt(const char *text);
+/*
+ * 1 when text is a definition as tracefs takes it ("p:GRP/EVENT PLACE
+ * ARGS...", "r10:..."), not a spec: written as it is, after
+ * probe_events_raw()'s checks.
+ */
+int probe_spec_is_raw(const char *text);
 
 #endif
