@@ -28,12 +28,37 @@ else
 TRACEKIT := tracekit
 endif
 
+# A cross build, `make CROSS_COMPILE=aarch64-linux-gnu-`: the cross gcc
+# and libc of Debian's gcc-aarch64-linux-gnu, the libraries of the
+# target's Debian -dev packages unpacked into SYSROOT
+# (scripts/cross-sysroot.sh, by default build/sysroot-arm64), the binary
+# in build/aarch64/tracekit.  Build only: the tests run it in the arm64
+# guest (tests/vm/run.sh --arch arm64 --tracekit ...).
+ifneq ($(CROSS_COMPILE),)
+CROSS_TRIPLET := $(CROSS_COMPILE:%-=%)
+CROSS_MACHINE := $(firstword $(subst -, ,$(CROSS_TRIPLET)))
+CROSS_ARCH := $(patsubst aarch64,arm64,$(CROSS_MACHINE))
+CC := $(CROSS_COMPILE)gcc
+OUT := build/$(CROSS_MACHINE)
+TRACEKIT := $(OUT)/tracekit
+SYSROOT ?= build/sysroot-$(CROSS_ARCH)
+CONFIG := $(OUT)/config.mk
+PKG_CONFIG := PKG_CONFIG_LIBDIR=$(SYSROOT)/usr/lib/$(CROSS_TRIPLET)/pkgconfig:$(SYSROOT)/usr/share/pkgconfig \
+	PKG_CONFIG_SYSROOT_DIR=$(abspath $(SYSROOT)) PKG_CONFIG_ALLOW_SYSTEM_CFLAGS=1 \
+	PKG_CONFIG_ALLOW_SYSTEM_LIBS=1 pkg-config
+# The libraries' own dependencies (libdw's liblzma...) are found there too.
+CROSS_LDFLAGS := -Wl,-rpath-link,$(SYSROOT)/usr/lib/$(CROSS_TRIPLET):$(SYSROOT)/lib/$(CROSS_TRIPLET)
+else
+CONFIG := build/config.mk
+PKG_CONFIG := pkg-config
+endif
+
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
 SRCDIR := $(CURDIR)
 
 # pkg-config is asked once the packages are known to be installed:
-# build/config.mk is remade (and make restarts) when it is missing.
--include build/config.mk
+# $(CONFIG) is remade (and make restarts) when it is missing.
+-include $(CONFIG)
 
 # DEVELOPER=1: what every change must build clean with, warnings as
 # errors (CI builds this way, with gcc and clang).
@@ -47,7 +72,7 @@ ALL_CFLAGS := $(CFLAGS) -std=gnu11 -Wall -Wextra -Wno-unused-parameter \
 	-Wmissing-prototypes -Wstrict-prototypes $(DEV_CFLAGS) \
 	-D_GNU_SOURCE -I. -DTRACEKIT_SRCDIR='"$(SRCDIR)"' \
 	$(PKG_CFLAGS) $(SAN_FLAGS) -MMD -MP
-ALL_LDFLAGS := $(LDFLAGS) $(SAN_FLAGS)
+ALL_LDFLAGS := $(LDFLAGS) $(SAN_FLAGS) $(CROSS_LDFLAGS)
 LIBS := $(PKG_LIBS) -lm
 
 SRCS := tracekit.c $(wildcard builtin-*.c) $(wildcard util/*.c) \
@@ -59,13 +84,18 @@ all: $(TRACEKIT)
 
 # `make` needs (and installs) only the build packages; check, demo and
 # deps install the test and VM packages too.
-build/config.mk: scripts/deps.sh
+$(CONFIG): scripts/deps.sh scripts/cross-sysroot.sh
 	$(Q)scripts/deps.sh --build
-	$(Q)mkdir -p build
-	$(Q)for p in $(PKGS); do pkg-config --exists $$p || \
+	$(Q)mkdir -p $(dir $@)
+ifneq ($(CROSS_COMPILE),)
+	$(Q)command -v $(CC) >/dev/null || \
+		{ echo "tracekit: no $(CC) (install gcc-$(CROSS_TRIPLET))" >&2; exit 1; }
+	$(Q)[ -d $(SYSROOT) ] || scripts/cross-sysroot.sh $(CROSS_ARCH) $(SYSROOT)
+endif
+	$(Q)for p in $(PKGS); do $(PKG_CONFIG) --exists $$p || \
 		{ echo "tracekit: pkg-config cannot find $$p" >&2; exit 1; }; done
-	$(Q){ echo "PKG_CFLAGS := $$(pkg-config --cflags $(PKGS))"; \
-	      echo "PKG_LIBS := $$(pkg-config --libs $(PKGS))"; } > $@
+	$(Q){ echo "PKG_CFLAGS := $$($(PKG_CONFIG) --cflags $(PKGS))"; \
+	      echo "PKG_LIBS := $$($(PKG_CONFIG) --libs $(PKGS))"; } > $@
 
 # $(call track,FILE,TEXT): FILE holds TEXT, rewritten only when TEXT
 # changes, so that what depends on FILE is rebuilt exactly then.
@@ -93,7 +123,7 @@ $(TRACEKIT): $(OBJS) $(OUT)/LDFLAGS
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(OBJS) $(LIBS)
 
-$(OUT)/%.o: %.c build/config.mk $(OUT)/CFLAGS
+$(OUT)/%.o: %.c $(CONFIG) $(OUT)/CFLAGS
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
@@ -130,8 +160,18 @@ check: $(TRACEKIT) mount-tracefs
 check-full:
 	$(Q)TRACEKIT_TEST_FULL=1 $(MAKE) --no-print-directory check
 
+# `make vmcheck ARCH=arm64`: the arm64 build's whole suite in the arm64
+# guest (make check runs a bounded part of it: arm64-suite).
+ifeq ($(ARCH),arm64)
+vmcheck:
+	$(MAKE) CROSS_COMPILE=aarch64-linux-gnu- DEVELOPER=$(DEVELOPER)
+	tests/vm/run.sh --arch arm64 --tracekit build/aarch64/tracekit --suite-tools \
+		--timeout 3000 -- env OPENSSL_CONF=/dev/null tracekit test -v $(TESTFLAGS)
+else
 vmcheck: $(TRACEKIT)
-	tests/vm/run.sh --tracekit $(TRACEKIT) -- tracekit test -v $(TESTFLAGS)
+	tests/vm/run.sh --tracekit $(TRACEKIT) --suite-tools -- \
+		env OPENSSL_CONF=/dev/null tracekit test -v $(TESTFLAGS)
+endif
 
 demo: $(TRACEKIT) mount-tracefs
 	$(Q)scripts/deps.sh
@@ -184,6 +224,6 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 
 clean:
-	rm -rf build/obj build/asan build/doc build/config.mk tracekit
+	rm -rf build/obj build/asan build/doc build/config.mk build/aarch64 tracekit
 
 .PHONY: all deps check check-full vmcheck demo bench doc install uninstall clean mount-tracefs FORCE

@@ -132,7 +132,8 @@ static int do_add(struct probe_cmd_opts *po,
 {
 	struct probe_add_opts o = {
 		.exec = po->exec, .module = po->module, .vmlinux = po->vmlinux,
-		.sysroot = po->sysroot, .btf = po->btf, .define_only = define_only, .keep_going = po->keep_going,
+		.sysroot = po->sysroot, .btf = po->btf,
+		.define_only = define_only, .keep_going = po->keep_going,
 		.force_regs = po->force_regs, .verbose = po->verbose,
 		.call_graph = po->call_graph,
 	};

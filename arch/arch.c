@@ -22,7 +22,7 @@ const char *arch_known(void)
 	return "x86_64, arm64";
 }
 
-/* The names uname -m and the kernel's ARCH give the machines tracekit does not know. */
+/* The names of the machines tracekit does not know, for the refusal. */
 static const char *machine_name(unsigned int e_machine, int elfclass)
 {
 	int is64 = elfclass == ELFCLASS64;

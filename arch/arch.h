@@ -34,14 +34,13 @@ struct sdt_reg {
 /*
  * The registers an offline unwinder needs at a user-space probe (the
  * return address register, the stack pointer and the callee-saved ones
- * that DWARF CFI restores): the fetcharg name, libunwind's number for
- * it and its DWARF number (the psABI's, as CFI names it; the return
- * address column for the instruction pointer).  unwind_regs[0] is the
- * instruction pointer, [1] the stack pointer.
+ * that DWARF CFI restores): the fetcharg name and its DWARF number (the
+ * psABI's, as CFI names it, which libunwind uses too; for the
+ * instruction pointer the number libunwind gives it).  unwind_regs[0]
+ * is the instruction pointer, [1] the stack pointer.
  */
 struct arch_unwind_reg {
 	const char *kname;	/* fetcharg name without the '%' */
-	int unw;		/* libunwind register number */
 	int dwarf;		/* DWARF register number */
 };
 
@@ -92,7 +91,7 @@ struct arch {
 	int (*sdt_operand_parse)(const char *op, size_t len,
 				 struct sdt_arg *arg, struct strbuf *why);
 
-	/* NULL where tracekit cannot unwind the machine's stacks. */
+	/* What probe --call-graph captures for the unwinder. */
 	const struct arch_unwind_reg *unwind_regs;
 	int nr_unwind_regs;
 };

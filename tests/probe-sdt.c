@@ -108,7 +108,8 @@ static int check_args(const struct arch *a, const struct arg_case *cases,
 		struct strbuf why = STRBUF_INIT, fetch = STRBUF_INIT,
 			      type = STRBUF_INIT;
 		struct sdt_arg arg;
-		int ret = sdt_arg_parse(a, c->text, strlen(c->text), &arg, &why);
+		int ret = sdt_arg_parse(a, c->text, strlen(c->text), &arg,
+					&why);
 
 		fprintf(stderr, "%-24s -> %d %s\n", c->text, ret, why.buf);
 		TEST_ASSERT_EQUAL(c->text, ret, c->ret);

@@ -21,9 +21,9 @@ int callgraph_fetch_args(const struct arch *a, unsigned int stack_size,
 	int i, nr = a->nr_unwind_regs;
 
 	if (a != CALLGRAPH_ARCH) {
-		strbuf_addf(err, "--call-graph: report unwinds %s stacks only, not %s "
-			    "(libunwind's remote unwinding is built for one machine)",
-			    CALLGRAPH_ARCH->name, a->name);
+		strbuf_addf(err, "--call-graph: this tracekit's report unwinds %s stacks only, not %s "
+			    "(libunwind unwinds the machine it is built for: build tracekit for %s)",
+			    CALLGRAPH_ARCH->name, a->name, a->name);
 		return -EOPNOTSUPP;
 	}
 	for (i = 0; i < nr; i++)

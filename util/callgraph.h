@@ -39,10 +39,15 @@ int callgraph_fetch_args(const struct arch *a, unsigned int stack_size,
 			 struct strbuf *out, struct strbuf *err);
 
 /*
- * The machine whose snapshots report's unwinder reads (libunwind's
- * x86-64 remote unwinding) and whose capture fields it recognises.
+ * The machine whose snapshots report's unwinder reads and whose capture
+ * fields it recognises: libunwind's remote unwinding
+ * (libunwind-generic) is built for the machine tracekit is built for.
  */
+#if defined(__aarch64__)
+#define CALLGRAPH_ARCH (&arch_arm64)
+#else
 #define CALLGRAPH_ARCH (&arch_x86_64)
+#endif
 
 /*
  * The stack size of --call-graph's SIZE into *size: a multiple of 8 from

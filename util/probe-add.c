@@ -155,8 +155,8 @@ static int sdt_add(const struct probe_add_opts *o, const char *spec,
 		ret = usage_error(said, err.buf);
 		goto out;
 	}
-	ret = probe_events_sdt(o->exec, o->sysroot, spec, &rq, o->define_only, &evs,
-			       &warn, &err);
+	ret = probe_events_sdt(o->exec, o->sysroot, spec, &rq, o->define_only,
+			       &evs, &warn, &err);
 	if (ret) {
 		say(said, PROBE_SAY_ERROR, "%s", err.buf);
 		goto out;

@@ -1111,7 +1111,8 @@ int probe_btf_list_funcs(struct probe_btf *b, const char *glob,
 {
 	__u32 id, n = btf__type_cnt(b->vmlinux);
 	const char **names = NULL;
-	int nr = 0, alloc = 0, i, ret = b->ksyms ? probe_ksyms_load(b->ksyms, err) : 0;
+	int nr = 0, alloc = 0, i;
+	int ret = b->ksyms ? probe_ksyms_load(b->ksyms, err) : 0;
 
 	if (ret)
 		return ret;

@@ -22,7 +22,7 @@ struct probe_debuginfo *probe_debuginfo_open(const char *path,
 					     struct strbuf *err);
 /* The file the DWARF is read from: a separate debug file, else PATH. */
 const char *probe_debuginfo_file(const struct probe_debuginfo *dbg);
-/* e_machine and EI_CLASS (into *elfclass) of the file; EM_NONE if unreadable. */
+/* e_machine and EI_CLASS (*elfclass) of the file; EM_NONE if unreadable. */
 unsigned int probe_debuginfo_machine(const struct probe_debuginfo *dbg,
 				     int *elfclass);
 void probe_debuginfo_close(struct probe_debuginfo *dbg);

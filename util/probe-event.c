@@ -528,7 +528,8 @@ static int check_register(const char *def, const char *s, size_t len,
 			if (strlen(all[i]->regnames[r]) == len - 1 &&
 			    !strncmp(all[i]->regnames[r], s + 1, len - 1)) {
 				strbuf_addf(err, "%s: %.*s is a register of %s, this kernel is %s",
-					    def, (int)len, s, all[i]->name, mine->name);
+					    def, (int)len, s, all[i]->name,
+					    mine->name);
 				return -EINVAL;
 			}
 	return 0;
@@ -622,7 +623,8 @@ static int check_raw(const char *line, enum probe_kind *kind,
 
 		len = strcspn(p, " \t");
 		eq = memchr(p, '=', len);
-		if (++nargs > FETCH_MAX_ARGS || !eq || (size_t)(eq - p) >= sizeof(name)) {
+		if (++nargs > FETCH_MAX_ARGS || !eq ||
+		    (size_t)(eq - p) >= sizeof(name)) {
 			strbuf_addf(err, "%s: '%.*s': %s", line, (int)len, p,
 				    nargs > FETCH_MAX_ARGS ? "past the kernel's 128 arguments" :
 				    "an argument is NAME=FETCHARG[:TYPE]");
@@ -640,8 +642,9 @@ static int check_raw(const char *line, enum probe_kind *kind,
 			goto out;
 		}
 		for (r = eq; mine && (r = memchr(r, '%', p + len - r)); r++)
-			if (check_register(line, r, 1 + strspn(r + 1, REG_CHARS),
-					   mine, err))
+			if (check_register(line, r,
+					   1 + strspn(r + 1, REG_CHARS), mine,
+					   err))
 				goto out;
 	}
 	ret = 0;

@@ -246,10 +246,14 @@ static void convert_args(const struct elf_ctx *ctx, struct sdt_marker *m)
 		int depth = 0;
 
 		p += strspn(p, " \t");
-		/* arm64 writes "-4@[sp, 96]": a blank inside [] is the operand's. */
-		for (len = 0; p[len] && (depth || (p[len] != ' ' && p[len] != '\t'));
-		     len++)
-			depth += p[len] == '[' ? 1 : p[len] == ']' && depth ? -1 : 0;
+		/* arm64 writes "-4@[sp, 96]": a blank inside [] is its own. */
+		for (len = 0; p[len] && (depth || !strchr(" \t", p[len]));
+		     len++) {
+			if (p[len] == '[')
+				depth++;
+			else if (p[len] == ']' && depth)
+				depth--;
+		}
 		if (!len)
 			break;
 		grow_array(m->argv, m->argc, alloc, 8);

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "arch/arch.h"
 #include "util/array.h"
 #include "util/json.h"
 #include "util/probe-btf.h"
@@ -545,23 +546,19 @@ static int kconfig_has(const char *name, int *found_config)
 }
 
 /*
- * The kernel's arch/x86/include/asm/page_64_types.h: THREAD_SIZE is
- * PAGE_SIZE << (2 + KASAN_STACK_ORDER), KASAN_STACK_ORDER being 1 with
+ * x86-64, arch/x86/include/asm/page_64_types.h: THREAD_SIZE is PAGE_SIZE
+ * << (2 + KASAN_STACK_ORDER), KASAN_STACK_ORDER being 1 with
  * CONFIG_KASAN, and IRQ_STACK_SIZE has the same order.  The kernel
  * exports neither macro, but its BTF has struct irq_stack { char
  * stack[IRQ_STACK_SIZE]; }, so the running kernel answers; else its
  * config; else the default.
  */
-unsigned long stack_tracer_thread_size(const char **source)
+static unsigned long x86_64_thread_size(unsigned long page,
+					const char **source)
 {
-	struct utsname u;
-	unsigned long page = sysconf(_SC_PAGESIZE), btf;
+	unsigned long btf = probe_btf_struct_size("irq_stack");
 	int have_config, kasan;
 
-	*source = "unknown for this architecture";
-	if (uname(&u) < 0 || strcmp(u.machine, "x86_64"))
-		return 0;
-	btf = probe_btf_struct_size("irq_stack");
 	if (btf) {
 		*source = "x86-64: sizeof(struct irq_stack) in the kernel's BTF";
 		return btf;
@@ -574,6 +571,40 @@ unsigned long stack_tracer_thread_size(const char **source)
 	*source = kasan ? "x86-64 with CONFIG_KASAN: PAGE_SIZE << 3" :
 			  "x86-64, kernel config: PAGE_SIZE << 2";
 	return page << (kasan ? 3 : 2);
+}
+
+/*
+ * arm64, arch/arm64/include/asm/memory.h: MIN_THREAD_SHIFT is 14, one
+ * more with KASAN; with CONFIG_VMAP_STACK (Debian's, and the default) a
+ * page larger than that (64 KiB pages) is the THREAD_SIZE.  No type of
+ * its BTF has that size, so the config answers, else the default.
+ */
+static unsigned long arm64_thread_size(unsigned long page,
+				       const char **source)
+{
+	int have_config, kasan = kconfig_has("CONFIG_KASAN", &have_config);
+	int vmap = !have_config || kconfig_has("CONFIG_VMAP_STACK", &have_config);
+	unsigned long size = 16384UL << kasan;
+
+	*source = have_config ? "arm64, kernel config: 16 KiB (32 with KASAN), "
+				"or the page with VMAP_STACK" :
+				"arm64 default: 16 KiB, or the page when larger";
+	return vmap && page > size ? page : size;
+}
+
+unsigned long stack_tracer_thread_size(const char **source)
+{
+	struct strbuf why = STRBUF_INIT;
+	const struct arch *a = arch_of_kernel(&why);
+	unsigned long page = sysconf(_SC_PAGESIZE);
+
+	strbuf_release(&why);
+	*source = "unknown for this architecture";
+	if (a == &arch_x86_64)
+		return x86_64_thread_size(page, source);
+	if (a == &arch_arm64)
+		return arm64_thread_size(page, source);
+	return 0;
 }
 
 /* ---- the report and the measurement ---- */

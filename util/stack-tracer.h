@@ -95,8 +95,8 @@ int stack_tracer_set_filter(const char *const *args, int nr, int keep,
 
 /*
  * The kernel's THREAD_SIZE in bytes (x86-64: from BTF, the kernel config
- * or the default), 0 when unknown for this architecture; source says
- * where the value comes from.
+ * or the default; arm64: the config or the default), 0 when unknown for
+ * this architecture; source says where the value comes from.
  */
 unsigned long stack_tracer_thread_size(const char **source);
 

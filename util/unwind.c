@@ -99,7 +99,12 @@ struct unwind_layout {
 	struct tep_event *event;
 	int has_stack;
 	int nr_regs;
-	struct { int unw, dwarf, off; } regs[MAX_REGS];
+	/*
+	 * dwarf: the register's DWARF number, which is also libunwind's
+	 * (x86-64: UNW_X86_64_RIP is 16, the return address column;
+	 * aarch64: UNW_AARCH64_X0.. are 0..).
+	 */
+	struct { int dwarf, off; } regs[MAX_REGS];
 	int nr_stack;
 	struct { int off, size; } stack[MAX_STACK_FIELDS];
 };
@@ -461,7 +466,7 @@ static int access_reg(unw_addr_space_t as, unw_regnum_t regnum,
 	if (write)
 		return -UNW_EREADONLYREG;
 	for (i = 0; i < c->lay->nr_regs; i++)
-		if (c->lay->regs[i].unw == regnum && (c->valid & 1u << i)) {
+		if (c->lay->regs[i].dwarf == regnum && (c->valid & 1u << i)) {
 			*valp = c->regs[i];
 			return 0;
 		}
@@ -648,7 +653,6 @@ static void layout_init(struct unwind_layout *l, struct tep_event *event)
 		f = tep_find_field(event, name);
 		if (!f || f->size != 8)
 			return;
-		l->regs[l->nr_regs].unw = regs[i].unw;
 		l->regs[l->nr_regs].dwarf = regs[i].dwarf;
 		l->regs[l->nr_regs++].off = f->offset;
 	}
@@ -1034,7 +1038,7 @@ static int unw_one_step(struct unwind_ctx *c, int caller)
 		return ret;
 	c->valid = 0;
 	for (i = 0; i < c->lay->nr_regs; i++)
-		if (unw_get_reg(&cur, c->lay->regs[i].unw, &v) >= 0) {
+		if (unw_get_reg(&cur, c->lay->regs[i].dwarf, &v) >= 0) {
 			c->regs[i] = v;
 			c->valid |= 1u << i;
 		}

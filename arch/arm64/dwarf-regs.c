@@ -65,6 +65,18 @@ static int arg_slot(size_t size, int aggregate, int *regs, int *stack,
 	return k;
 }
 
+/*
+ * What the offline unwinder of user stacks reads at a probe: pc (32,
+ * libunwind's UNW_AARCH64_PC), sp, the frame and link registers, and
+ * the first callee-saved registers AAPCS64 code keeps its CFA in when
+ * it has no frame pointer.  Eight, as x86-64's, so that
+ * CALLGRAPH_MAX_STACK holds for both.
+ */
+static const struct arch_unwind_reg unwind_regs[] = {
+	{ "pc", 32 }, { "sp", 31 }, { "x29", 29 }, { "x30", 30 },
+	{ "x19", 19 }, { "x20", 20 }, { "x21", 21 }, { "x22", 22 },
+};
+
 const struct arch arch_arm64 = {
 	.name = "arm64",
 	.e_machine = EM_AARCH64,
@@ -80,10 +92,6 @@ const struct arch arch_arm64 = {
 	.arg_slot = arg_slot,
 	.sdt_reg_lookup = arm64_sdt_reg_lookup,
 	.sdt_operand_parse = arm64_sdt_operand_parse,
-	/*
-	 * report's unwinder reads x86-64 snapshots only (libunwind built
-	 * for the host): probe --call-graph refuses arm64 targets.
-	 */
-	.unwind_regs = NULL,
-	.nr_unwind_regs = 0,
+	.unwind_regs = unwind_regs,
+	.nr_unwind_regs = sizeof(unwind_regs) / sizeof(unwind_regs[0]),
 };

@@ -6,6 +6,7 @@
  * constant, with or without '#'.  w registers are the low half of their
  * x register, which is what fetchargs name.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stddef.h>
 #include <string.h>
@@ -108,15 +109,15 @@ static int parse_memory(const char *s, size_t len, struct sdt_arg *arg,
 			d++;
 			dlen--;
 		}
+		/* [x1, x2] or [x1, x2, lsl 3]: fetchargs add no registers. */
 		if (memchr(d, ',', dlen) ||
-		    (dlen && ((*d >= 'a' && *d <= 'z') || (*d >= 'A' && *d <= 'Z')))) {
-			/* [x1, x2] or [x1, x2, lsl 3]: fetchargs add no registers. */
+		    (dlen && isalpha((unsigned char)*d))) {
 			strbuf_addf(why, "base+index operand '%.*s' cannot be fetched",
 				    (int)len, s);
 			return -EOPNOTSUPP;
 		}
 		if (dlen && *d == ':') {
-			/* [x0, #:lo12:sym]: a global, after an adrp the note omits. */
+			/* [x0, #:lo12:sym]: a global, after an adrp. */
 			strbuf_addf(why, "symbol-relative operand '%.*s' cannot be fetched",
 				    (int)len, s);
 			return -EOPNOTSUPP;

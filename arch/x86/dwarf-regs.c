@@ -5,7 +5,6 @@
  * the architecture.
  */
 #include <elf.h>
-#include <libunwind-x86_64.h>
 #include <stddef.h>
 
 #include "arch/x86/x86.h"
@@ -60,14 +59,8 @@ static int arg_slot(size_t size, int aggregate, int *regs, int *stack,
  * (Figure 3.36), 16 the return address column.
  */
 static const struct arch_unwind_reg unwind_regs[] = {
-	{ "ip", UNW_X86_64_RIP, 16 },
-	{ "sp", UNW_X86_64_RSP, 7 },
-	{ "bp", UNW_X86_64_RBP, 6 },
-	{ "bx", UNW_X86_64_RBX, 3 },
-	{ "r12", UNW_X86_64_R12, 12 },
-	{ "r13", UNW_X86_64_R13, 13 },
-	{ "r14", UNW_X86_64_R14, 14 },
-	{ "r15", UNW_X86_64_R15, 15 },
+	{ "ip", 16 }, { "sp", 7 }, { "bp", 6 }, { "bx", 3 },
+	{ "r12", 12 }, { "r13", 13 }, { "r14", 14 }, { "r15", 15 },
 };
 
 const struct arch arch_x86_64 = {

@@ -151,7 +151,8 @@ int x86_sdt_operand_parse(const char *op, size_t len, struct sdt_arg *arg,
 	}
 	if (op[0] == '$') {
 		arg->op = SDT_OP_IMM;
-		if (arch_parse_number(op + 1, len - 1, &arg->imm, &imm_unsigned)) {
+		if (arch_parse_number(op + 1, len - 1, &arg->imm,
+				      &imm_unsigned)) {
 			strbuf_addf(why, "constant '%.*s' is not a number",
 				    (int)len, op);
 			return -EOPNOTSUPP;

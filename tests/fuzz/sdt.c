@@ -65,8 +65,8 @@ static void fuzz_text(uint8_t mode, const char *s, size_t len)
 	case 0:
 	case 3:
 		/* Both assemblers' operand syntaxes. */
-		if (!sdt_arg_parse(mode % 4 ? &arch_arm64 : &arch_x86_64, s, len,
-				   &arg, &why))
+		if (!sdt_arg_parse(mode % 4 ? &arch_arm64 : &arch_x86_64, s,
+				   len, &arg, &why))
 			sdt_arg_fetcharg(&arg, 0x4010, &fetch, &type);
 		sdt_arg_release(&arg);
 		break;

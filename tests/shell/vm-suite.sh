@@ -9,7 +9,6 @@ need_vm_host
 # The oracles and tools the guest's tests need, which the host has from
 # scripts/deps.sh; in the guest, as on the host, one missing is a failure.
 need_cmd trace-cmd jq mkfs.ubifs openssl
-bins=(--bin trace-cmd --bin jq --bin mkfs.ubifs --bin openssl)
 
 # Two image tests run on the host only, by name here, not by a skip:
 # in the busybox guest they fail (ubifs-sign.sh needs GNU diff and find,
@@ -48,7 +47,7 @@ guest+="; rc2=\$?; echo \"GUEST-EXIT: \$rc1 \$rc2\"; [ \$rc1 = 0 ] && [ \$rc2 = 
 # leaves the log of how far it got.  Indented, so the guest's summary
 # lines are not mistaken for ours.
 set +e
-"$VM_RUN" --tracekit "$TRACEKIT" "${bins[@]}" --timeout 1700 -- \
+"$VM_RUN" --tracekit "$TRACEKIT" --suite-tools --timeout 1700 -- \
 	sh -c "$guest" 2>&1 | tee "$TK_TMP/console" | sed -u "s/^/  | /"
 rc=${PIPESTATUS[0]}
 set -e

@@ -6,7 +6,7 @@
 #
 #   tests/vm/run.sh [--arch x86_64|arm64] [--tracekit BIN] [--timeout SEC]
 #                   [--bin PATH]... [--file PATH]... [--deb PKG]... [--smp N]
-#                   [--ubifs-auth]
+#                   [--suite-tools] [--ubifs-auth]
 #                   [--btf-out FILE | [--] CMD...]
 #
 # --arch arm64 boots Debian's arm64 kernel of the same version
@@ -15,8 +15,11 @@
 # in only when --tracekit names an arm64 build.  --file ships PATH into
 # /tracekit/files/, with the shared libraries it needs (for an arm64
 # ELF, those of the cross toolchain's /usr/aarch64-linux-gnu).
+# --suite-tools ships what the test suite's guest tests need: trace-cmd,
+# jq, mkfs.ubifs (mtd-utils) and openssl (x86: the host's; arm64:
+# Debian's arm64 packages, as --deb).
 # --deb PKG (arm64) puts Debian's arm64 package PKG in the guest as
-# dpkg would, its files only (name its library packages too).
+# dpkg would, its files only, with the packages it needs but libc's.
 # --btf-out FILE copies the guest kernel's /sys/kernel/btf/vmlinux to
 # FILE instead of running a command: read once through the console,
 # then kept beside the kernel in the cache.
@@ -53,6 +56,7 @@ arch=x86_64
 tracekit_given=
 btf_out=
 debs=()
+suite_tools=
 
 die() { echo "vm: $*" >&2; exit 1; }
 
@@ -63,6 +67,7 @@ while [ $# -gt 0 ]; do
 	--file) files+=("$(realpath "$2")"); shift 2 ;;
 	--btf-out) btf_out=$2; shift 2 ;;
 	--deb) debs+=("$2"); shift 2 ;;
+	--suite-tools) suite_tools=1; shift ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--bin) extra_bins+=("$2"); shift 2 ;;
 	--ubifs-auth) ubifs_auth=1; shift ;;
@@ -74,6 +79,13 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ $# -gt 0 ] || set -- tracekit test -v
+# The oracles and tools the suite's tests need in the guest.
+if [ -n "$suite_tools" ]; then
+	case $arch in
+	x86_64) extra_bins+=(trace-cmd jq mkfs.ubifs openssl) ;;
+	arm64) debs+=(trace-cmd jq mtd-utils openssl) ;;
+	esac
+fi
 case $arch in
 x86_64)
 	qemu=qemu-system-x86_64
@@ -142,6 +154,8 @@ busybox=/bin/busybox
 deb_dirs=()
 if [ "$arch" = arm64 ]; then
 	busybox=$(arm64_deb busybox-static)/bin/busybox || exit 1
+	# bash, as --bin /bin/bash gives the x86 guest: the shell tests' own.
+	debs=($("$src/scripts/cross-sysroot.sh" --closure arm64 bash "${debs[@]}")) || exit 1
 	for d in "${debs[@]}"; do
 		deb_dirs+=("$(arm64_deb "$d")") || exit 1
 	done
@@ -188,11 +202,13 @@ cp "$here/init" "$root/init"
 chmod 755 "$root/init"
 
 # Copies an arm64 ELF's shared libraries (DT_NEEDED, recursively) and
-# its interpreter from the cross toolchain's tree, where the arm64
+# its interpreter from the cross toolchain's tree or the cross build's
+# sysroot (make CROSS_COMPILE=aarch64-linux-gnu-), where the arm64
 # loader looks: /lib/aarch64-linux-gnu, /lib.
 cross=/usr/aarch64-linux-gnu/lib
+sysroot=${TRACEKIT_SYSROOT:-$src/build/sysroot-arm64}
 copy_arm64_libs() {
-	local f=$1 lib
+	local f=$1 lib from d
 	readelf -h "$f" 2>/dev/null | grep -q 'AArch64' || return 0
 	if [ ! -e "$root/lib/ld-linux-aarch64.so.1" ]; then
 		mkdir -p "$root/lib/aarch64-linux-gnu"
@@ -205,9 +221,14 @@ copy_arm64_libs() {
 		# before its user.
 		[ -e "$root/usr/lib/aarch64-linux-gnu/$lib" ] && continue
 		[ -e "$root/tracekit/files/$lib" ] && continue
-		[ -e "$cross/$lib" ] || die "$f needs $lib, not in $cross"
-		cp -L "$cross/$lib" "$root/lib/aarch64-linux-gnu/$lib"
-		copy_arm64_libs "$cross/$lib"
+		from=
+		for d in "$cross" "$sysroot/usr/lib/aarch64-linux-gnu" \
+			 "$sysroot/lib/aarch64-linux-gnu"; do
+			[ -e "$d/$lib" ] && { from=$d/$lib; break; }
+		done
+		[ -n "$from" ] || die "$f needs $lib, in neither $cross nor $sysroot"
+		cp -L "$from" "$root/lib/aarch64-linux-gnu/$lib"
+		copy_arm64_libs "$from"
 	done
 }
 
@@ -347,13 +368,19 @@ else
 fi
 
 log=$work/console.log
-show=/dev/stdout
-[ -n "$btf_out" ] && show=/dev/null
+# The console as it comes, but for --btf-out's 6 MB of base64.
+show() {
+	if [ -n "$btf_out" ]; then
+		cat >/dev/null
+	else
+		cat
+	fi
+}
 echo "vm: booting $kver ($accel), running: $*" >&2
 # --foreground keeps QEMU in our process group, so the signal that stops
 # a test run (its timeout, Ctrl-C) stops the guest too.
 timeout --foreground -k 5 "$timeout" "${qemu_base[@]}" "${cpu[@]}" -append "$append" \
-	</dev/null 2>&1 | tr -d '\r' | tee "$log" >"$show"
+	</dev/null 2>&1 | tr -d '\r' | tee "$log" | show
 status=${PIPESTATUS[0]}
 if [ "$status" = 124 ] || [ "$status" = 137 ]; then
 	echo "vm: guest did not finish within $timeout s: killed" >&2

@@ -1,0 +1,45 @@
+#!/bin/bash
+# description: arm64: tracekit built for arm64 (make CROSS_COMPILE=aarch64-linux-gnu-) runs a bounded part of its own suite in Debian's arm64 kernel: the C suites, BTF kprobes, record and report, trace, the stack tracer, ubifs
+# tracefs: untouched
+# timeout: 1500
+# The arm64 build (built here if it is not) boots in the arm64 guest with
+# Debian's arm64 trace-cmd, jq, mtd-utils and openssl (run.sh
+# --suite-tools) and runs the tests below, chosen by their descriptions:
+# those that hold on arm64 as they are and need no compiler in the guest.
+# The whole suite there is `make vmcheck ARCH=arm64`; under TCG it takes
+# longer than CI has.
+. "$(dirname "$0")/lib/common.sh"
+
+need_vm_host qemu-system-aarch64 aarch64-linux-gnu-gcc readelf make
+src=$(cd "$(dirname "$VM_RUN")/../.." && pwd)
+bin=$src/build/aarch64/tracekit
+make -s -C "$src" CROSS_COMPILE=aarch64-linux-gnu- >"$TK_TMP/make" 2>&1 ||
+	{ tail -n 30 "$TK_TMP/make"; fail "make CROSS_COMPILE=aarch64-linux-gnu- failed"; }
+[ -x "$bin" ] || fail "no $bin after the cross build"
+readelf -h "$bin" | grep -q 'AArch64' || fail "$bin is not an arm64 ELF"
+
+# Descriptions (grep -E on tracekit test --list), not numbers, which
+# move as tests are added.
+wanted='option parser|^ *[0-9]+: strbuf$|host capabilities|restore-on-exit|run-command|'
+wanted+='trace.dat v7 writer|--cpus list|spec parser|SDT notes, x86-64|stack_trace parser|'
+wanted+='verify mkfs.ubifs|HMAC key|journal lookup|compiled print formats|'
+wanted+='ring-buffer pages walked|formats libtraceevent dies on|aggregate: buckets|'
+wanted+='trace-hist|BTF-only kprobes the kernel accepts|-- COMMAND traces only|'
+wanted+='ENOSPC on a tiny tmpfs|^ *[0-9]+: stack: '
+nums=$("$TRACEKIT" test --list | grep -E "$wanted" | sed 's/^ *\([0-9]*\):.*/\1/' | tr '\n' ' ')
+[ "$(echo $nums | wc -w)" -ge 20 ] || fail "only these tests match: $nums"
+echo "in the arm64 guest: $nums"
+
+set +e
+"$VM_RUN" --arch arm64 --tracekit "$bin" --suite-tools --timeout 1400 -- \
+	env OPENSSL_CONF=/dev/null tracekit test --timeout 300 $nums 2>&1 |
+	tee "$TK_TMP/console" | sed -u 's/^/  | /'
+rc=${PIPESTATUS[0]}
+set -e
+sum=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$TK_TMP/console")
+echo "arm64 guest: $sum"
+[ -n "$sum" ] || fail "the guest printed no summary"
+echo "$sum" | grep -q ' 0 failed, ' || fail "arm64 guest: a test failed"
+assert_grep '^TRACEKIT-VM: booted [0-9.-]*-arm64$' "$TK_TMP/console"
+assert_eq "guest exit status" "$rc" 0
+exit 0
