@@ -88,6 +88,30 @@ const struct arch *arch_of_kernel(struct strbuf *why)
 	return NULL;
 }
 
+static int has_reg(const struct arch *a, const char *name, size_t len)
+{
+	int r;
+
+	for (r = 0; r < a->nr_regnames; r++)
+		if (strlen(a->regnames[r]) == len &&
+		    !strncmp(a->regnames[r], name, len))
+			return 1;
+	return 0;
+}
+
+const struct arch *arch_other_reg(const struct arch *a, const char *name,
+				  size_t len)
+{
+	size_t i;
+
+	if (has_reg(a, name, len))
+		return NULL;
+	for (i = 0; i < NR_ARCHES; i++)
+		if (arches[i] != a && has_reg(arches[i], name, len))
+			return arches[i];
+	return NULL;
+}
+
 const char *arch_dwarf_regname(const struct arch *a, int regno)
 {
 	if (regno < 0 || regno >= a->nr_regnames)

@@ -113,6 +113,14 @@ const struct arch *arch_of_kernel(struct strbuf *why);
 /* The names of the architectures tracekit knows, for messages: "x86_64, arm64" */
 const char *arch_known(void);
 
+/*
+ * The architecture whose fetcharg register name is name (len bytes, no
+ * '%') when a has none of that name: a definition made for another
+ * machine.  NULL when a has it, or no architecture does.
+ */
+const struct arch *arch_other_reg(const struct arch *a, const char *name,
+				  size_t len);
+
 /* The fetcharg name ("di", "x8"...) of a DWARF register; NULL if none. */
 const char *arch_dwarf_regname(const struct arch *a, int regno);
 

@@ -21,7 +21,7 @@ test_pkgs="trace-cmd linux-perf systemtap-sdt-dev mtd-utils openssl xxd
 busybox-static cpio kmod qemu-system-x86 keyutils time jq clang binutils
 asciidoctor man-db libkshark-dev libtracecmd-dev libjson-c-dev pahole bpftool
 llvm g++ chromium libc6-dbg bpftrace
-gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm"
+gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm"
 # The arm64 guest (tests/vm/run.sh --arch arm64) downloads Debian's arm64
 # kernel and busybox-static:arm64 with apt-get download, which needs the
 # arm64 package lists: dpkg must know the architecture.  Nothing of arm64

@@ -515,24 +515,13 @@ out_path:
 static int check_register(const char *def, const char *s, size_t len,
 			  const struct arch *mine, struct strbuf *err)
 {
-	static const struct arch *const all[] = { &arch_x86_64, &arch_arm64 };
-	size_t i;
-	int r;
+	const struct arch *other = arch_other_reg(mine, s + 1, len - 1);
 
-	for (r = 0; r < mine->nr_regnames; r++)
-		if (strlen(mine->regnames[r]) == len - 1 &&
-		    !strncmp(mine->regnames[r], s + 1, len - 1))
-			return 0;
-	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
-		for (r = 0; all[i] != mine && r < all[i]->nr_regnames; r++)
-			if (strlen(all[i]->regnames[r]) == len - 1 &&
-			    !strncmp(all[i]->regnames[r], s + 1, len - 1)) {
-				strbuf_addf(err, "%s: %.*s is a register of %s, this kernel is %s",
-					    def, (int)len, s, all[i]->name,
-					    mine->name);
-				return -EINVAL;
-			}
-	return 0;
+	if (!other)
+		return 0;
+	strbuf_addf(err, "%s: %.*s is a register of %s, this kernel is %s",
+		    def, (int)len, s, other->name, mine->name);
+	return -EINVAL;
 }
 
 /* uprobes: PATH:0xOFF[(0xREF)], OFF in an executable segment of PATH. */
@@ -623,17 +612,17 @@ static int check_raw(const char *line, enum probe_kind *kind,
 
 		len = strcspn(p, " \t");
 		eq = memchr(p, '=', len);
-		if (++nargs > FETCH_MAX_ARGS || !eq ||
-		    (size_t)(eq - p) >= sizeof(name)) {
+		if (++nargs > FETCH_MAX_ARGS || !eq) {
 			strbuf_addf(err, "%s: '%.*s': %s", line, (int)len, p,
-				    nargs > FETCH_MAX_ARGS ? "past the kernel's 128 arguments" :
+				    eq ? "past the kernel's 128 arguments" :
 				    "an argument is NAME=FETCHARG[:TYPE]");
 			goto out;
 		}
-		memcpy(name, p, eq - p);
-		name[eq - p] = '\0';
-		if (!fetch_arg_name_valid(name)) {
-			strbuf_addf(err, "%s: '%s': not an argument name the kernel takes", line, name);
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - p), p);
+		if ((size_t)(eq - p) >= sizeof(name) ||
+		    !fetch_arg_name_valid(name)) {
+			strbuf_addf(err, "%s: '%.*s': not an argument name the kernel takes",
+				    line, (int)(eq - p), p);
 			goto out;
 		}
 		if (*kind == PROBE_UPROBE && memmem(eq, p + len - eq, "$arg", 4)) {

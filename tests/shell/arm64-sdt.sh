@@ -1,5 +1,5 @@
 #!/bin/bash
-# description: arm64: SDT markers of cross-built programs, a library and hand-written operands (x, w, [sp, N], [sp], [xN, N], constants) defined on this host (--sysroot) record in Debian's arm64 kernel what the programs print, semaphores raised while enabled
+# description: arm64: SDT markers of cross-built programs, a library, hand-written operands (x, w, [sp, N], [sp], [xN, N], constants) and Debian's arm64 libstdc++ defined on this host (--sysroot) record in Debian's arm64 kernel what the programs print, semaphores raised while enabled
 # tracefs: untouched
 # The SDT programs of lib/sdt-progs.sh (their C is any machine's) and an
 # arm64 one whose operands are written by hand in each form gcc and clang
@@ -86,25 +86,62 @@ ASM
 	-Wl,-rpath,/tracekit/files || fail "cannot cross-build uselib.c"
 "${cc[@]}" -O2 -o "$files/sdtasm" "$TK_TMP/asm64.c" || fail "cannot cross-build asm64.c"
 
-# NAME|BINARY (the target's path)|RUNNER|SPEC: each traced on its own.
+# A real arm64 library's markers: Debian's libstdc++6:arm64 (the cross
+# toolchain's has none), its libstdcxx:throw fired by a program that
+# prints what __cxa_throw gets: the exception object (the address a
+# catch by reference sees) and the type_info.
+cat >"$TK_TMP/throw.cc" <<'CXX'
+#include <cstdio>
+#include <cstdlib>
+#include <typeinfo>
+
+int main(int argc, char **argv)
+{
+	int n = argc > 1 ? atoi(argv[1]) : 1;
+
+	for (int i = 0; i < n; i++) {
+		try {
+			throw i;
+		} catch (int &e) {
+			printf("args: arg1=%lu arg2=%lu\n", (unsigned long)&e,
+			       (unsigned long)&typeid(int));
+		}
+	}
+	return 0;
+}
+CXX
+aarch64-linux-gnu-g++ -O2 -o "$files/throwprog" "$TK_TMP/throw.cc" ||
+	fail "cannot cross-build throw.cc"
+mkdir -p "$TK_TMP/debroot"
+(cd "$TK_TMP" && apt-get download -q libstdc++6:arm64 >/dev/null 2>&1) ||
+	fail "apt-get download libstdc++6:arm64 failed"
+dpkg -x "$TK_TMP"/libstdc++6_*_arm64.deb "$TK_TMP/debroot" || fail "dpkg -x failed"
+
+# NAME|SYSROOT|BINARY (the target's path)|RUNNER|SPEC: each traced on
+# its own.
 cases=(
-	"prog|/tracekit/files/sdtprog|sdtprog|sdt_tkapp:req arg6:string"
-	"nopie|/tracekit/files/sdtprog_nopie|sdtprog_nopie|sdt_tkapp:req arg6:string"
-	"lib|/tracekit/files/libtksdt.so|uselib|sdt_tklib:ev arg2:string"
-	"asm|/tracekit/files/sdtasm|sdtasm|sdt_tkasm:regs"
+	"prog|$root|/tracekit/files/sdtprog|sdtprog|sdt_tkapp:req arg6:string"
+	"nopie|$root|/tracekit/files/sdtprog_nopie|sdtprog_nopie|sdt_tkapp:req arg6:string"
+	"lib|$root|/tracekit/files/libtksdt.so|uselib|sdt_tklib:ev arg2:string"
+	"asm|$root|/tracekit/files/sdtasm|sdtasm|sdt_tkasm:regs"
+	"cxx|$TK_TMP/debroot|/usr/lib/aarch64-linux-gnu/libstdc++.so.6|throwprog|sdt_libstdcxx:throw"
 )
 names=()
 for c in "${cases[@]}"; do
-	IFS='|' read -r name bin runner spec <<<"$c"
-	"$TRACEKIT" probe --sysroot "$root" -x "$bin" -D "$spec" \
+	IFS='|' read -r name sysroot bin runner spec <<<"$c"
+	"$TRACEKIT" probe --sysroot "$sysroot" -x "$bin" -D "$spec" \
 		>"$files/defs.$name" 2>"$TK_TMP/err.$name" ||
 		{ cat "$TK_TMP/err.$name"; fail "$name: probe -D $spec failed"; }
 	sed 's/^/  | /' "$files/defs.$name"
 	[ -s "$TK_TMP/err.$name" ] && { cat "$TK_TMP/err.$name"; fail "$name: warnings"; }
 	assert_eq "$name: definitions" "$(wc -l <"$files/defs.$name")" 1
-	# Semaphore offsets ride on every marker of these programs but asm's.
-	[ "$name" = asm ] || assert_grep "^p:sdt_[a-z]*/[a-z]* $bin:0x[0-9a-f]*\(0x[0-9a-f]*\) " \
-		"$files/defs.$name"
+	# Semaphore offsets ride on every marker of these programs but asm's
+	# and libstdc++'s.
+	case $name in
+	asm|cxx) ;;
+	*) assert_grep "^p:sdt_[a-z]*/[a-z]* $bin:0x[0-9a-f]*\(0x[0-9a-f]*\) " \
+		"$files/defs.$name" ;;
+	esac
 	echo "$name $runner $(sed 's|^p:\([^ ]*\) .*|\1|' "$files/defs.$name")" >>"$files/cases"
 	names+=("$name")
 done
@@ -130,7 +167,8 @@ GUEST
 set +e
 "$VM_RUN" --arch arm64 --timeout 300 --file "$files/libtksdt.so" \
 	--file "$files/sdtprog" --file "$files/sdtprog_nopie" --file "$files/uselib" \
-	--file "$files/sdtasm" --file "$files/cases" --file "$files/guest.sh" \
+	--file "$files/sdtasm" --file "$files/throwprog" --deb libstdc++6 \
+	--file "$files/cases" --file "$files/guest.sh" \
 	$(for n in "${names[@]}"; do echo "--file $files/defs.$n"; done) \
 	-- sh /tracekit/files/guest.sh >"$TK_TMP/console" 2>&1
 rc=$?
@@ -142,7 +180,7 @@ if grep '^REFUSED ' "$TK_TMP/console"; then
 fi
 for name in "${names[@]}"; do
 	for when in BEFORE AFTER; do
-		[ "$name" = asm ] && continue
+		case $name in asm|cxx) continue ;; esac
 		assert_eq "$name: semaphore $when the events" \
 			"$(sed -n "s/^$when $name //p" "$TK_TMP/console" | sort -u)" "sema=0"
 	done
@@ -153,7 +191,8 @@ for name in "${names[@]}"; do
 	[ -s "$TK_TMP/want.$name" ] || fail "$name: the program printed no arguments"
 	cmp -s "$TK_TMP/want.$name" "$TK_TMP/got.$name" ||
 		fail "$name: recorded arguments differ from the printed ones"
-	[ "$name" = asm ] || assert_eq "$name: calls seeing the semaphore set" \
+	case $name in asm|cxx) continue ;; esac
+	assert_eq "$name: calls seeing the semaphore set" \
 		"$(sed -n "s/^RUN $name //p" "$TK_TMP/console" | grep -c '^sema=[1-9]')" 3
 done
 echo "${#names[@]} arm64 SDT cases: every definition accepted, every argument as printed"

@@ -47,11 +47,17 @@ diff -u "$TK_TMP/tcF.txt" "$TK_TMP/tkF.txt" || fail "report -F of the -T file di
 "$TRACEKIT" report -e sched:sched_switch "$TK_TMP/t.dat" >"$TK_TMP/tke.txt" || fail "report -e of -T file failed"
 if ! grep -q 'stack traces unavailable' "$TK_TMP/log"; then
 	grep -q ' sched_wakeup: ' "$TK_TMP/tke.txt" && fail "report -e sched_switch kept a sched_wakeup"
-	# Each stack trace right after its sched_switch, one per switch.
-	awk '/ kernel_stack: / { if (prev !~ / sched_switch: /) bad = 1; stacks++ }
+	# Each stack trace right after its sched_switch on the same CPU (the
+	# CPUs' events interleave in time: another CPU's switch and stack
+	# may come between), one per switch; what breaks the rule is printed.
+	awk 'match($0, /\[[0-9]+\]/) { cpu = substr($0, RSTART, RLENGTH) }
+	     / kernel_stack: / { if (prev[cpu] !~ / sched_switch: /) { bad = 1
+				print "stack after: " prev[cpu]; print "  " $0 }
+				stacks++ }
 	     / sched_switch: / { switches++ }
-	     !/^[[:space:]]*=>/ { prev = $0 }
-	     END { exit bad || !switches || stacks != switches }' "$TK_TMP/tke.txt" ||
+	     !/^[[:space:]]*=>/ { prev[cpu] = $0 }
+	     END { if (stacks != switches) print switches " switches, " stacks " stacks"
+		   exit bad || !switches || stacks != switches }' "$TK_TMP/tke.txt" ||
 		fail "report -e sched_switch: stack traces not one per sched_switch"
 	assert_grep '^[[:space:]]*=> __schedule( \(|$)' "$TK_TMP/tke.txt"
 fi

@@ -250,19 +250,22 @@ copy_with_libs() {
 if [ "$arch" = x86_64 ] || [ -n "$tracekit_given" ]; then
 	copy_with_libs "$tracekit" /tracekit/tracekit
 fi
-for f in "${files[@]}"; do
-	copy_with_libs "$f" "/tracekit/files/$(basename "$f")"
-done
 # Debian's arm64 packages, as dpkg would lay them out (usr/lib/... too:
-# the arm64 loader searches /usr/lib/aarch64-linux-gnu as well).
+# the arm64 loader searches /usr/lib/aarch64-linux-gnu as well), before
+# the files, so that a library of theirs is not taken from the cross
+# toolchain instead (its libstdc++ has no SDT markers, Debian's has).
 for d in "${deb_dirs[@]}"; do
 	cp -a "$d"/. "$root"/ || die "cannot copy $d"
 done
-# Then what their programs need of libc, from the cross toolchain.
+# Then what their programs and libraries need of libc, from the cross
+# toolchain (libstdc++ needs libm).
 for d in "${deb_dirs[@]}"; do
 	while read -r f; do
 		copy_arm64_libs "$f"
-	done < <(find "$d" -type f -perm -u+x)
+	done < <(find "$d" -type f \( -perm -u+x -o -name '*.so*' \))
+done
+for f in "${files[@]}"; do
+	copy_with_libs "$f" "/tracekit/files/$(basename "$f")"
 done
 for b in "${extra_bins[@]}"; do
 	p=$(command -v "$b") || die "--bin $b: not found"
