@@ -137,6 +137,27 @@ static void regroup(struct probe_events *evs, const char *group)
 	}
 }
 
+/* evs, all of one kind: printed with define_only, else added. */
+static int print_or_add(const struct probe_add_opts *o,
+			const struct probe_events *evs,
+			struct probe_output *said)
+{
+	struct strbuf err = STRBUF_INIT;
+	int ret = 0;
+
+	if (o->define_only) {
+		say_definitions(evs, said);
+	} else {
+		ret = probe_events_add(evs->v[0].def.kind, evs, o->undo, &err);
+		if (ret)
+			say(said, PROBE_SAY_ERROR, "%s", err.buf);
+		else
+			say_added(evs, 0, said);
+	}
+	strbuf_release(&err);
+	return ret;
+}
+
 /*
  * Defines (or with define_only prints) one event per marker site that
  * spec selects, with the user's argument requests applied to each.
@@ -165,16 +186,7 @@ static int sdt_add(const struct probe_add_opts *o, const char *spec,
 	regroup(&evs, o->group);
 	if (!ret) {
 		say_warnings(said, &warn);
-		if (o->define_only) {
-			say_definitions(&evs, said);
-		} else {
-			ret = probe_events_add(PROBE_UPROBE, &evs, o->undo,
-					       &err);
-			if (ret)
-				say(said, PROBE_SAY_ERROR, "%s", err.buf);
-			else
-				say_added(&evs, 0, said);
-		}
+		ret = print_or_add(o, &evs, said);
 	}
 	probe_events_release(&evs);
 out:
@@ -241,15 +253,7 @@ static int raw_specs(const struct probe_add_opts *o, const char *const *specs,
 		goto out;
 	}
 	regroup(&evs, o->group);
-	if (o->define_only) {
-		say_definitions(&evs, said);
-	} else {
-		ret = probe_events_add(evs.v[0].def.kind, &evs, o->undo, &err);
-		if (ret)
-			say(said, PROBE_SAY_ERROR, "%s", err.buf);
-		else
-			say_added(&evs, 0, said);
-	}
+	ret = print_or_add(o, &evs, said);
 	probe_events_release(&evs);
 out:
 	strbuf_release(&err);
