@@ -44,6 +44,7 @@ struct probe_btf {
 	char *mod_name;
 	/* The running kernel's symbols; NULL for another kernel's BTF file. */
 	struct probe_ksyms *ksyms;
+	char *path;		/* for messages: where the BTF came from */
 };
 
 /* libbpf prints its warnings to stderr by default; util/ never prints. */
@@ -78,6 +79,7 @@ struct probe_btf *probe_btf_open(struct strbuf *err)
 	b = xcalloc(1, sizeof(*b));
 	b->vmlinux = btf;
 	b->ksyms = probe_ksyms_new();
+	b->path = xstrdup(PROBE_BTF_VMLINUX);
 	return b;
 }
 
@@ -95,6 +97,7 @@ struct probe_btf *probe_btf_open_file(const char *path, struct strbuf *err)
 	}
 	b = xcalloc(1, sizeof(*b));
 	b->vmlinux = btf;
+	b->path = xstrdup(path);
 	return b;
 }
 
@@ -135,13 +138,15 @@ void probe_btf_close(struct probe_btf *b)
 	free(b->mod_funcs.e);
 	free(b->mod_name);
 	probe_ksyms_free(b->ksyms);
+	free(b->path);
 	free(b);
 }
 
-int probe_btf_needs_dwarf(const char *what, struct strbuf *err)
+int probe_btf_needs_dwarf(const struct probe_btf *b, const char *what,
+			  struct strbuf *err)
 {
 	strbuf_addf(err, "%s: needs DWARF debuginfo (only BTF found: %s)", what,
-		    PROBE_BTF_VMLINUX);
+		    b->path);
 	return -EOPNOTSUPP;
 }
 
@@ -482,6 +487,7 @@ static int bitfield(const struct btf *btf, const struct member *m,
 }
 
 struct btf_ctx {
+	const struct probe_btf *b;
 	const struct btf *btf;
 	const struct btf_type *proto;
 	const char *func;
@@ -769,7 +775,7 @@ static int arg_var(void *ctx, const struct probe_arg *arg, int whole,
 		for (i = 0; i < n; i++)
 			strbuf_addf(&what, " %s", param_name(bc->btf, &p[i]));
 		strbuf_addstr(&what, "); globals and locals");
-		ret = probe_btf_needs_dwarf(what.buf, err);
+		ret = probe_btf_needs_dwarf(bc->b, what.buf, err);
 		goto out;
 	}
 	for (i = 0; i < k; i++) {
@@ -780,7 +786,7 @@ static int arg_var(void *ctx, const struct probe_arg *arg, int whole,
 				    "its argument slot", arg->var,
 				    i < k - 1 ? "after" : "as",
 				    param_name(bc->btf, &p[i]));
-			ret = probe_btf_needs_dwarf(what.buf, err);
+			ret = probe_btf_needs_dwarf(bc->b, what.buf, err);
 			goto out;
 		}
 	}
@@ -834,7 +840,8 @@ static const struct probe_arg_ops btf_arg_ops = {
 };
 
 /* What BTF cannot say: lines, offsets, source files. */
-static int spec_needs_dwarf(const struct probe_spec *spec, struct strbuf *err)
+static int spec_needs_dwarf(const struct probe_btf *b,
+			    const struct probe_spec *spec, struct strbuf *err)
 {
 	struct strbuf what = STRBUF_INIT;
 	int ret = 0;
@@ -849,7 +856,7 @@ static int spec_needs_dwarf(const struct probe_spec *spec, struct strbuf *err)
 		strbuf_addf(&what, "%s@%s: a source file", spec->func,
 			    spec->file);
 	if (what.len)
-		ret = probe_btf_needs_dwarf(what.buf, err);
+		ret = probe_btf_needs_dwarf(b, what.buf, err);
 	strbuf_release(&what);
 	return ret;
 }
@@ -984,7 +991,7 @@ static int find_protos(struct probe_btf *b, const struct probe_spec *spec,
 		       const struct func_ent **protos, int *nr,
 		       struct strbuf *err)
 {
-	int ret = spec_needs_dwarf(spec, err);
+	int ret = spec_needs_dwarf(b, spec, err);
 
 	if (ret)
 		return ret;
@@ -1017,7 +1024,7 @@ int probe_btf_resolve(struct probe_btf *b, const struct probe_spec *spec,
 		      const struct probe_opts *opts, struct probe_point **pps,
 		      int *nr, struct strbuf *warn, struct strbuf *err)
 {
-	struct btf_ctx bc = { .func = spec->func, .opts = opts };
+	struct btf_ctx bc = { .b = b, .func = spec->func, .opts = opts };
 	struct strbuf def = STRBUF_INIT, other = STRBUF_INIT;
 	struct strbuf other_err = STRBUF_INIT;
 	struct probe_point *pp, *first;

@@ -58,7 +58,8 @@ int probe_btf_list_funcs(struct probe_btf *b, const char *glob,
 /*
  * -EOPNOTSUPP with err = "WHAT: needs DWARF debuginfo (only BTF found: ...)".
  */
-int probe_btf_needs_dwarf(const char *what, struct strbuf *err);
+int probe_btf_needs_dwarf(const struct probe_btf *b, const char *what,
+			  struct strbuf *err);
 
 /* sizeof(struct name) in the running kernel's BTF, 0 when it has none. */
 unsigned long probe_btf_struct_size(const char *name);

@@ -444,8 +444,8 @@ int probe_target_list(const struct probe_target *t, enum probe_listing what,
 	if (what == PROBE_LIST_FUNCS)
 		return probe_dwarf_list_funcs(t->dbg, arg, out, err);
 	if (what == PROBE_LIST_LINES && t->btf)
-		return probe_btf_needs_dwarf("-L: the lines of a function",
-					     err);
+		return probe_btf_needs_dwarf(t->btf,
+					     "-L: the lines of a function", err);
 	ret = probe_spec_parse(arg, &spec, err);
 	if (ret)
 		return ret;

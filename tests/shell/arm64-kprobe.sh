@@ -40,6 +40,11 @@ assert_grep '^p:tkregs/vfs_read_r vfs_read count=%x2:u64$' "$files/defs.regs"
   "$("$TRACEKIT" probe -D 'ip_rcv dev->perm_addr:x8[6]' 2>/dev/null | grep -o 'perm_addr=+[0-9]*')" ] ||
 	fail "perm_addr at the offset of this host's net_device"
 
+# What BTF cannot say is refused naming the BTF it came from.
+expect_fail "$TRACEKIT" probe --btf "$btf" -D 'vfs_read:3'
+assert_grep "^tracekit probe: vfs_read:3: a line probe: needs DWARF debuginfo \(only BTF found: $btf\)$" \
+	"$TK_TMP/out"
+
 # A machine whose pt_regs is neither: refused, naming the file.
 printf '\237\353\001\000\030\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\001\000\000\000\000' \
 	>"$TK_TMP/empty.btf"
