@@ -229,6 +229,7 @@ int probe_target_file(const char *sysroot, const char *path, char **named,
 		      char **file, struct strbuf *err)
 {
 	struct strbuf in = STRBUF_INIT;
+	char *root;
 	int ret;
 
 	if (!sysroot) {
@@ -245,9 +246,26 @@ int probe_target_file(const char *sysroot, const char *path, char **named,
 	strbuf_addf(&in, "%s%s", sysroot, path);
 	ret = probe_realpath(in.buf, file, err);
 	strbuf_release(&in);
-	if (!ret)
-		*named = xstrdup(path);
-	return ret;
+	if (ret)
+		return ret;
+	/*
+	 * An absolute symbolic link in the copy names a file of this
+	 * machine, not the target's: refused, never read instead.
+	 */
+	root = realpath(sysroot, NULL);
+	/* "/" holds everything: its length is not that of a prefix. */
+	if (!root || (strcmp(root, "/") &&
+		      (strncmp(*file, root, strlen(root)) ||
+		       (*file)[strlen(root)] != '/'))) {
+		strbuf_addf(err, "%s: resolves to %s, outside --sysroot %s (an absolute symbolic link?)",
+			    path, *file, sysroot);
+		free(*file);
+		free(root);
+		return -EINVAL;
+	}
+	free(root);
+	*named = xstrdup(path);
+	return 0;
 }
 
 /*

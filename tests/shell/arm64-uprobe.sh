@@ -29,6 +29,14 @@ for a in "-D ip_rcv flags" "-V ip_rcv" "--sdt"; do
 		"tracekit probe: $TK_TMP/rv: an ELF for riscv64: tracekit translates for x86_64, arm64 only"
 done
 
+# An absolute symbolic link in the copy would be this machine's file:
+# refused, never read in the target's stead.
+ln -s "$TK_TMP/rv" "$root/tracekit/files/abs"
+expect_fail "$TRACEKIT" probe --sysroot "$root" -x /tracekit/files/abs -D 'ip_rcv flags'
+assert_grep "^tracekit probe: /tracekit/files/abs: resolves to $TK_TMP/rv, outside --sysroot $root" \
+	"$TK_TMP/out"
+rm "$root/tracekit/files/abs"
+
 # NAME CROSS-GCC-FLAGS: the builds, as probe-uprobe.sh's on x86.
 builds=("O0 -O0" "O2 -O2" "O2d4 -O2 -gdwarf-4" "O0d5 -O0 -gdwarf-5"
 	"O2np -O2 -no-pie")
