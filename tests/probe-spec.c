@@ -159,12 +159,8 @@ static int fetcharg_text(void)
 static const struct arch *self_arch(struct probe_debuginfo *dbg)
 {
 	struct strbuf why = STRBUF_INIT;
-	const struct arch *a;
-	unsigned int machine;
-	int elfclass = 0;
+	const struct arch *a = probe_debuginfo_arch(dbg, &why);
 
-	machine = probe_debuginfo_machine(dbg, &elfclass);
-	a = arch_of_elf(machine, elfclass, &why);
 	strbuf_release(&why);
 	return a;
 }

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch/arch.h"
 #include "util/array.h"
 #include "util/probe-dwarf-int.h"
 #include "util/probe-dwarf-list.h"
@@ -57,13 +56,11 @@ static int list_site_vars(struct probe_debuginfo *dbg,
 	Dwarf_Die cu, *scopes = NULL;
 	GElf_Off off = 0;
 	const char *name;
-	int ret, skipped, n, i, elfclass = 0;
-	unsigned int machine;
+	int ret, skipped, n, i;
 	size_t len;
 
 	/* The target's open refused the machines no arch translates for. */
-	machine = probe_debuginfo_machine(dbg, &elfclass);
-	opts.arch = arch_of_elf(machine, elfclass, &why);
+	opts.arch = probe_debuginfo_arch(dbg, &why);
 	if (!opts.arch)
 		strbuf_addf(err, "an ELF for %s", why.buf);
 	strbuf_release(&why);

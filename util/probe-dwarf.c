@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch/arch.h"
 #include "util/array.h"
 #include "util/elf-addr.h"
 #include "util/probe-dwarf-int.h"
@@ -72,15 +73,16 @@ const char *probe_debuginfo_file(const struct probe_debuginfo *dbg)
 	return dbg->dw && debug_file ? debug_file : dbg->path;
 }
 
-unsigned int probe_debuginfo_machine(const struct probe_debuginfo *dbg,
-				     int *elfclass)
+const struct arch *probe_debuginfo_arch(const struct probe_debuginfo *dbg,
+					struct strbuf *why)
 {
 	GElf_Ehdr eh;
 
-	if (!gelf_getehdr(dbg->elf, &eh))
-		return EM_NONE;
-	*elfclass = eh.e_ident[EI_CLASS];
-	return eh.e_machine;
+	if (!gelf_getehdr(dbg->elf, &eh)) {
+		strbuf_addstr(why, "an unreadable ELF header");
+		return NULL;
+	}
+	return arch_of_elf(eh.e_machine, eh.e_ident[EI_CLASS], why);
 }
 
 void probe_debuginfo_close(struct probe_debuginfo *dbg)

@@ -22,9 +22,12 @@ struct probe_debuginfo *probe_debuginfo_open(const char *path,
 					     struct strbuf *err);
 /* The file the DWARF is read from: a separate debug file, else PATH. */
 const char *probe_debuginfo_file(const struct probe_debuginfo *dbg);
-/* e_machine and EI_CLASS (*elfclass) of the file; EM_NONE if unreadable. */
-unsigned int probe_debuginfo_machine(const struct probe_debuginfo *dbg,
-				     int *elfclass);
+/*
+ * The architecture of the file's ELF header (arch_of_elf()); NULL with
+ * why naming the machine tracekit does not know.
+ */
+const struct arch *probe_debuginfo_arch(const struct probe_debuginfo *dbg,
+					struct strbuf *why);
 void probe_debuginfo_close(struct probe_debuginfo *dbg);
 
 /*

@@ -301,19 +301,16 @@ static int target_arch(struct probe_target *t, const char *btf,
 		       struct strbuf *err)
 {
 	struct strbuf why = STRBUF_INIT;
-	unsigned int machine;
-	int elfclass = ELFCLASSNONE;
 
 	if (btf) {
-		machine = probe_btf_machine(t->btf);
-		t->arch = arch_of_elf(machine, ELFCLASS64, &why);
+		t->arch = arch_of_elf(probe_btf_machine(t->btf), ELFCLASS64,
+				      &why);
 		if (!t->arch)
 			strbuf_addf(err, "%s: a kernel whose struct pt_regs is neither "
 				    "x86_64's nor arm64's: tracekit translates for %s only",
 				    t->path, arch_known());
 	} else if (t->dbg) {
-		machine = probe_debuginfo_machine(t->dbg, &elfclass);
-		t->arch = arch_of_elf(machine, elfclass, &why);
+		t->arch = probe_debuginfo_arch(t->dbg, &why);
 		if (!t->arch)
 			strbuf_addf(err, "%s: an ELF for %s: tracekit translates for %s only",
 				    t->path, why.buf, arch_known());
