@@ -570,15 +570,18 @@ out:
 
 #define REG_CHARS "abcdefghijklmnopqrstuvwxyz0123456789_"
 
-/* The checks of probe_events_raw() on one line; its kind into *kind. */
-static int check_raw(const char *line, enum probe_kind *kind,
+/*
+ * The checks of probe_events_raw() on one line, mine the running
+ * kernel's architecture (NULL: unknown); its kind into *kind, its place
+ * into *place (len *len).
+ */
+static int check_raw(const char *line, const struct arch *mine,
+		     enum probe_kind *kind, const char **place, size_t *plen,
 		     struct probe_def *d, struct strbuf *err)
 {
-	struct strbuf why = STRBUF_INIT;
-	const struct arch *mine;
-	const char *p, *place;
+	const char *p;
 	size_t len;
-	int nargs = 0, ret = -EINVAL;
+	int nargs = 0;
 
 	for (p = line; *p; p++)
 		if ((unsigned char)*p < ' ' || *p == '"' || *p == '\'') {
@@ -586,10 +589,10 @@ static int check_raw(const char *line, enum probe_kind *kind,
 				    line);
 			return -EINVAL;
 		}
-	place = line + strcspn(line, " \t");
-	place += strspn(place, " \t");
-	len = strcspn(place, " \t");
-	*kind = *place == '/' ? PROBE_UPROBE : PROBE_KPROBE;
+	*place = line + strcspn(line, " \t");
+	*place += strspn(*place, " \t");
+	*plen = len = strcspn(*place, " \t");
+	*kind = **place == '/' ? PROBE_UPROBE : PROBE_KPROBE;
 	if (probe_def_parse(line, *kind, d) || !len) {
 		strbuf_addf(err, "%s: not [p|r[MAXACTIVE]]:GROUP/EVENT PLACE [ARG...]", line);
 		return -EINVAL;
@@ -603,10 +606,9 @@ static int check_raw(const char *line, enum probe_kind *kind,
 		strbuf_addf(err, "%s: MAXACTIVE is for kretprobes, not uprobes", line);
 		return -EINVAL;
 	}
-	if (*kind == PROBE_UPROBE && check_uprobe_place(line, place, len, err))
+	if (*kind == PROBE_UPROBE && check_uprobe_place(line, *place, len, err))
 		return -EINVAL;
-	mine = arch_of_kernel(&why);
-	for (p = place + len; *(p += strspn(p, " \t")); p += len) {
+	for (p = *place + len; *(p += strspn(p, " \t")); p += len) {
 		const char *eq, *r;
 		char name[FETCH_MAX_ARG_NAME_LEN + 1];
 
@@ -616,44 +618,45 @@ static int check_raw(const char *line, enum probe_kind *kind,
 			strbuf_addf(err, "%s: '%.*s': %s", line, (int)len, p,
 				    eq ? "past the kernel's 128 arguments" :
 				    "an argument is NAME=FETCHARG[:TYPE]");
-			goto out;
+			return -EINVAL;
 		}
 		snprintf(name, sizeof(name), "%.*s", (int)(eq - p), p);
 		if ((size_t)(eq - p) >= sizeof(name) ||
 		    !fetch_arg_name_valid(name)) {
 			strbuf_addf(err, "%s: '%.*s': not an argument name the kernel takes",
 				    line, (int)(eq - p), p);
-			goto out;
+			return -EINVAL;
 		}
 		if (*kind == PROBE_UPROBE && memmem(eq, p + len - eq, "$arg", 4)) {
 			strbuf_addf(err, "%s: '%.*s': uprobes take no $argN (the kernel allows it at kernel function entries only)",
 				    line, (int)len, p);
-			goto out;
+			return -EINVAL;
 		}
 		for (r = eq; mine && (r = memchr(r, '%', p + len - r)); r++)
 			if (check_register(line, r,
 					   1 + strspn(r + 1, REG_CHARS), mine,
 					   err))
-				goto out;
+				return -EINVAL;
 	}
-	ret = 0;
-out:
-	strbuf_release(&why);
-	return ret;
+	return 0;
 }
 
 int probe_events_raw(const char *const *lines, int nr, struct probe_events *evs,
 		     struct strbuf *err)
 {
 	enum probe_kind kind, first = PROBE_KPROBE;
+	struct strbuf why = STRBUF_INIT;
+	const struct arch *mine = arch_of_kernel(&why);
 	const char *place;
+	size_t len;
 	int i;
 
+	strbuf_release(&why);
 	memset(evs, 0, sizeof(*evs));
 	for (i = 0; i < nr; i++) {
 		struct probe_def d = { 0 };
 
-		if (check_raw(lines[i], &kind, &d, err)) {
+		if (check_raw(lines[i], mine, &kind, &place, &len, &d, err)) {
 			probe_def_release(&d);
 			probe_events_release(evs);
 			return -EINVAL;
@@ -665,10 +668,8 @@ int probe_events_raw(const char *const *lines, int nr, struct probe_events *evs,
 			return -EINVAL;
 		}
 		first = kind;
-		place = lines[i] + strcspn(lines[i], " \t");
-		place += strspn(place, " \t");
 		event_push(evs, kind, d.type, d.group, d.event, xstrdup(d.line),
-			   xstrndup(place, strcspn(place, " \t")));
+			   xstrndup(place, len));
 		probe_def_release(&d);
 	}
 	return 0;
