@@ -196,27 +196,6 @@ static int str_cmp(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* CONFIG_KPROBE_EVENTS_ON_NOTRACE=y in the running kernel's config file. */
-static int events_on_notrace(void)
-{
-	struct strbuf path = STRBUF_INIT, config = STRBUF_INIT;
-	char rel[256] = "";
-	FILE *f = fopen("/proc/sys/kernel/osrelease", "re");
-	int on = 0;
-
-	if (f) {
-		if (fgets(rel, sizeof(rel), f))
-			rel[strcspn(rel, "\n")] = '\0';
-		fclose(f);
-	}
-	strbuf_addf(&path, "/boot/config-%s", rel);
-	if (*rel && strbuf_read_file(&config, path.buf, 1 << 24) > 0)
-		on = strstr(config.buf, "\nCONFIG_KPROBE_EVENTS_ON_NOTRACE=y\n") != NULL;
-	strbuf_release(&config);
-	strbuf_release(&path);
-	return on;
-}
-
 /*
  * Whether func can carry a kprobe event: unless the kernel was built with
  * KPROBE_EVENTS_ON_NOTRACE, trace_kprobe refuses ("Failed to register
@@ -232,7 +211,7 @@ static int traceable(struct probe_ksyms *k, const char *func)
 
 		k->ftrace_funcs = xcalloc(1, sizeof(*k->ftrace_funcs));
 		k->nr_ftrace_funcs = -1;
-		if (events_on_notrace() ||
+		if (tk_kconfig_has("CONFIG_KPROBE_EVENTS_ON_NOTRACE", NULL) ||
 		    tk_tracefs_read(NULL, "available_filter_functions", &k->traceable) <= 0)
 			return 1;
 		for (line = k->traceable.buf; (nl = strchr(line, '\n'));

@@ -527,24 +527,6 @@ out:
 
 /* ---- THREAD_SIZE ---- */
 
-/* "CONFIG_NAME=y" in the running kernel's config, when it is readable. */
-static int kconfig_has(const char *name, int *found_config)
-{
-	struct strbuf path = STRBUF_INIT, cfg = STRBUF_INIT, want = STRBUF_INIT;
-	struct utsname u;
-	int yes;
-
-	uname(&u);
-	strbuf_addf(&path, "/boot/config-%s", u.release);
-	*found_config = strbuf_read_file(&cfg, path.buf, 0) > 0;
-	strbuf_addf(&want, "\n%s=y\n", name);
-	yes = *found_config && strstr(cfg.buf, want.buf);
-	strbuf_release(&path);
-	strbuf_release(&cfg);
-	strbuf_release(&want);
-	return yes;
-}
-
 /*
  * x86-64, arch/x86/include/asm/page_64_types.h: THREAD_SIZE is PAGE_SIZE
  * << (2 + KASAN_STACK_ORDER), KASAN_STACK_ORDER being 1 with
@@ -563,7 +545,7 @@ static unsigned long x86_64_thread_size(unsigned long page,
 		*source = "x86-64: sizeof(struct irq_stack) in the kernel's BTF";
 		return btf;
 	}
-	kasan = kconfig_has("CONFIG_KASAN", &have_config);
+	kasan = tk_kconfig_has("CONFIG_KASAN", &have_config);
 	if (!have_config) {
 		*source = "x86-64 default: PAGE_SIZE << 2";
 		return page << 2;
@@ -582,8 +564,8 @@ static unsigned long x86_64_thread_size(unsigned long page,
 static unsigned long arm64_thread_size(unsigned long page,
 				       const char **source)
 {
-	int have_config, kasan = kconfig_has("CONFIG_KASAN", &have_config);
-	int vmap = !have_config || kconfig_has("CONFIG_VMAP_STACK", &have_config);
+	int have_config, kasan = tk_kconfig_has("CONFIG_KASAN", &have_config);
+	int vmap = !have_config || tk_kconfig_has("CONFIG_VMAP_STACK", NULL);
 	unsigned long size = 16384UL << kasan;
 
 	*source = have_config ? "arm64, kernel config: 16 KiB (32 with KASAN), "

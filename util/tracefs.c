@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <tracefs.h>
@@ -313,6 +314,32 @@ const struct tk_feature tk_feature_table[] = {
 #undef TK_FEATURE_ROW
 	{ NULL, NULL, NULL, NULL }
 };
+
+int tk_kconfig_has(const char *name, int *found_config)
+{
+	static struct strbuf cfg = STRBUF_INIT;
+	static int read_once, found;
+	struct strbuf want = STRBUF_INIT;
+	int yes;
+
+	if (!read_once) {
+		struct strbuf path = STRBUF_INIT;
+		struct utsname u;
+
+		read_once = 1;
+		if (!uname(&u)) {
+			strbuf_addf(&path, "/boot/config-%s", u.release);
+			found = strbuf_read_file(&cfg, path.buf, 0) > 0;
+		}
+		strbuf_release(&path);
+	}
+	if (found_config)
+		*found_config = found;
+	strbuf_addf(&want, "\n%s=y\n", name);
+	yes = found && strstr(cfg.buf, want.buf);
+	strbuf_release(&want);
+	return yes;
+}
 
 const struct tk_features *tk_features(void)
 {

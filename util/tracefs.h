@@ -181,4 +181,11 @@ int tk_features_probe(struct tk_features *f);
 /* Same, cached for the life of the process. */
 const struct tk_features *tk_features(void);
 
+/*
+ * Whether the running kernel's config (/boot/config-RELEASE, read once
+ * for the process) has "NAME=y"; *found_config (NULL: not asked) says
+ * whether the config was there to read.
+ */
+int tk_kconfig_has(const char *name, int *found_config);
+
 #endif
