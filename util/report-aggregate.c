@@ -253,6 +253,16 @@ static int event_named(const char *name, const struct tep_event *event)
 	       !event->system[sep - name] && !strcmp(sep + 1, event->name);
 }
 
+struct tep_event *report_agg_find_event(struct tep_handle *tep, const char *name)
+{
+	int i, n = tep_get_events_count(tep);
+
+	for (i = 0; i < n; i++)
+		if (event_named(name, tep_get_event(tep, i)))
+			return tep_get_event(tep, i);
+	return NULL;
+}
+
 void report_agg_latency_seen(const struct report_agg_opts *o,
 			     struct tep_handle *tep, int seen[2])
 {

@@ -69,6 +69,13 @@ int report_agg_set(struct report_agg_opts *o, const char *option,
 int report_agg_finish(struct report_agg_opts *o, struct strbuf *err);
 
 /*
+ * The first event of tep (by id) that name names, as -e and --latency
+ * name one (NAME, SYSTEM:NAME, SYSTEM/NAME); NULL if none.
+ */
+struct tep_event *report_agg_find_event(struct tep_handle *tep,
+					const char *name);
+
+/*
  * Sets seen[0] (seen[1]) where tep holds --latency's START (END) event;
  * leaves them as they are otherwise.
  */

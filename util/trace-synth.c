@@ -46,21 +46,6 @@ struct trace_synth {
 	char *undo_file;		/* SYNTH_UNDO_DIR/synth-PID, or NULL */
 };
 
-/* "SYS:NAME" or "NAME" of an event tep holds, as its system and name. */
-static struct tep_event *find_event(struct tep_handle *tep, const char *spec)
-{
-	const char *colon = strchr(spec, ':');
-	struct tep_event *ev;
-	char *sys;
-
-	if (!colon)
-		return tep_find_event_by_name(tep, NULL, spec);
-	sys = xstrndup(spec, colon - spec);
-	ev = tep_find_event_by_name(tep, sys, colon + 1);
-	free(sys);
-	return ev;
-}
-
 /*
  * The three lines and their files, from libtracefs's description: the
  * shell commands tracefs_synth_echo_cmd() prints, "echo 'LINE' >>
@@ -164,8 +149,8 @@ int trace_synth_start(struct tep_handle *tep, const char *name,
 		      const struct report_agg_opts *o,
 		      struct trace_synth **out, struct strbuf *err)
 {
-	struct tep_event *start = find_event(tep, o->latency[0]);
-	struct tep_event *end = find_event(tep, o->latency[1]);
+	struct tep_event *start = report_agg_find_event(tep, o->latency[0]);
+	struct tep_event *end = report_agg_find_event(tep, o->latency[1]);
 	struct trace_synth *s;
 	int i, ret = 0;
 
