@@ -253,7 +253,8 @@ static int event_named(const char *name, const struct tep_event *event)
 	       !event->system[sep - name] && !strcmp(sep + 1, event->name);
 }
 
-struct tep_event *report_agg_find_event(struct tep_handle *tep, const char *name)
+struct tep_event *report_agg_find_event(struct tep_handle *tep,
+					const char *name)
 {
 	int i, n = tep_get_events_count(tep);
 
