@@ -47,13 +47,7 @@ check_build() {
 	for ev in $want_ev; do
 		echo 0 >"$TRACEFS/instances/$inst/events/$group/$ev/enable"
 	done
-	target_want "$TK_TMP/out.$opt" >"$TK_TMP/want.$opt"
-	target_got "$TRACEFS/instances/$inst/trace" >"$TK_TMP/got.$opt"
-	if ! diff -u "$TK_TMP/want.$opt" "$TK_TMP/got.$opt"; then
-		cat "$TRACEFS/instances/$inst/trace"
-		fail "-$opt: recorded values differ from the program's"
-	fi
-	assert_eq "-$opt: events" "$(wc -l <"$TK_TMP/got.$opt")" "$nevents"
+	target_check "-$opt" "$TK_TMP/out.$opt" "$TRACEFS/instances/$inst/trace"
 
 	"$TRACEKIT" probe -d "$group:*" >"$TK_TMP/del.$opt" || fail "-$opt: probe -d failed"
 	assert_eq "-$opt: all removed" "$(grep -c '^Removed event' "$TK_TMP/del.$opt")" \

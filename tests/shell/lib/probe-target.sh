@@ -1,12 +1,14 @@
 # The probes of tests/shell/probe-target.c and how their events are held
-# against what the program prints: shared by probe-uprobe.sh (on this
-# machine) and arm64-uprobe.sh (definitions made here, recorded in an
-# arm64 guest).
+# against what the program prints: shared by probe-uprobe.sh and
+# probe-raw.sh (on this machine) and arm64-uprobe.sh (definitions made
+# here, recorded in an arm64 guest).
 #   target_specs          the specs every build takes
 #   target_specs_O0       the further specs of an -O0 build, and
 #   target_events_O0      the events they add
 # target_set OPT: sets specs, want_ev, ndefs and nevents for a build at
 # -O0 (OPT O0) or with optimisation (anything else).
+# target_check WHAT OUT TRACE: the events of TRACE are what the program
+# printed to OUT, nevents of them.
 target_specs=(
 	'ip_rcv len=skb->len skb->dev->mac skb->dev->up skb->dev->flags skb->dev->speed
 	 skb->dev->mtu skb->dev->in->name skb->dev->in->vals v2=skb->dev->in->vals[1]
@@ -39,16 +41,18 @@ target_set() {
 	fi
 }
 
-# target_want OUT: the program's "EXPECT EVENT: ARGS" lines of the
-# events of want_ev, as "EVENT: ARGS" sorted by event.
-target_want() {
-	sed -n 's/^EXPECT //p' "$1" | grep -E "^(${want_ev// /|}):" |
-		sort -s -t: -k1,1
-}
-
-# target_got TRACE: tracefs's "comm-pid [cpu] flags ts: EVENT: (ip[ <-
-# ret]) ARGS" lines as "EVENT: ARGS", sorted by event.
-target_got() {
-	sed -n -E 's/^.*[0-9]: ([A-Za-z0-9_]+): \([^)]*\) (.*)$/\1: \2/p' "$1" |
-		sort -s -t: -k1,1
+# The program's "EXPECT EVENT: ARGS" lines of the events of want_ev, and
+# tracefs's "comm-pid [cpu] flags ts: EVENT: (ip[ <- ret]) ARGS" lines,
+# each as "EVENT: ARGS" sorted by event, must be the same.
+target_check() {
+	local what=$1 out=$2 trace=$3
+	sed -n 's/^EXPECT //p' "$out" | grep -E "^(${want_ev// /|}):" |
+		sort -s -t: -k1,1 >"$TK_TMP/target.want"
+	sed -n -E 's/^.*[0-9]: ([A-Za-z0-9_]+): \([^)]*\) (.*)$/\1: \2/p' "$trace" |
+		sort -s -t: -k1,1 >"$TK_TMP/target.got"
+	if ! diff -u "$TK_TMP/target.want" "$TK_TMP/target.got"; then
+		cat "$trace"
+		fail "$what: recorded values differ from the program's"
+	fi
+	assert_eq "$what: events" "$(wc -l <"$TK_TMP/target.got")" "$nevents"
 }
