@@ -7,6 +7,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -19,7 +20,15 @@ static const struct arch *const arches[] = { &arch_x86_64, &arch_arm64 };
 
 const char *arch_known(void)
 {
-	return "x86_64, arm64";
+	static char names[64];
+	size_t i;
+
+	if (!*names)
+		for (i = 0; i < NR_ARCHES; i++)
+			snprintf(names + strlen(names),
+				 sizeof(names) - strlen(names), "%s%s",
+				 i ? ", " : "", arches[i]->name);
+	return names;
 }
 
 /* The names of the machines tracekit does not know, for the refusal. */
@@ -72,8 +81,6 @@ const struct arch *arch_of_elf(unsigned int e_machine, int elfclass,
 
 const struct arch *arch_of_kernel(struct strbuf *why)
 {
-	/* uname -m of each arches[] entry (arm64 calls itself aarch64). */
-	static const char *const unames[NR_ARCHES] = { "x86_64", "aarch64" };
 	struct utsname u;
 	size_t i;
 
@@ -82,7 +89,7 @@ const struct arch *arch_of_kernel(struct strbuf *why)
 		return NULL;
 	}
 	for (i = 0; i < NR_ARCHES; i++)
-		if (!strcmp(u.machine, unames[i]))
+		if (!strcmp(u.machine, arches[i]->uname))
 			return arches[i];
 	strbuf_addf(why, "%s", u.machine);
 	return NULL;

@@ -47,6 +47,7 @@ struct arch_unwind_reg {
 struct arch {
 	/* The kernel's name for it (ARCH=, /lib/modules/.../build/arch/) */
 	const char *name;
+	const char *uname;	/* uname -m's: "x86_64", "aarch64" */
 	unsigned int e_machine;	/* EM_X86_64, EM_AARCH64 */
 
 	/* Index: DWARF register number; fetcharg names without '%'. */

@@ -79,6 +79,7 @@ static const struct arch_unwind_reg unwind_regs[] = {
 
 const struct arch arch_arm64 = {
 	.name = "arm64",
+	.uname = "aarch64",
 	.e_machine = EM_AARCH64,
 	.regnames = regnames,
 	.nr_regnames = sizeof(regnames) / sizeof(regnames[0]),

@@ -65,6 +65,7 @@ static const struct arch_unwind_reg unwind_regs[] = {
 
 const struct arch arch_x86_64 = {
 	.name = "x86_64",
+	.uname = "x86_64",
 	.e_machine = EM_X86_64,
 	.regnames = regnames,
 	.nr_regnames = sizeof(regnames) / sizeof(regnames[0]),
