@@ -19,20 +19,23 @@ make -s -C "$src" CROSS_COMPILE=aarch64-linux-gnu- >"$TK_TMP/make" 2>&1 ||
 readelf -h "$bin" | grep -q 'AArch64' || fail "$bin is not an arm64 ELF"
 
 # Descriptions (grep -E on tracekit test --list), not numbers, which
-# move as tests are added.
+# move as tests are added.  Not record's ENOSPC test: it needs the
+# recording to fill 1400 KB in 15 s, which the guest under TCG, beside
+# the rest of make check, once did not (it holds alone; the x86 guest
+# runs it).
 wanted='option parser|^ *[0-9]+: strbuf$|host capabilities|restore-on-exit|run-command|'
 wanted+='trace.dat v7 writer|--cpus list|spec parser|SDT notes, x86-64|stack_trace parser|'
 wanted+='verify mkfs.ubifs|HMAC key|journal lookup|compiled print formats|'
 wanted+='ring-buffer pages walked|formats libtraceevent dies on|aggregate: buckets|'
 wanted+='trace-hist|BTF-only kprobes the kernel accepts|-- COMMAND traces only|'
-wanted+='ENOSPC on a tiny tmpfs|^ *[0-9]+: stack: '
+wanted+='^ *[0-9]+: stack: '
 nums=$("$TRACEKIT" test --list | grep -E "$wanted" | sed 's/^ *\([0-9]*\):.*/\1/' | tr '\n' ' ')
 [ "$(echo $nums | wc -w)" -ge 20 ] || fail "only these tests match: $nums"
 echo "in the arm64 guest: $nums"
 
 set +e
 "$VM_RUN" --arch arm64 --tracekit "$bin" --suite-tools --timeout 1400 -- \
-	env OPENSSL_CONF=/dev/null tracekit test --timeout 300 $nums 2>&1 |
+	env OPENSSL_CONF=/dev/null tracekit test -v --timeout 300 $nums 2>&1 |
 	tee "$TK_TMP/console" | sed -u 's/^/  | /'
 rc=${PIPESTATUS[0]}
 set -e
