@@ -10,18 +10,15 @@
 # after (0 again) the events are enabled: the kernel is the oracle.
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/sdt-progs.sh"
+. "$(dirname "$0")/lib/arm64.sh"
 
 need_vm_host qemu-system-aarch64 aarch64-linux-gnu-gcc readelf
 need_sdt_build
 root=$TK_TMP/root
 files=$root/tracekit/files
-mkdir -p "$files" "$TK_TMP/inc/sys"
-# <sys/sdt.h> is installed for the host's multiarch triplet only; it is
-# the same text for every machine.
-sdth=$(echo '#include <sys/sdt.h>' | gcc -M -x c - | grep -o '/[^ ]*/sys/sdt\.h')
-cp "$sdth" "$(dirname "$sdth")/sdt-config.h" "$TK_TMP/inc/sys/" ||
-	fail "cannot copy <sys/sdt.h>"
-cc=(aarch64-linux-gnu-gcc -I"$TK_TMP/inc")
+mkdir -p "$files"
+arm64_cc
+cc=("${ARM64_CC[@]}")
 
 sdt_sources
 cat >"$TK_TMP/asm64.c" <<'ASM'

@@ -9,14 +9,10 @@
 # The whole suite there is `make vmcheck ARCH=arm64`; under TCG it takes
 # longer than CI has.
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/arm64.sh"
 
 need_vm_host qemu-system-aarch64 aarch64-linux-gnu-gcc readelf make
-src=$(cd "$(dirname "$VM_RUN")/../.." && pwd)
-bin=$src/build/aarch64/tracekit
-make -s -C "$src" CROSS_COMPILE=aarch64-linux-gnu- >"$TK_TMP/make" 2>&1 ||
-	{ tail -n 30 "$TK_TMP/make"; fail "make CROSS_COMPILE=aarch64-linux-gnu- failed"; }
-[ -x "$bin" ] || fail "no $bin after the cross build"
-readelf -h "$bin" | grep -q 'AArch64' || fail "$bin is not an arm64 ELF"
+arm64_tracekit
 
 # Descriptions (grep -E on tracekit test --list), not numbers, which
 # move as tests are added.  Not record's ENOSPC test: it needs the
@@ -34,7 +30,7 @@ nums=$("$TRACEKIT" test --list | grep -E "$wanted" | sed 's/^ *\([0-9]*\):.*/\1/
 echo "in the arm64 guest: $nums"
 
 set +e
-"$VM_RUN" --arch arm64 --tracekit "$bin" --suite-tools --timeout 1400 -- \
+"$VM_RUN" --arch arm64 --tracekit "$ARM64_TRACEKIT" --suite-tools --timeout 1400 -- \
 	env OPENSSL_CONF=/dev/null tracekit test -v --timeout 300 $nums 2>&1 |
 	tee "$TK_TMP/console" | sed -u 's/^/  | /'
 rc=${PIPESTATUS[0]}

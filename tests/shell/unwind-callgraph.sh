@@ -17,28 +17,6 @@ need_host_cmd gcc
 src=$(dirname "$0")/unwind-target.c
 N=500
 
-# unwound DAT: unwind_stacks, with no blank after a lone frame 0.
-unwound() {
-	unwind_stacks "$1" | sed 's/ $//'
-}
-# classify OUT GOT FIT: each event of GOT against the BT line of OUT,
-# "leaf RET1 RET2 ...": equal frame for frame, or cut short (backtrace()'s
-# first frames, then [unknown]: the dump ended), or wrong.  Prints the
-# three counts, then those of the events at depths <= FIT: how many, and
-# how many equal.
-classify() {
-	awk -v fit="$3" '
-	FNR == NR { if ($1 == "BT") { s = "leaf"; for (i = 5; i <= NF; i++) s = s " " $i
-			bt[$2] = s; depth[$2] = $3 }; next }
-	{ id = $1; s = $2; for (i = 3; i <= NF; i++) s = s " " $i
-	  cut = substr(s, 1, length(s) - length(" [unknown]"))
-	  if (s == bt[id]) m++
-	  else if ($NF == "[unknown]" && index(bt[id] " ", cut " ") == 1) t++
-	  else { w++; if (w <= 5) print "wrong: " id ": " s " / " bt[id] >"/dev/stderr" }
-	  if (depth[id] <= fit) { fn++; fm += s == bt[id] } }
-	END { print m + 0, t + 0, w + 0, fn + 0, fm + 0 }' "$1" "$2"
-}
-
 # check NAME FIT MAPS GROUP SPEC GCC-FLAGS...: builds, probes SPEC (its
 # event GROUP:leaf), records N calls (with MAPS, --proc-map or nothing:
 # the events imply it), compares.  The recursion up to depth FIT fits in
@@ -64,10 +42,10 @@ check() {
 		$norand "$oracle" $N >"$TK_TMP/out.$name" || fail "$name: $oracle failed"
 	fi
 	[ -n "$maps" ] || assert_grep "storing the maps of the traced processes" "$TK_TMP/log.$name"
-	unwound "$TK_TMP/$name.dat" >"$TK_TMP/got.$name"
+	unwind_stacks "$TK_TMP/$name.dat" >"$TK_TMP/got.$name"
 	assert_eq "$name: calls made" "$(grep -c '^BT ' "$TK_TMP/out.$name")" $N
 	assert_eq "$name: events unwound" "$(wc -l <"$TK_TMP/got.$name")" $N
-	read -r m t w fn fm < <(classify "$TK_TMP/out.$name" "$TK_TMP/got.$name" "$fit")
+	read -r m t w fn fm < <(unwind_classify "$TK_TMP/out.$name" "$TK_TMP/got.$name" "$fit")
 	echo "$name: $m of $N events unwound as backtrace() walked them, $t cut short" \
 		"by the dump ([unknown]), $w wrong; at depths <= $fit: $fm of $fn"
 	assert_eq "$name: wrong stacks" "$w" 0
@@ -126,12 +104,5 @@ norand="setarch -R" oracle=$TK_TMP/unwind_O2 check DBGF 60 --proc-map probe_unwi
 	'leaf id depth' -O2 -fomit-frame-pointer -fno-asynchronous-unwind-tables -fno-unwind-tables
 objcopy -O binary -j .text "$TK_TMP/unwind_DBGF" "$TK_TMP/DBGF.text"
 cmp -s "$TK_TMP/O2.text" "$TK_TMP/DBGF.text" || fail "DBGF: .text differs from the O2 build's"
-covered=$(readelf --debug-dump=frames "$TK_TMP/unwind_DBGF" | awk -v syms="$(nm "$TK_TMP/unwind_DBGF" |
-	awk '$3 == "leaf" || $3 == "rec" || $3 == "main" { printf "%s ", $1 }')" '
-	BEGIN { n = split(syms, s, " ") }
-	/^Contents of the/ { sec = $4 }
-	/ FDE / { split(substr($NF, 4), r, "\\.\\.")
-		  for (i = 1; i <= n; i++)	# 16 hex digits each: compared as strings
-			if ("x" s[i] >= "x" r[1] && "x" s[i] < "x" r[2]) c[sec]++ }
-	END { print c[".eh_frame"] + 0, c[".debug_frame"] + 0 }')
-assert_eq "DBGF: FDEs of leaf, rec, main in .eh_frame and .debug_frame" "$covered" "0 3"
+assert_eq "DBGF: FDEs of leaf, rec, main in .eh_frame and .debug_frame" \
+	"$(unwind_fdes readelf nm "$TK_TMP/unwind_DBGF")" "0 3"

@@ -16,54 +16,7 @@ need_unwind
 need_host_cmd g++
 N=200
 bin=$TK_TMP/unwind_throw
-cat >"$TK_TMP/throw.cc" <<'C'
-#include <cstdio>
-#include <cstdlib>
-#include <execinfo.h>
-
-volatile int sink;
-
-extern "C" __attribute__((noinline)) void thrower(int id)
-{
-	void *bt[128];
-	int n = backtrace(bt, 128), i;
-
-	printf("BT");
-	for (i = 1; i < n; i++)
-		printf(" %lu", (unsigned long)bt[i]);
-	printf("\n");
-	throw id;
-}
-
-/* Not a tail call: the add after it keeps each frame on the stack. */
-extern "C" __attribute__((noinline)) void rec(int id, int left)
-{
-	if (left)
-		rec(id, left - 1);
-	else
-		thrower(id);
-	sink++;
-}
-
-extern "C" __attribute__((noinline)) void catcher(int id, int depth)
-{
-	try {
-		rec(id, depth);
-	} catch (int e) {
-		sink += e;
-	}
-}
-
-int main(int argc, char **argv)
-{
-	int n = argc > 1 ? atoi(argv[1]) : 10, i;
-
-	for (i = 0; i < n; i++)
-		catcher(i, i % 2 ? 9 : 3);
-	return 0;
-}
-C
-g++ -g -O2 -fomit-frame-pointer -o "$bin" "$TK_TMP/throw.cc" || fail "g++ failed"
+g++ -g -O2 -fomit-frame-pointer -o "$bin" "$(dirname "$0")/unwind-throw.cc" || fail "g++ failed"
 lib=$(ldd "$bin" | awk '$1 == "libstdc++.so.6" { print $3 }')
 [ -n "$lib" ] || fail "$bin does not load libstdc++.so.6"
 lib=$(realpath "$lib")
