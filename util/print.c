@@ -35,7 +35,11 @@ struct print_event {
 	struct print_fmt *fmt;
 	/* records still to compare with libtraceevent */
 	int unchecked;
-	int capture;	/* has probe --call-graph's capture fields */
+	/*
+	 * " NAME=" of the first of probe --call-graph's capture fields,
+	 * where the info text is cut; NULL: the event has none.
+	 */
+	char *capture;
 	/* kmem's handler, written here (call_site_prefix()) once checked */
 	struct tep_format_field *call_site;
 	int handler_unchecked;
@@ -108,6 +112,7 @@ void print_release(struct print_ctx *p)
 				continue;
 			print_fmt_free(pe->fmt);
 			free(pe->dyn);
+			free(pe->capture);
 			json_event_free(pe->json);
 			free(pe->name_col);
 			free(pe);
@@ -161,8 +166,12 @@ static void scan_fields(struct print_event *pe, struct tep_format_field *f)
 			end = ~0U;
 		if (end > pe->min_size)
 			pe->min_size = end;
-		if (callgraph_is_field(f->name))
-			pe->capture = 1;
+		if (!pe->capture && callgraph_is_field(f->name)) {
+			struct strbuf at = STRBUF_INIT;
+
+			strbuf_addf(&at, " %s=", f->name);
+			pe->capture = strbuf_detach(&at, NULL);
+		}
 		if (f->flags & TEP_FIELD_IS_DYNAMIC) {
 			pe->dyn = xrealloc(pe->dyn, (pe->nr_dyn + 1) *
 					   sizeof(*pe->dyn));
@@ -316,7 +325,7 @@ static void cut_capture(struct print_ctx *p, struct print_event *pe,
 	char *at;
 
 	if (p->hide_capture && pe && pe->capture && out->len > start &&
-	    (at = strstr(out->buf + start, " " CALLGRAPH_PREFIX "ip=")))
+	    (at = strstr(out->buf + start, pe->capture)))
 		strbuf_setlen(out, at - out->buf);
 }
 
