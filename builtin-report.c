@@ -22,7 +22,7 @@
 
 struct report_cmd {
 	struct opt_string_list inputs, events, filters, comms, pids;
-	const char *cpu_list, *format, *flamegraph;
+	const char *cpu_list, *format, *flamegraph, *sysroot;
 	int stat, raw, latency, no_plugins, list_events;
 	const struct report_format *fmt;
 	int *pid_list;			/* --pid, parsed */
@@ -286,6 +286,8 @@ int cmd_report(int argc, const char **argv)
 			 "latency format: irqs-off, need-resched, preempt columns"),
 		OPT_BOOL('N', "no-plugins", &c.no_plugins,
 			 "print formats only: no libtraceevent plugins (trace-cmd -N)"),
+		OPT_STRING(0, "sysroot", &c.sysroot, "DIR",
+			   "read the recording machine's files for call stacks under DIR"),
 		OPT_AGGREGATIONS(&c.agg),
 		OPT_ULONG(0, "top", &c.top, "N",
 			  "print the N greatest entries of the table only"),
@@ -326,6 +328,7 @@ int cmd_report(int argc, const char **argv)
 		.comms = c.comms.items, .nr_comms = c.comms.nr,
 		.pids = c.pid_list, .nr_pids = c.pids.nr,
 		.cpus = c.cpu_list, .stat = c.stat, .no_plugins = c.no_plugins,
+		.sysroot = c.sysroot,
 		.warn = warn,
 	};
 	if (report_init(&c.session, &ro, &c.err)) {

@@ -31,6 +31,16 @@ const char *arch_known(void)
 	return names;
 }
 
+const struct arch *arch_next(const struct arch *prev)
+{
+	size_t i = 0;
+
+	if (prev)
+		while (i < NR_ARCHES && arches[i++] != prev)
+			;
+	return i < NR_ARCHES ? arches[i] : NULL;
+}
+
 /* The names of the machines tracekit does not know, for the refusal. */
 static const char *machine_name(unsigned int e_machine, int elfclass)
 {

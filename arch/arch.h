@@ -101,6 +101,16 @@ extern const struct arch arch_x86_64;
 extern const struct arch arch_arm64;
 
 /*
+ * The machine this tracekit is built for: what libunwind-generic unwinds,
+ * and what a process of tracekit's own is.
+ */
+#if defined(__aarch64__)
+#define ARCH_NATIVE (&arch_arm64)
+#else
+#define ARCH_NATIVE (&arch_x86_64)
+#endif
+
+/*
  * The architecture of an ELF file's e_machine and EI_CLASS; NULL with
  * why naming the machine ("riscv64", "32-bit arm") when tracekit does not
  * translate for it.
@@ -113,6 +123,9 @@ const struct arch *arch_of_kernel(struct strbuf *why);
 
 /* The names of the architectures tracekit knows, for messages: "x86_64, arm64" */
 const char *arch_known(void);
+
+/* The architecture after prev in the table (the first for NULL), or NULL. */
+const struct arch *arch_next(const struct arch *prev);
 
 /*
  * The architecture whose fetcharg register name is name (len bytes, no

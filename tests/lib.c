@@ -201,8 +201,8 @@ void test_capture_format(struct strbuf *out, size_t stack_len)
 		    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
 		    "\tfield:unsigned long __probe_ip;\toffset:8;\tsize:8;\tsigned:0;\n",
 		    TEST_SNAPSHOT_EVENT);
-	regs = CALLGRAPH_ARCH->unwind_regs;
-	nr = CALLGRAPH_ARCH->nr_unwind_regs;
+	regs = ARCH_NATIVE->unwind_regs;
+	nr = ARCH_NATIVE->nr_unwind_regs;
 	for (i = 0; i < nr; i++, off += 8)
 		strbuf_addf(out, "\tfield:u64 %s%s;\toffset:%d;\tsize:8;\tsigned:0;\n",
 			    CALLGRAPH_PREFIX, regs[i].kname, off);

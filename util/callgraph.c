@@ -14,18 +14,12 @@
 #include "util/usage.h"
 
 int callgraph_fetch_args(const struct arch *a, unsigned int stack_size,
-			 struct strbuf *out, struct strbuf *err)
+			 struct strbuf *out)
 {
 	const struct arch_unwind_reg *regs = a->unwind_regs;
 	unsigned int off, n;
 	int i, nr = a->nr_unwind_regs;
 
-	if (a != CALLGRAPH_ARCH) {
-		strbuf_addf(err, "--call-graph: this tracekit's report unwinds %s stacks only, not %s "
-			    "(libunwind unwinds the machine it is built for: build tracekit for %s)",
-			    CALLGRAPH_ARCH->name, a->name, a->name);
-		return -EOPNOTSUPP;
-	}
 	for (i = 0; i < nr; i++)
 		strbuf_addf(out, " %s%s=%%%s", CALLGRAPH_PREFIX, regs[i].kname,
 			    regs[i].kname);
@@ -57,19 +51,18 @@ int callgraph_parse_size(const char *arg, unsigned int *size)
 
 int callgraph_is_field(const char *name)
 {
-	const struct arch_unwind_reg *regs;
 	size_t plen = strlen(CALLGRAPH_PREFIX);
-	int i, nr;
+	const struct arch *a = NULL;
+	int i;
 
 	if (strncmp(name, CALLGRAPH_PREFIX, plen))
 		return 0;
 	if (!strncmp(name, CALLGRAPH_STACK, strlen(CALLGRAPH_STACK)))
 		return 1;
-	regs = CALLGRAPH_ARCH->unwind_regs;
-	nr = CALLGRAPH_ARCH->nr_unwind_regs;
-	for (i = 0; i < nr; i++)
-		if (!strcmp(name + plen, regs[i].kname))
-			return 1;
+	while ((a = arch_next(a)))
+		for (i = 0; i < a->nr_unwind_regs; i++)
+			if (!strcmp(name + plen, a->unwind_regs[i].kname))
+				return 1;
 	return 0;
 }
 

@@ -32,22 +32,10 @@
 /*
  * Appends the capture fetchargs of a target of arch a for stack_size
  * bytes of stack (a multiple of 8, up to CALLGRAPH_MAX_STACK) to out;
- * the number appended, or -EOPNOTSUPP with err's reason when report's
- * unwinder cannot read the machine's stacks.
+ * the number appended.  report unwinds them on any machine.
  */
 int callgraph_fetch_args(const struct arch *a, unsigned int stack_size,
-			 struct strbuf *out, struct strbuf *err);
-
-/*
- * The machine whose snapshots report's unwinder reads and whose capture
- * fields it recognises: libunwind's remote unwinding
- * (libunwind-generic) is built for the machine tracekit is built for.
- */
-#if defined(__aarch64__)
-#define CALLGRAPH_ARCH (&arch_arm64)
-#else
-#define CALLGRAPH_ARCH (&arch_x86_64)
-#endif
+			 struct strbuf *out);
 
 /*
  * The stack size of --call-graph's SIZE into *size: a multiple of 8 from
@@ -63,7 +51,7 @@ int callgraph_parse_size(const char *arg, unsigned int *size);
 struct option;
 int callgraph_opt(const struct option *opt, const char *arg, int unset);
 
-/* 1 when name is one of the fields callgraph_fetch_args() writes. */
+/* 1 when name is a field callgraph_fetch_args() writes, for any machine. */
 int callgraph_is_field(const char *name);
 
 #endif

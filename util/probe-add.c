@@ -233,7 +233,8 @@ static int sdt_specs(const struct probe_add_opts *o, const char *const *specs,
 
 /*
  * Definitions as tracefs takes them, made elsewhere (probe --sysroot or
- * --btf on a build host): checked, then printed or written as they are.
+ * --btf on a build host): checked, then printed or written as they are,
+ * with --call-graph's capture after the arguments of a uprobe.
  */
 static int raw_specs(const struct probe_add_opts *o, const char *const *specs,
 		     int nr, int nraw, struct probe_output *said)
@@ -244,16 +245,18 @@ static int raw_specs(const struct probe_add_opts *o, const char *const *specs,
 
 	if (nraw != nr)
 		return usage_error(said, "definitions and specs cannot be mixed in one command");
-	if (o->exec || o->module || o->vmlinux || o->btf || o->call_graph)
-		return usage_error(said, "a definition names its own place: no -x, -m, -k, "
-				   "--btf or --call-graph with it");
+	if (o->exec || o->module || o->vmlinux || o->btf)
+		return usage_error(said, "a definition names its own place: no -x, -m, -k "
+				   "or --btf with it");
 	ret = probe_events_raw(specs, nr, &evs, &err);
 	if (ret) {
 		say(said, PROBE_SAY_ERROR, "%s", err.buf);
 		goto out;
 	}
 	regroup(&evs, o->group);
-	ret = print_or_add(o, &evs, said);
+	ret = add_call_graph(o, &evs, said);
+	if (!ret)
+		ret = print_or_add(o, &evs, said);
 	probe_events_release(&evs);
 out:
 	strbuf_release(&err);

@@ -264,9 +264,11 @@ int probe_events_call_graph(struct probe_events *evs, unsigned int stack_size,
 	struct strbuf capture = STRBUF_INIT, line = STRBUF_INIT;
 	int i, nr, ret = 0;
 
-	nr = callgraph_fetch_args(evs->arch, stack_size, &capture, err);
-	if (nr < 0)
-		return nr;
+	if (!evs->arch) {
+		strbuf_addstr(err, "--call-graph: this machine is none tracekit knows the registers of");
+		return -EOPNOTSUPP;
+	}
+	nr = callgraph_fetch_args(evs->arch, stack_size, &capture);
 	for (i = 0; i < evs->nr && !ret; i++) {
 		struct probe_def *d = &evs->v[i].def;
 
@@ -653,6 +655,8 @@ int probe_events_raw(const char *const *lines, int nr, struct probe_events *evs,
 
 	strbuf_release(&why);
 	memset(evs, 0, sizeof(*evs));
+	/* What the registers are checked against: --call-graph's too. */
+	evs->arch = mine;
 	for (i = 0; i < nr; i++) {
 		struct probe_def d = { 0 };
 

@@ -119,6 +119,7 @@ static void unwind_setup(struct report_output *ro)
 	int i;
 
 	ro->uw = unwind_new();
+	unwind_set_sysroot(ro->uw, r->o->sysroot);
 	ro->has_maps = xcalloc(r->nr_files ? r->nr_files : 1, 1);
 	for (i = 0; i < r->nr_files; i++)
 		unwind_add_build_ids(ro->uw,

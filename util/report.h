@@ -29,6 +29,8 @@ struct report_opts {
 	const char *cpus;		/* CPU list "0,2-3", NULL = all */
 	int stat;			/* count what report_keep() keeps */
 	int no_plugins;			/* no libtraceevent plugins */
+	/* the recording machine's files for the unwinder; NULL: these */
+	const char *sysroot;
 	/* Told of what is odd but no failure; NULL: not told. */
 	void (*warn)(const char *msg);
 };

@@ -5,6 +5,12 @@
  * .eh_frame_hdr as a UNW_INFO_FORMAT_REMOTE_TABLE and lets
  * dwarf_search_unwind_table() find the FDE; access_mem serves the dump,
  * else the file; access_reg the registers of the event.
+ *
+ * libunwind-generic steps the machine it is built for only (Debian
+ * packages no other: /usr/lib/x86_64-linux-gnu has libunwind-x86_64
+ * alone), so the frames of another machine's recording that the CFI
+ * rules cannot step are given to libdw's unwinder (dwfl_attach_state()),
+ * whose backends cover every architecture of struct arch.
  */
 #include <dwarf.h>
 #include <elf.h>
@@ -25,6 +31,7 @@
 #include "util/array.h"
 #include "util/callgraph.h"
 #include "util/elf-addr.h"
+#include "util/probe-target.h"
 #include "util/unwind.h"
 #include "util/usage.h"
 
@@ -49,7 +56,8 @@ struct elf_seg {
 };
 
 struct unwind_elf {
-	char *path;
+	char *path;		/* as the recording names it */
+	char *file;		/* the file read: path, or under the sysroot */
 	const char *base;	/* path's last component */
 	unsigned char *data;	/* the file, mapped */
 	size_t size;
@@ -77,6 +85,9 @@ struct unwind_proc {
 	int nr_maps;
 	uint64_t stack_end;		/* the end of [stack], 0 if none */
 	unw_addr_space_t as;
+	/* libdw's unwinder of the process, made on first use */
+	Dwfl *dwfl;
+	int dwfl_failed;
 };
 
 /*
@@ -97,6 +108,8 @@ struct layout_slot {
 /* Where an event keeps the capture fields (util/callgraph.h). */
 struct unwind_layout {
 	struct tep_event *event;
+	/* the machine whose capture fields event has */
+	const struct arch *arch;
 	int has_stack;
 	int nr_regs;
 	/*
@@ -139,6 +152,12 @@ struct cfi_rule {
 	int cfa_reg;			/* index in the layout's regs */
 	int64_t cfa_off;
 	struct cfi_reg regs[MAX_REGS];	/* regs[0]: the return address */
+	/*
+	 * The index of the return address register: a CFI_SAME return
+	 * address is its value (arm64's x30 in a leaf; x86-64's 16 is
+	 * regs[0] itself).
+	 */
+	int ra_reg;
 };
 
 /* A function inlined at an address: its name and where it was inlined. */
@@ -162,6 +181,14 @@ struct sym_entry {
 
 struct unwind {
 	struct unwind_ctx ctx;		/* the event being unwound */
+	char *sysroot;			/* NULL: the files as named */
+	/*
+	 * Where libdw looks for separate debug files (libdwfl.h's format):
+	 * under the sysroot when there is one.
+	 */
+	char *debuginfo_path;
+	Dwfl_Callbacks offline_cbs;	/* of the files, each at 0 */
+	Dwfl_Callbacks proc_cbs;	/* of a process's maps */
 	struct strbuf build_ids;	/* as recorded: "BUILDID PATH\n" */
 	/* open addressing, alloc_syms a power of 2 */
 	struct sym_entry *syms;
@@ -187,6 +214,7 @@ static void elf_free(struct unwind_elf *e)
 		munmap(e->data, e->size);
 	free(e->segs);
 	free(e->path);
+	free(e->file);
 	free(e->mismatch);
 	free(e);
 }
@@ -236,18 +264,14 @@ static int read_phdrs(struct unwind_elf *e, Elf *elf)
 	return have_first ? 0 : -1;
 }
 
-static void open_dwfl(struct unwind_elf *e)
+static void open_dwfl(struct unwind *u, struct unwind_elf *e)
 {
-	static const Dwfl_Callbacks cbs = {
-		.find_debuginfo = dwfl_standard_find_debuginfo,
-		.section_address = dwfl_offline_section_address,
-	};
 	Dwarf_Addr low;
 
-	e->dwfl = dwfl_begin(&cbs);
+	e->dwfl = dwfl_begin(&u->offline_cbs);
 	if (!e->dwfl)
 		return;
-	e->mod = dwfl_report_elf(e->dwfl, e->base, e->path, -1, 0, false);
+	e->mod = dwfl_report_elf(e->dwfl, e->base, e->file, -1, 0, false);
 	dwfl_report_end(e->dwfl, NULL, NULL);
 	if (e->mod &&
 	    dwfl_module_info(e->mod, NULL, &low, NULL, NULL, NULL, NULL, NULL))
@@ -291,6 +315,21 @@ static int build_id_ok(const struct unwind *u, struct unwind_elf *e, Elf *elf)
 	return ok;
 }
 
+void unwind_set_sysroot(struct unwind *u, const char *dir)
+{
+	struct strbuf path = STRBUF_INIT;
+
+	free(u->sysroot);
+	free(u->debuginfo_path);
+	u->sysroot = dir ? xstrdup(dir) : NULL;
+	u->debuginfo_path = NULL;
+	/* libdw's default, "+:.debug:/usr/lib/debug", moved into dir. */
+	if (dir) {
+		strbuf_addf(&path, "+:.debug:%s/usr/lib/debug", dir);
+		u->debuginfo_path = strbuf_detach(&path, NULL);
+	}
+}
+
 void unwind_add_build_ids(struct unwind *u, const char *text)
 {
 	strbuf_addstr(&u->build_ids, text);
@@ -316,6 +355,25 @@ int unwind_mismatches(const struct unwind *u, struct strbuf *out)
 	return n;
 }
 
+/*
+ * The file of this host that holds the recording's path: under the
+ * sysroot when there is one (NULL when it is not there, or a symbolic
+ * link leads out of it).
+ */
+static char *target_file(const struct unwind *u, const char *path)
+{
+	struct strbuf err = STRBUF_INIT;
+	char *named = NULL, *file = NULL;
+
+	if (!u->sysroot)
+		return xstrdup(path);
+	if (probe_target_file(u->sysroot, path, &named, &file, &err))
+		file = NULL;
+	free(named);
+	strbuf_release(&err);
+	return file;
+}
+
 /* The file at path, opened on first use; NULL when it cannot be read as ELF. */
 static struct unwind_elf *elf_get(struct unwind *u, const char *path)
 {
@@ -330,7 +388,8 @@ static struct unwind_elf *elf_get(struct unwind *u, const char *path)
 	e = xcalloc(1, sizeof(*e));
 	e->path = xstrdup(path);
 	e->base = strrchr(e->path, '/') ? strrchr(e->path, '/') + 1 : e->path;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	e->file = target_file(u, path);
+	fd = e->file ? open(e->file, O_RDONLY | O_CLOEXEC) : -1;
 	if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode) &&
 	    st.st_size > 0) {
 		e->size = st.st_size;
@@ -348,7 +407,7 @@ static struct unwind_elf *elf_get(struct unwind *u, const char *path)
 		elf_end(elf);
 	}
 	if (ok) {
-		open_dwfl(e);
+		open_dwfl(u, e);
 	} else if (e->data) {
 		munmap(e->data, e->size);
 		e->data = NULL;
@@ -506,6 +565,11 @@ struct unwind *unwind_new(void)
 	struct unwind *u = xcalloc(1, sizeof(struct unwind));
 
 	strbuf_init(&u->build_ids, 0);
+	u->offline_cbs.find_debuginfo = dwfl_standard_find_debuginfo;
+	u->offline_cbs.section_address = dwfl_offline_section_address;
+	u->offline_cbs.debuginfo_path = &u->debuginfo_path;
+	u->proc_cbs.find_debuginfo = dwfl_standard_find_debuginfo;
+	u->proc_cbs.debuginfo_path = &u->debuginfo_path;
 	return u;
 }
 
@@ -513,6 +577,8 @@ static void proc_release(struct unwind_proc *p)
 {
 	if (p->as)
 		unw_destroy_addr_space(p->as);
+	if (p->dwfl)
+		dwfl_end(p->dwfl);
 	free(p->maps);
 }
 
@@ -529,6 +595,8 @@ void unwind_free(struct unwind *u)
 	for (i = 0; i < u->nr_procs; i++)
 		proc_release(&u->procs[i]);
 	free(u->elfs);
+	free(u->sysroot);
+	free(u->debuginfo_path);
 	strbuf_release(&u->build_ids);
 	free(u->syms);
 	free(u->procs);
@@ -636,26 +704,45 @@ int unwind_add_procmaps(struct unwind *u, int space, const char *text,
 	return ret;
 }
 
-static void layout_init(struct unwind_layout *l, struct tep_event *event)
+/* The registers of a's capture into l: 1, or 0 when event lacks one. */
+static int layout_regs(struct unwind_layout *l, struct tep_event *event,
+		       const struct arch *a)
 {
-	const struct arch_unwind_reg *regs;
+	const struct arch_unwind_reg *regs = a->unwind_regs;
 	struct tep_format_field *f;
 	char name[64];
-	int i, nr;
+	int i;
 
-	memset(l, 0, sizeof(*l));
-	l->event = event;
-	regs = CALLGRAPH_ARCH->unwind_regs;
-	nr = CALLGRAPH_ARCH->nr_unwind_regs;
-	for (i = 0; i < nr && i < MAX_REGS; i++) {
+	if (a->nr_unwind_regs > MAX_REGS)
+		return 0;
+	for (i = 0; i < a->nr_unwind_regs; i++) {
 		snprintf(name, sizeof(name), "%s%s", CALLGRAPH_PREFIX,
 			 regs[i].kname);
 		f = tep_find_field(event, name);
 		if (!f || f->size != 8)
-			return;
-		l->regs[l->nr_regs].dwarf = regs[i].dwarf;
-		l->regs[l->nr_regs++].off = f->offset;
+			return 0;
+		l->regs[i].dwarf = regs[i].dwarf;
+		l->regs[i].off = f->offset;
 	}
+	l->nr_regs = i;
+	l->arch = a;
+	return 1;
+}
+
+static void layout_init(struct unwind_layout *l, struct tep_event *event)
+{
+	const struct arch *a = NULL;
+	struct tep_format_field *f;
+	char name[64];
+	int i;
+
+	memset(l, 0, sizeof(*l));
+	l->event = event;
+	/* The recording's machine, whatever this one is. */
+	while ((a = arch_next(a)) && !layout_regs(l, event, a))
+		;
+	if (!a)
+		return;
 	for (i = 0; i < MAX_STACK_FIELDS; i++) {
 		snprintf(name, sizeof(name), "%s%d", CALLGRAPH_STACK, i);
 		f = tep_find_field(event, name);
@@ -665,7 +752,7 @@ static void layout_init(struct unwind_layout *l, struct tep_event *event)
 		l->stack[i].size = f->size;
 	}
 	l->nr_stack = i;
-	l->has_stack = l->nr_regs == nr && l->nr_stack > 0;
+	l->has_stack = l->nr_stack > 0;
 }
 
 static const struct unwind_layout *layout_of(struct unwind *u,
@@ -865,7 +952,8 @@ static int frame_rule(Dwarf_Frame *fr, const struct unwind_layout *l,
 		return 0;
 	r->cfa_reg = reg_index(l, ops[0].number);
 	r->cfa_off = (int64_t)ops[0].number2;
-	if (r->cfa_reg < 0)
+	r->ra_reg = reg_index(l, ra);
+	if (r->cfa_reg < 0 || r->ra_reg < 0)
 		return 0;
 	for (i = 0; i < l->nr_regs; i++)
 		if (dwarf_frame_register(fr, i ? l->regs[i].dwarf : ra, mem,
@@ -991,12 +1079,12 @@ static int cfi_step(struct unwind_ctx *c, const struct cfi_rule *r)
 	cfa = c->regs[r->cfa_reg] + r->cfa_off;
 	for (i = 0; i < c->lay->nr_regs; i++) {
 		const struct cfi_reg *g = &r->regs[i];
-		int ok = 0;
+		int ok = 0, same = i ? i : r->ra_reg;
 
 		regs[i] = 0;
 		if (g->how == CFI_SAME) {
-			regs[i] = c->regs[i];
-			ok = c->valid >> i & 1;
+			regs[i] = c->regs[same];
+			ok = c->valid >> same & 1;
 		} else if (g->how == CFI_AT_CFA) {
 			ok = !read_word(c, cfa + g->off, &regs[i]);
 		} else if (g->how == CFI_VAL_CFA) {
@@ -1045,6 +1133,156 @@ static int unw_one_step(struct unwind_ctx *c, int caller)
 	return c->valid & 1 ? 1 : -1;
 }
 
+/* libdw's view of the process of the event: one thread, its dump, its files. */
+static pid_t dw_next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	struct unwind_ctx *c = arg;
+
+	if (*thread_argp)
+		return 0;
+	*thread_argp = arg;
+	return c->proc->pid;
+}
+
+static bool dw_get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
+{
+	*thread_argp = arg;
+	return true;
+}
+
+static bool dw_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
+			   void *arg)
+{
+	uint64_t v;
+
+	if (read_word(arg, addr, &v))
+		return false;
+	*result = v;
+	return true;
+}
+
+/*
+ * The event's registers, the pc as the pc and, where the machine numbers
+ * it (x86-64's 16, which CFI expressions of the PLT read), as a register.
+ */
+static bool dw_set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	struct unwind_ctx *c = arg;
+	Dwarf_Word v;
+	int i;
+
+	for (i = 0; i < c->lay->nr_regs; i++) {
+		v = c->regs[i];
+		if ((c->valid & 1u << i) &&
+		    !dwfl_thread_state_registers(thread, c->lay->regs[i].dwarf,
+						 1, &v) && i)
+			return false;
+	}
+	dwfl_thread_state_register_pc(thread, c->regs[0]);
+	return true;
+}
+
+/*
+ * libdw's unwinder of the process of u's event, with each file it mapped
+ * reported where it was; NULL when it cannot be had.
+ */
+static Dwfl *proc_dwfl(struct unwind *u)
+{
+	static const Dwfl_Thread_Callbacks thread_cbs = {
+		.next_thread = dw_next_thread,
+		.get_thread = dw_get_thread,
+		.memory_read = dw_memory_read,
+		.set_initial_registers = dw_set_initial_registers,
+	};
+	struct unwind_ctx *c = &u->ctx;
+	struct unwind_proc *p = c->proc;
+	int i, j;
+
+	if (p->dwfl || p->dwfl_failed)
+		return p->dwfl;
+	p->dwfl_failed = 1;
+	p->dwfl = dwfl_begin(&u->proc_cbs);
+	if (!p->dwfl)
+		return NULL;
+	for (i = 0; i < p->nr_maps; i++) {
+		const struct unwind_map *m = &p->maps[i];
+
+		for (j = 0; j < i; j++)
+			if (p->maps[j].elf == m->elf &&
+			    p->maps[j].bias == m->bias)
+				break;
+		/* A file libdw cannot take stays unknown, as a missing one. */
+		if (m->elf && j == i)
+			dwfl_report_elf(p->dwfl, m->elf->base, m->elf->file,
+					-1, m->bias, true);
+	}
+	dwfl_report_end(p->dwfl, NULL, NULL);
+	if (!dwfl_attach_state(p->dwfl, NULL, p->pid, &thread_cbs, c)) {
+		dwfl_end(p->dwfl);
+		p->dwfl = NULL;
+		return NULL;
+	}
+	p->dwfl_failed = 0;
+	return p->dwfl;
+}
+
+struct dw_step {
+	struct unwind_ctx *c;
+	int frames;		/* seen so far */
+	int stepped;		/* the caller's registers are in c */
+};
+
+/* Frame 0 is the event's; at frame 1 its registers are the caller's. */
+static int dw_frame(Dwfl_Frame *fr, void *arg)
+{
+	struct dw_step *s = arg;
+	struct unwind_ctx *c = s->c;
+	Dwarf_Addr pc;
+	Dwarf_Word v;
+	int i;
+
+	if (!s->frames++)
+		return DWARF_CB_OK;
+	if (!dwfl_frame_pc(fr, &pc, NULL))
+		return DWARF_CB_ABORT;
+	c->regs[0] = pc;
+	c->valid = 1;
+	for (i = 1; i < c->lay->nr_regs; i++)
+		if (!dwfl_frame_reg(fr, c->lay->regs[i].dwarf, &v)) {
+			c->regs[i] = v;
+			c->valid |= 1u << i;
+		}
+	s->stepped = 1;
+	return DWARF_CB_ABORT;
+}
+
+/*
+ * One step of libdw's unwinder, for the frames of another machine that
+ * cfi_step() cannot do (libdw's backends: the PLT, signal frames, the
+ * frame-pointer guess where there is no CFI).  The pc of a caller is
+ * given as the call's last byte, as for unw_one_step().
+ */
+static int dw_one_step(struct unwind *u, int caller)
+{
+	struct unwind_ctx *c = &u->ctx;
+	struct dw_step s = { c, 0, 0 };
+	Dwfl *dwfl = proc_dwfl(u);
+	if (!dwfl || c->proc->pid <= 0)
+		return -1;
+	c->regs[0] -= caller;
+	dwfl_getthread_frames(dwfl, c->proc->pid, dw_frame, &s);
+	if (s.stepped)
+		return 1;
+	/*
+	 * No caller: libdw says the same (0, no error) at the outermost
+	 * frame and where a read of ours or a register it needs failed, so
+	 * the stack ends unknown; the outermost frames of code with CFI end
+	 * in cfi_step().
+	 */
+	c->regs[0] += caller;
+	return -1;
+}
+
 /*
  * Each frame is stepped by the CFI rules libdw found at its address,
  * kept with its name: libunwind 1.6 takes a lock that blocks signals
@@ -1052,7 +1290,7 @@ static int unw_one_step(struct unwind_ctx *c, int caller)
  * its CIE info; measured with strace, 68 calls an event, 2/3 of the CPU
  * time of report.  A frame whose rules are not offsets from the CFA (the
  * PLT, signal frames) or that has no CFI (libunwind's frame-pointer
- * guess) is stepped by libunwind.
+ * guess) is stepped by libunwind, or libdw for another machine's.
  */
 int unwind_record(struct unwind *u, int space, struct tep_event *event,
 		  struct tep_record *rec, int pid, struct unwind_stack *st)
@@ -1081,8 +1319,10 @@ int unwind_record(struct unwind *u, int space, struct tep_event *event,
 		if (st->nr >= UNWIND_MAX_FRAMES)
 			break;
 		ret = s && s->cfi.ok ? cfi_step(c, &s->cfi) : -1;
-		if (ret < 0)
+		if (ret < 0 && l->arch == ARCH_NATIVE)
 			ret = unw_one_step(c, caller);
+		else if (ret < 0)
+			ret = dw_one_step(u, caller);
 		if (!ret)
 			break;
 		caller = 1;

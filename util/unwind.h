@@ -15,7 +15,9 @@
  * record --proc-map).  A frame is stepped by the CFI libdw reads at its
  * address (.eh_frame, else .debug_frame), remembered with its name, or
  * by libunwind's remote API (.eh_frame_hdr, its frame-pointer guess)
- * where the CFI is an expression or missing.  Frames are named with libdw.
+ * where the CFI is an expression or missing; for a recording of another
+ * machine than this build's (told by the registers its events carry),
+ * by libdw's unwinder instead.  Frames are named with libdw.
  * Each ELF file is opened (mapped) once per struct unwind, whatever the
  * number of processes and events, and each address named once: measured
  * on this 2-core host, 5,000 events of 11 to 26 frames unwind and fold
@@ -50,6 +52,15 @@ struct unwind_stack {
 
 struct unwind *unwind_new(void);
 void unwind_free(struct unwind *u);
+
+/*
+ * Where the recording's files are on this host: dir holds a copy of the
+ * recording machine's file tree, each path a recording names is read as
+ * dir/path (a symbolic link that leads out of dir is not followed: the
+ * file is missing).  NULL, the default: the paths as they are.  Before
+ * unwind_add_procmaps().
+ */
+void unwind_set_sysroot(struct unwind *u, const char *dir);
 
 /*
  * The build-ids the recording saw ("BUILDID PATH\n" lines,

@@ -86,6 +86,16 @@ bad "control characters and quotes" "p:tkraw/a $bin:$off v=\"x\""
 bad "kprobe and uprobe definitions go in one command each" "p:tkraw/a $bin:$off" "p:tkraw/b vfs_read"
 # All or nothing: the good first line is not written either.
 bad "offset 0x10" "p:tkraw/a $bin:$off" "p:tkraw/b $bin:0x10"
+# --call-graph adds to a uprobe definition what it adds to a spec's.
+plain=$("$TRACEKIT" probe -x "$bin" -D "${specs[0]}") || fail "probe -D failed"
+full=$("$TRACEKIT" probe -x "$bin" --call-graph -D "${specs[0]}") || fail "probe --call-graph -D failed"
+[ "${full#"$plain"}" != "$full" ] || fail "--call-graph did not append to the spec's definition"
+assert_eq "--call-graph on a definition" \
+	"$("$TRACEKIT" probe --call-graph -D "p:tkraw/a $bin:$off")" "p:tkraw/a $bin:$off${full#"$plain"}"
+rc=0
+"$TRACEKIT" probe --call-graph -D "p:tkraw/k vfs_read" >"$TK_TMP/out" 2>&1 || rc=$?
+assert_eq "--call-graph on a kprobe definition: exit" "$rc" 2
+assert_grep "uprobes only" "$TK_TMP/out"
 rc=0
 "$TRACEKIT" probe -x "$bin" -a "p:tkraw/a $bin:$off" >"$TK_TMP/out" 2>&1 || rc=$?
 assert_eq "-x with a definition: exit" "$rc" 2
