@@ -10,11 +10,9 @@
 # with the credentials the victim's user gives, and extract must leave
 # nothing behind.  The images are mkfs.ubifs's; the forging tool is
 # ubifs-poke.c, which shares no code with tracekit.
-need_host_cmd gcc
 need_cmd mkfs.ubifs openssl
-here=$(cd "$(dirname "$0")" && pwd)
 cd "$TK_TMP" || fail "no scratch dir"
-gcc -O2 -Wall -o poke "$here/ubifs-poke.c" || fail "gcc ubifs-poke.c"
+test_helper poke ubifs-poke.c
 LEB=129024
 G="-m 2048 -e $LEB -c 64"
 tree() {

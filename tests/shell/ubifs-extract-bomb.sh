@@ -9,11 +9,9 @@
 # written once, the other entries are hard links, as the kernel shows
 # them (one inode), and what the inodes declare is checked against
 # --max-size or the free space before anything is written.
-need_host_cmd gcc
 need_cmd mkfs.ubifs openssl od
 cd "$TK_TMP" || fail "no scratch dir"
-gcc -O2 -o poke "$TRACEKIT_SRCDIR/tests/shell/ubifs-poke.c" ||
-	fail "cannot build ubifs-poke"
+test_helper poke ubifs-poke.c
 ubifs_keypair key.pem cert.pem
 L=129024
 n=20

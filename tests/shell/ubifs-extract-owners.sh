@@ -4,11 +4,9 @@
 . "$(dirname "$0")/lib/common.sh"
 
 need_root
-need_host_cmd gcc
 need_cmd mkfs.ubifs setpriv
 cd "$TK_TMP" || fail "no scratch dir"
-gcc -O2 -o poke "$TRACEKIT_SRCDIR/tests/shell/ubifs-poke.c" ||
-	fail "cannot build ubifs-poke"
+test_helper poke ubifs-poke.c
 mkdir -p src/d/e && echo a >src/a && echo b >src/d/b && echo c >src/d/e/c &&
 	ln -s a src/l && ln -s nowhere src/d/l2 && ln src/a src/d/hard ||
 	fail "source tree"

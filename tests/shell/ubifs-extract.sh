@@ -4,11 +4,9 @@
 . "$(dirname "$0")/lib/common.sh"
 
 # scripts/deps.sh installs all of these: missing is a failure.
-need_host_cmd gcc
 need_cmd mkfs.ubifs diff stat
 cd "$TK_TMP" || fail "no scratch dir"
-gcc -O2 -o poke "$TRACEKIT_SRCDIR/tests/shell/ubifs-poke.c" ||
-	fail "cannot build ubifs-poke"
+test_helper poke ubifs-poke.c
 
 # Text, random and zero-filled files around the 4 KiB block size, a
 # sparse file, symlinks (one dangling), hard links, nested directories

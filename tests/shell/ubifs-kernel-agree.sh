@@ -22,8 +22,7 @@
 n=${UK_VARIANTS:-$(sized 100 500)}
 uk_make_image
 uk_build_mutate
-gcc -O2 -o "$TK_TMP/poke" "$TRACEKIT_SRCDIR/tests/shell/ubifs-poke.c" ||
-	fail "cannot build ubifs-poke"
+test_helper "$TK_TMP/poke" ubifs-poke.c
 (
 	cd "$TK_TMP" && cp in.img "$SHIP/eqkeys.img" &&
 	e=$(./poke find in.img $UK_LEB dent text) &&

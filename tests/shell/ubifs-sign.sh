@@ -4,11 +4,9 @@
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/ubifs.sh"
 
-need_host_cmd gcc
 need_cmd mkfs.ubifs openssl md5sum
-here=$(cd "$(dirname "$0")" && pwd)
 cd "$TK_TMP" || fail "no scratch dir"
-gcc -O2 -Wall -o poke "$here/ubifs-poke.c" || fail "gcc ubifs-poke.c"
+test_helper poke ubifs-poke.c
 mkdir -p root/sub/deep && echo hello >root/a && ln -s a root/link &&
 	echo x >root/sub/deep/c && head -c 700000 /dev/urandom >root/big &&
 	seq 1 50000 >root/sub/text || fail "source tree"

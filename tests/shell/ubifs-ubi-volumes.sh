@@ -4,11 +4,9 @@
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/ubifs.sh"
 
-need_host_cmd gcc
 need_cmd mkfs.ubifs ubinize openssl
 cd "$TK_TMP" || fail "no scratch dir"
-gcc -O2 -o poke "$TRACEKIT_SRCDIR/tests/shell/ubifs-poke.c" ||
-	fail "cannot build ubifs-poke"
+test_helper poke ubifs-poke.c
 mkdir -p src/sub evil && echo hello >src/a && seq 1 20000 >src/sub/text &&
 	echo 'root::0:0::/root:/bin/sh' >evil/passwd || fail "source trees"
 ubifs_keypair key.pem cert.pem

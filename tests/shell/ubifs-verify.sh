@@ -4,7 +4,6 @@
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/ubifs.sh"
 
-need_host_cmd gcc
 need_cmd mkfs.ubifs openssl
 cd "$TK_TMP" || fail "no scratch dir"
 mkdir -p root/sub && echo hello >root/a && ln -s a root/link &&
@@ -44,7 +43,7 @@ assert_grep '^LEB 0:0x1000 signature node: signature does not verify: .*unknown 
 
 # A root index node above the level limit (CRC repaired): the message
 # says the limit, UBIFS_MAX_LEVELS - 1 (fs/ubifs/ubifs-media.h).
-gcc -O2 -o poke "$TRACEKIT_SRCDIR/tests/shell/ubifs-poke.c" || fail "cannot build ubifs-poke"
+test_helper poke ubifs-poke.c
 set -- $("$TRACEKIT" ubifs info p.img |
 	sed -n 's/^root index: *LEB \([0-9]*\):\(0x[0-9a-f]*\),.*/\1 \2/p')
 [ $# = 2 ] || fail "no root index in info"

@@ -121,6 +121,21 @@ need_host_cmd() {
 	need_cmd "$@"
 }
 
+# test_helper OUT SOURCE [GCC-ARG...]: the program SOURCE of tests/shell
+# built into OUT; in a guest without a compiler, the build of it that
+# the harness shipped into $TRACEKIT_HELPERS under OUT's last name
+# (arm64-suite.sh's cross builds), else the test skips there.
+test_helper() {
+	local out=$1 src=$(dirname "$0")/$2
+	shift 2
+	if [ -n "${TRACEKIT_HELPERS:-}" ] && [ -e "$TRACEKIT_HELPERS/${out##*/}" ]; then
+		cp "$TRACEKIT_HELPERS/${out##*/}" "$out" || fail "cannot copy ${out##*/}"
+		return
+	fi
+	need_host_cmd gcc
+	gcc -O2 -Wall -o "$out" "$src" "$@" || fail "cannot build $src"
+}
+
 # expect_fail CMD...: CMD must exit non-zero; its output goes to $TK_TMP/out.
 expect_fail() {
 	if "$@" >"$TK_TMP/out" 2>&1; then
