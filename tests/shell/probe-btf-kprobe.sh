@@ -69,7 +69,9 @@ if [ -r "$bl" ]; then
 	cp "$TRACEFS/kprobe_events" "$TK_TMP/before"
 	expect_fail "$TRACEKIT" probe -a "$group:bl=$f"
 	assert_grep "^tracekit probe: $f: on the kprobe blacklist" "$TK_TMP/out"
-	cmp -s "$TK_TMP/before" "$TRACEFS/kprobe_events" || fail "kprobe_events changed"
+	# Through a pipe: GNU cmp -s calls regular files of other sizes
+	# different unread, and a tracefs file's size is 0.
+	cat "$TRACEFS/kprobe_events" | cmp -s "$TK_TMP/before" - || fail "kprobe_events changed"
 fi
 
 "$TRACEKIT" probe -d "$group:*" >/dev/null || fail "probe -d failed"

@@ -40,7 +40,9 @@ for f in tktest_poke tktest_notrace kallsyms_open; do
 	echo "$f: the kernel $kernel it, tracekit $tk it: $(head -n 1 "$TK_TMP/out")"
 	assert_eq "tracekit on $f" "$tk" "$kernel"
 	if [ "$tk" = refuses ]; then
-		cmp -s "$TK_TMP/before" "$TRACEFS/kprobe_events" || fail "kprobe_events changed"
+		# Through a pipe: GNU cmp -s calls regular files of other sizes
+		# different unread, and a tracefs file's size is 0.
+		cat "$TRACEFS/kprobe_events" | cmp -s "$TK_TMP/before" - || fail "kprobe_events changed"
 		assert_grep "^tracekit probe: $f: (notrace|[0-9]+ symbols of that name)" "$TK_TMP/out"
 	fi
 done
