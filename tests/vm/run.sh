@@ -16,8 +16,8 @@
 # /tracekit/files/, with the shared libraries it needs (for an arm64
 # ELF, those of the cross toolchain's /usr/aarch64-linux-gnu).
 # --suite-tools ships what the test suite's guest tests need: trace-cmd,
-# jq, mkfs.ubifs (mtd-utils) and openssl (x86: the host's; arm64:
-# Debian's arm64 packages, as --deb).
+# jq, mkfs.ubifs (mtd-utils), openssl and (arm64) GNU diff (x86: the
+# host's; arm64: Debian's arm64 packages, as --deb).
 # --deb PKG (arm64) puts Debian's arm64 package PKG in the guest as
 # dpkg would, its files only, with the packages it needs but libc's.
 # --btf-out FILE copies the guest kernel's /sys/kernel/btf/vmlinux to
@@ -83,7 +83,8 @@ done
 if [ -n "$suite_tools" ]; then
 	case $arch in
 	x86_64) extra_bins+=(trace-cmd jq mkfs.ubifs openssl) ;;
-	arm64) debs+=(trace-cmd jq mtd-utils openssl) ;;
+	# diffutils: busybox's diff has no --no-dereference.
+	arm64) debs+=(trace-cmd jq mtd-utils openssl diffutils) ;;
 	esac
 fi
 case $arch in
@@ -204,11 +205,13 @@ chmod 755 "$root/init"
 # Copies an arm64 ELF's shared libraries (DT_NEEDED, recursively) and
 # its interpreter from the cross toolchain's tree or the cross build's
 # sysroot (make CROSS_COMPILE=aarch64-linux-gnu-), where the arm64
-# loader looks: /lib/aarch64-linux-gnu, /lib.
+# loader looks: /lib/aarch64-linux-gnu, /lib.  With a second argument
+# a library found in neither is left out (a package's file that no test
+# runs: libpython's nis module and libnsl), else it ends the run.
 cross=/usr/aarch64-linux-gnu/lib
 sysroot=${TRACEKIT_SYSROOT:-$src/build/sysroot-arm64}
 copy_arm64_libs() {
-	local f=$1 lib from d
+	local f=$1 optional=${2:-} lib from d
 	readelf -h "$f" 2>/dev/null | grep -q 'AArch64' || return 0
 	if [ ! -e "$root/lib/ld-linux-aarch64.so.1" ]; then
 		mkdir -p "$root/lib/aarch64-linux-gnu"
@@ -226,9 +229,12 @@ copy_arm64_libs() {
 			 "$sysroot/lib/aarch64-linux-gnu"; do
 			[ -e "$d/$lib" ] && { from=$d/$lib; break; }
 		done
+		if [ -z "$from" ] && [ -n "$optional" ]; then
+			continue
+		fi
 		[ -n "$from" ] || die "$f needs $lib, in neither $cross nor $sysroot"
 		cp -L "$from" "$root/lib/aarch64-linux-gnu/$lib"
-		copy_arm64_libs "$from"
+		copy_arm64_libs "$from" $optional
 	done
 }
 
@@ -261,7 +267,7 @@ done
 # toolchain (libstdc++ needs libm).
 for d in "${deb_dirs[@]}"; do
 	while read -r f; do
-		copy_arm64_libs "$f"
+		copy_arm64_libs "$f" optional
 	done < <(find "$d" -type f \( -perm -u+x -o -name '*.so*' \))
 done
 for f in "${files[@]}"; do
