@@ -1,5 +1,5 @@
 #!/bin/bash
-# description: arm64: SDT markers of cross-built programs, a library, hand-written operands (x, w, [sp, N], [sp], [xN, N], constants) and Debian's arm64 libstdc++ defined on this host (--sysroot) record in Debian's arm64 kernel what the programs print, semaphores raised while enabled
+# description: arm64: SDT markers of cross-built programs, a library, hand-written operands (x, w, [sp, N], [sp], [xN, N], constants) and Debian's arm64 libstdc++ and libpython defined on this host (--sysroot) record in Debian's arm64 kernel what the programs print, semaphores raised while enabled
 # tracefs: untouched
 # The SDT programs of lib/sdt-progs.sh (their C is any machine's) and an
 # arm64 one whose operands are written by hand in each form gcc and clang
@@ -110,9 +110,51 @@ CXX
 aarch64-linux-gnu-g++ -O2 -o "$files/throwprog" "$TK_TMP/throw.cc" ||
 	fail "cannot cross-build throw.cc"
 mkdir -p "$TK_TMP/debroot"
-(cd "$TK_TMP" && apt-get download -q libstdc++6:arm64 >/dev/null 2>&1) ||
-	fail "apt-get download libstdc++6:arm64 failed"
-dpkg -x "$TK_TMP"/libstdc++6_*_arm64.deb "$TK_TMP/debroot" || fail "dpkg -x failed"
+for p in libstdc++6 libpython3.11; do
+	(cd "$TK_TMP" && apt-get download -q $p:arm64 >/dev/null 2>&1) ||
+		fail "apt-get download $p:arm64 failed"
+	dpkg -x "$TK_TMP"/${p}_*_arm64.deb "$TK_TMP/debroot" || fail "dpkg -x $p failed"
+done
+
+# Python embedded in a program: Debian's libpython3.11 enters tkfunc() N
+# times, and tkfunc() prints what sdt_python:function__entry records of
+# it (file, function, line), as Python itself sees it.  Python fires the
+# marker only while its semaphore is raised, and (3.11, measured in the
+# guest) only where its eval loop enters a frame anew: a generator's,
+# once, at the line of its yield; not a call from Python code, which it
+# runs inline, nor one from map().  So the line tkfunc() prints is its
+# yield's.  Every other function entered is filtered out in the guest.
+cat >"$TK_TMP/pyembed.c" <<'PY'
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Python's stable C API, Python.h being Debian's -dev package. */
+void Py_Initialize(void);
+int PyRun_SimpleString(const char *command);
+int Py_FinalizeEx(void);
+
+int main(int argc, char **argv)
+{
+	char code[512];
+
+	snprintf(code, sizeof(code),
+		 "import sys\n"
+		 "def tkfunc(i):\n"
+		 "    f = sys._getframe()\n"
+		 "    yield print('args: arg1=\"%%s\" arg2=\"%%s\" arg3=%%d' %% (f.f_code.co_filename, f.f_code.co_name, f.f_lineno), flush=True)\n"
+		 "for i in range(%d):\n"
+		 "    next(tkfunc(i))\n", argc > 1 ? atoi(argv[1]) : 1);
+	Py_Initialize();
+	if (PyRun_SimpleString(code))
+		return 1;
+	return Py_FinalizeEx() ? 1 : 0;
+}
+PY
+pylib=$TK_TMP/debroot/usr/lib/aarch64-linux-gnu
+aarch64-linux-gnu-gcc -O2 -o "$files/pyembed" "$TK_TMP/pyembed.c" -L"$pylib" \
+	-l:libpython3.11.so.1.0 -Wl,--allow-shlib-undefined 2>"$TK_TMP/err" ||
+	{ cat "$TK_TMP/err"; fail "cannot cross-build pyembed.c"; }
+echo 'arg2 == "tkfunc"' >"$files/filter.py"
 
 # NAME|SYSROOT|BINARY (the target's path)|RUNNER|SPEC: each traced on
 # its own.
@@ -122,6 +164,7 @@ cases=(
 	"lib|$root|/tracekit/files/libtksdt.so|uselib|sdt_tklib:ev arg2:string"
 	"asm|$root|/tracekit/files/sdtasm|sdtasm|sdt_tkasm:regs"
 	"cxx|$TK_TMP/debroot|/usr/lib/aarch64-linux-gnu/libstdc++.so.6|throwprog|sdt_libstdcxx:throw"
+	"py|$TK_TMP/debroot|/usr/lib/aarch64-linux-gnu/libpython3.11.so.1.0|pyembed|sdt_python:function__entry arg1:string arg2:string"
 )
 names=()
 for c in "${cases[@]}"; do
@@ -136,6 +179,8 @@ for c in "${cases[@]}"; do
 	# and libstdc++'s.
 	case $name in
 	asm|cxx) ;;
+	py) assert_grep "^p:sdt_python/function__entry $bin:0x[0-9a-f]*\(0x[0-9a-f]*\) " \
+		"$files/defs.$name" ;;
 	*) assert_grep "^p:sdt_[a-z]*/[a-z]* $bin:0x[0-9a-f]*\(0x[0-9a-f]*\) " \
 		"$files/defs.$name" ;;
 	esac
@@ -152,6 +197,8 @@ cd /tracekit/files
 while read -r name runner ev; do
 	./$runner 2 | sed "s/^/BEFORE $name /"
 	cat defs.$name >>$T/uprobe_events || echo "REFUSED $name: $(cat defs.$name)"
+	[ ! -e filter.$name ] || cat filter.$name >$T/events/$ev/filter ||
+		echo "REFUSED $name: filter"
 	echo 1 >$T/events/$ev/enable || echo "REFUSED $name: enable"
 	./$runner 3 | sed "s/^/RUN $name /"
 	echo 0 >$T/events/$ev/enable
@@ -165,6 +212,7 @@ set +e
 "$VM_RUN" --arch arm64 --timeout 300 --file "$files/libtksdt.so" \
 	--file "$files/sdtprog" --file "$files/sdtprog_nopie" --file "$files/uselib" \
 	--file "$files/sdtasm" --file "$files/throwprog" --deb libstdc++6 \
+	--file "$files/pyembed" --file "$files/filter.py" --deb libpython3.11 \
 	--file "$files/cases" --file "$files/guest.sh" \
 	$(for n in "${names[@]}"; do echo "--file $files/defs.$n"; done) \
 	-- sh /tracekit/files/guest.sh >"$TK_TMP/console" 2>&1
@@ -177,7 +225,7 @@ if grep '^REFUSED ' "$TK_TMP/console"; then
 fi
 for name in "${names[@]}"; do
 	for when in BEFORE AFTER; do
-		case $name in asm|cxx) continue ;; esac
+		case $name in asm|cxx|py) continue ;; esac
 		assert_eq "$name: semaphore $when the events" \
 			"$(sed -n "s/^$when $name //p" "$TK_TMP/console" | sort -u)" "sema=0"
 	done
@@ -188,7 +236,7 @@ for name in "${names[@]}"; do
 	[ -s "$TK_TMP/want.$name" ] || fail "$name: the program printed no arguments"
 	cmp -s "$TK_TMP/want.$name" "$TK_TMP/got.$name" ||
 		fail "$name: recorded arguments differ from the printed ones"
-	case $name in asm|cxx) continue ;; esac
+	case $name in asm|cxx|py) continue ;; esac
 	assert_eq "$name: calls seeing the semaphore set" \
 		"$(sed -n "s/^RUN $name //p" "$TK_TMP/console" | grep -c '^sema=[1-9]')" 3
 done
