@@ -10,9 +10,9 @@
 # with the credentials the victim's user gives, and extract must leave
 # nothing behind.  The images are mkfs.ubifs's; the forging tool is
 # ubifs-poke.c, which shares no code with tracekit.
-need_cmd mkfs.ubifs openssl
 cd "$TK_TMP" || fail "no scratch dir"
 test_helper poke ubifs-poke.c
+need_cmd mkfs.ubifs openssl
 LEB=129024
 G="-m 2048 -e $LEB -c 64"
 tree() {

@@ -5,9 +5,9 @@
 
 # Run under the ASan binary too (make check SANITIZE=1): a leak or any
 # other report would be extra lines on stderr and fail the line count.
-need_cmd mkfs.ubifs od
 cd "$TK_TMP" || fail "no scratch dir"
 test_helper poke ubifs-poke.c
+need_cmd mkfs.ubifs od
 mkdir -p src/sub && echo hello >src/ab && echo x >src/sub/name1 &&
 	ln -s ab src/sl && head -c 20000 /dev/urandom >src/r &&
 	seq 1 3000 >src/text && mkdir outside &&

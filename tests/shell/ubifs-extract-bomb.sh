@@ -9,9 +9,9 @@
 # written once, the other entries are hard links, as the kernel shows
 # them (one inode), and what the inodes declare is checked against
 # --max-size or the free space before anything is written.
-need_cmd mkfs.ubifs openssl od
 cd "$TK_TMP" || fail "no scratch dir"
 test_helper poke ubifs-poke.c
+need_cmd mkfs.ubifs openssl od
 ubifs_keypair key.pem cert.pem
 L=129024
 n=20

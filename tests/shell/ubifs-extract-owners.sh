@@ -4,9 +4,9 @@
 . "$(dirname "$0")/lib/common.sh"
 
 need_root
-need_cmd mkfs.ubifs setpriv
 cd "$TK_TMP" || fail "no scratch dir"
 test_helper poke ubifs-poke.c
+need_cmd mkfs.ubifs setpriv
 mkdir -p src/d/e && echo a >src/a && echo b >src/d/b && echo c >src/d/e/c &&
 	ln -s a src/l && ln -s nowhere src/d/l2 && ln src/a src/d/hard ||
 	fail "source tree"

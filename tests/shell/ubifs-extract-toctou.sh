@@ -11,10 +11,10 @@
 # lstat() (before the index is read again) or mkdtemp() (before the files
 # are).  Extract must then refuse, one line and nothing left, or write
 # the tree that verified: never the attacker's bytes, never a crash.
-need_cmd mkfs.ubifs openssl
 cd "$TK_TMP" || fail "no scratch dir"
 test_helper poke ubifs-poke.c
 test_helper swap.so ubifs-swap.c -shared -fPIC -ldl
+need_cmd mkfs.ubifs openssl
 ubifs_keypair key.pem cert.pem
 # A, the victim's image, and B, another genuine image of the same signer
 # and geometry (the attacker may hold such images).

@@ -4,9 +4,9 @@
 . "$(dirname "$0")/lib/common.sh"
 
 # scripts/deps.sh installs all of these: missing is a failure.
-need_cmd mkfs.ubifs diff stat
 cd "$TK_TMP" || fail "no scratch dir"
 test_helper poke ubifs-poke.c
+need_cmd mkfs.ubifs diff stat
 
 # Text, random and zero-filled files around the 4 KiB block size, a
 # sparse file, symlinks (one dangling), hard links, nested directories

@@ -4,9 +4,9 @@
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/ubifs.sh"
 
-need_cmd mkfs.ubifs openssl md5sum
 cd "$TK_TMP" || fail "no scratch dir"
 test_helper poke ubifs-poke.c
+need_cmd mkfs.ubifs openssl md5sum
 mkdir -p root/sub/deep && echo hello >root/a && ln -s a root/link &&
 	echo x >root/sub/deep/c && head -c 700000 /dev/urandom >root/big &&
 	seq 1 50000 >root/sub/text || fail "source tree"

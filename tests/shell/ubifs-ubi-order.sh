@@ -4,9 +4,9 @@
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/ubifs.sh"
 
-need_cmd mkfs.ubifs ubinize openssl dd
 cd "$TK_TMP" || fail "no scratch dir"
 test_helper poke ubifs-poke.c
+need_cmd mkfs.ubifs ubinize openssl dd
 mkdir -p src/sub && echo hello >src/a && ln -s a src/link &&
 	head -c 400000 /dev/urandom >src/sub/big && seq 1 40000 >src/text ||
 	fail "source tree"

@@ -3,9 +3,9 @@
 # tracefs: untouched
 . "$(dirname "$0")/lib/common.sh"
 
-need_cmd ubinize
 cd "$TK_TMP" || fail "no scratch dir"
 test_helper poke ubifs-poke.c
+need_cmd ubinize
 # The kernel wrote this volume over mtdram (tests/vm/mk-ubifs-kernel-image.sh):
 # 28 LEBs of 130944 bytes in its superblock, the last ten of them erased.
 gzip -dc "$TRACEKIT_SRCDIR/tests/data/ubifs-kernel-hmac.img.gz" >k.img ||

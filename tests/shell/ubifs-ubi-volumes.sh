@@ -4,9 +4,9 @@
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/ubifs.sh"
 
-need_cmd mkfs.ubifs ubinize openssl
 cd "$TK_TMP" || fail "no scratch dir"
 test_helper poke ubifs-poke.c
+need_cmd mkfs.ubifs ubinize openssl
 mkdir -p src/sub evil && echo hello >src/a && seq 1 20000 >src/sub/text &&
 	echo 'root::0:0::/root:/bin/sh' >evil/passwd || fail "source trees"
 ubifs_keypair key.pem cert.pem
