@@ -44,7 +44,10 @@ maps=(
 # the same CPU (the kernel's bpf_prog_active guard), so a waking from a
 # timer interrupt that lands in one of the uprobe programs is lost to it,
 # not to the ring buffer (59 pairs against tracekit's 60, once).  Alone,
-# its two programs run with interrupts off and miss nothing.
+# its two programs run with interrupts off, but another test's BPF
+# programs may run beside them (58 against 59 in CI, the sanitizer run
+# beside make check): the pairs tracekit counts beyond bpftrace's must
+# be no more than the kernel counted as skipped (bpftrace_misses).
 wake="wake||$sched|args->pid|args->next_pid|@[args->next_comm] = count()|--latency sched:sched_waking,sched_switch --match pid,next_pid --count=next_comm"
 
 # round FILE MAP... -- RECORD-OPTIONS: one run of the program, watched
@@ -68,10 +71,12 @@ round() {
 		{ cat "$TK_TMP/record"; fail "record failed"; }
 	grep -q ' events (0 lost)' "$TK_TMP/record" ||
 		{ cat "$TK_TMP/record"; fail "record lost events"; }
+	misses=$(bpftrace_misses "${BT_PIDS[@]}")
 	bpftrace_stop "${BT_PIDS[@]}"
 }
 round "$TK_TMP/lat.dat" "${maps[@]}" -- -e 'probe_lattarget:*'
 round "$TK_TMP/wake.dat" "$wake" -- -e sched:sched_waking -e sched:sched_switch
+wake_misses=$misses
 
 for m in "${maps[@]}" "$wake"; do
 	IFS='|' read -r name fopt start end ms me assign opts <<<"$m"
@@ -98,6 +103,11 @@ for m in "${maps[@]}" "$wake"; do
 	if [ "$name" = wake ]; then
 		grep "$sel" "$TK_TMP/got.$name" >"$TK_TMP/got.$name.sel"
 		mv "$TK_TMP/got.$name.sel" "$TK_TMP/got.$name"
+	fi
+	if [ "$name" = wake ] && ! cmp -s "$TK_TMP/want.$name" "$TK_TMP/got.$name"; then
+		w=$(sed 's/.*: //' "$TK_TMP/want.$name") g=$(sed 's/.*: //' "$TK_TMP/got.$name")
+		echo "wake: $g pairs, bpftrace $w, its programs skipped $wake_misses times"
+		[ "$g" -gt "$w" ] && [ $((g - w)) -le "$wake_misses" ] && continue
 	fi
 	if ! cmp -s "$TK_TMP/want.$name" "$TK_TMP/got.$name"; then
 		diff -u "$TK_TMP/want.$name" "$TK_TMP/got.$name" | head -40

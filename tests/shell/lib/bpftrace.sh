@@ -5,6 +5,21 @@
 # bpftrace 0.17 now and then misses a SIGINT that comes soon after it
 # attached, and waits on: each second it has not exited it is asked
 # again (as one presses Ctrl-C again), for 30 s.
+# bpftrace_misses PID...: how many times the kernel skipped the BPF
+# programs of these bpftrace processes because another BPF program was
+# running on the CPU (bpf_prog_active: recursion_misses in the fdinfo of
+# each program, since 5.12): events the ring buffer has and they lack.
+bpftrace_misses() {
+	local p f n=0 m
+	for p in "$@"; do
+		for f in /proc/"$p"/fdinfo/*; do
+			m=$(sed -n 's/^recursion_misses:[[:space:]]*//p' "$f" 2>/dev/null)
+			n=$((n + ${m:-0}))
+		done
+	done
+	echo "$n"
+}
+
 bpftrace_stop() {
 	local p t
 	for p in "$@"; do
