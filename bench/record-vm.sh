@@ -19,14 +19,25 @@
 # runs on the other vCPU).  Work done while the workload runs, as live
 # compression is, would be charged up to twice; work deferred until it
 # has exited, as trace-cmd record's compression is, would not.
+# BENCH_ARCH=arm64: in the arm64 guest, with the arm64 build (default
+# build/aarch64/tracekit, make CROSS_COMPILE=aarch64-linux-gnu-) and
+# Debian's arm64 trace-cmd.
 set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
-TRACEKIT=$(realpath "${1:-$src/tracekit}")
+ARCH=${BENCH_ARCH:-x86_64}
+case $ARCH in
+x86_64) TRACEKIT=$(realpath "${1:-$src/tracekit}")
+	vm=(--bin trace-cmd) ;;
+arm64)	TRACEKIT=$(realpath "${1:-$src/build/aarch64/tracekit}")
+	vm=(--arch arm64 --suite-tools) ;;
+*)	echo "bench/record-vm.sh: BENCH_ARCH is x86_64 or arm64" >&2; exit 2 ;;
+esac
 BYTES=${BENCH_BYTES:-40000}
 BUF_KB=${BENCH_BUF_KB:-20480}
 RUNS=${BENCH_RUNS:-3}
 SMP=${BENCH_SMP:-1}
-command -v trace-cmd >/dev/null || { echo "bench/record-vm.sh: needs trace-cmd" >&2; exit 3; }
+[ "$ARCH" = arm64 ] || command -v trace-cmd >/dev/null ||
+	{ echo "bench/record-vm.sh: needs trace-cmd" >&2; exit 3; }
 out=$(mktemp /tmp/tkbench-vm.XXXXXX)
 trap 'rm -f "$out"' EXIT
 
@@ -73,7 +84,7 @@ while [ $i -le "$RUNS" ]; do
 done
 EOF
 )
-"$src/tests/vm/run.sh" --tracekit "$TRACEKIT" --bin trace-cmd --smp "$SMP" --timeout 1800 -- \
+"$src/tests/vm/run.sh" --tracekit "$TRACEKIT" "${vm[@]}" --smp "$SMP" --timeout 1800 -- \
 	env BYTES="$BYTES" BUF_KB="$BUF_KB" RUNS="$RUNS" bash -c "$guest" | tee "$out" |
 	grep '^BENCH ' || true
 grep -q '^BENCH trace-cmd ' "$out" || { echo "bench/record-vm.sh: no results from the guest" >&2; exit 1; }
@@ -86,8 +97,8 @@ median() {
 read -r oc oe os <<<"$(median tracekit)"
 read -r pc pe ps <<<"$(median trace-cmd)"
 awk -v oc="$oc" -v oe="$oe" -v os="$os" -v pc="$pc" -v pe="$pe" -v ps="$ps" \
-    -v kb="$BUF_KB" -v runs="$RUNS" -v smp="$SMP" 'BEGIN {
-	printf "guest: %d CPU(s), buffer %d KB/CPU, events sched + raw_syscalls, workload dd bs=1; median of %d runs\n", smp, kb, runs
+    -v kb="$BUF_KB" -v runs="$RUNS" -v smp="$SMP" -v arch="$ARCH" 'BEGIN {
+	printf "guest (%s): %d CPU(s), buffer %d KB/CPU, events sched + raw_syscalls, workload dd bs=1; median of %d runs\n", arch, smp, kb, runs
 	printf "%-20s %10s %10s %12s %10s\n", "", "events", "cpu s", "cpu s/Mev", "B/event"
 	printf "%-20s %10d %10.3f %12.3f %10.2f\n", "tracekit record", oe, oc, oc / (oe / 1e6), os / oe
 	printf "%-20s %10d %10.3f %12.3f %10.2f\n", "trace-cmd record", pe, pc, pc / (pe / 1e6), ps / pe
