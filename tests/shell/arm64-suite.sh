@@ -24,7 +24,8 @@ wanted+='trace.dat v7 writer|--cpus list|spec parser|SDT notes, x86-64|stack_tra
 wanted+='verify mkfs.ubifs|HMAC key|journal lookup|compiled print formats|'
 wanted+='ring-buffer pages walked|formats libtraceevent dies on|aggregate: buckets|'
 wanted+='trace-hist|BTF-only kprobes the kernel accepts|-- COMMAND traces only|'
-wanted+='^ *[0-9]+: stack: |'
+wanted+='^ *[0-9]+: stack: |kallsyms stored only|sched events match a trace-cmd|'
+wanted+='function and function_graph side by side|round trip|'
 # Not extract's uid/gid test: busybox's setpriv has no --reuid.
 wanted+='ubifs: (forged|extract (refuses|writes|images)|sign a plain|UBI dumps|a UBI volume|a UBI image|info/verify)'
 nums=$("$TRACEKIT" test --list | grep -E "$wanted" | sed 's/^ *\([0-9]*\):.*/\1/' | tr '\n' ' ')

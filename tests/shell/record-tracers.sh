@@ -71,7 +71,9 @@ both() {
 }
 
 both -p function -l 'vfs_*'
-assert_grep ' function: +vfs_open <-- path_openat$' "$TK_TMP/tk0.dat.tc.txt"
+# The parent where trace-cmd's function plugin does not indent under a
+# traced caller instead (arm64's run: every vfs_open at depth 0, bare).
+assert_grep ' function: +vfs_open( <-- path_openat)?$' "$TK_TMP/tk0.dat.tc.txt"
 grep -v 'cpus=' "$TK_TMP/tk0.dat.tc.txt" | grep -q -v ' function: \+vfs_' &&
 	fail "-l 'vfs_*': functions outside the filter"
 
@@ -98,14 +100,20 @@ assert_grep 'do_sys_openat2\(\) \{$' "$TK_TMP/tk5.dat.tc.txt"
 # the file's kallsyms where it is there: the guest's lists data symbols
 # (CONFIG_KALLSYMS_ALL), the host's does not.
 both -e kmem:mm_page_alloc -e kmem:kmalloc
-if grep -q ' vmemmap_base$' /proc/kallsyms; then
+if [ "$(uname -m)" = aarch64 ]; then
+	# Its arm64 format is one libtraceevent does not parse: both print
+	# the fields as trace-cmd does (the diff above holds).
+	assert_grep ' mm_page_alloc: +\[FAILED TO PARSE\] ' "$TK_TMP/tk6.dat.tc.txt"
+elif grep -q ' vmemmap_base$' /proc/kallsyms; then
 	# Found, the name reads as its address: no longer pfn * sizeof(struct page).
 	assert_grep ' mm_page_alloc: +page=0xffff[0-9a-f]+ pfn=' "$TK_TMP/tk6.dat.tc.txt"
 else
 	echo "note: this kernel's kallsyms has no vmemmap_base"
 	assert_grep ' mm_page_alloc: +page=0x[0-9a-f]+ pfn=' "$TK_TMP/tk6.dat.tc.txt"
 fi
-assert_grep ' kmalloc: +call_site=' "$TK_TMP/tk6.dat.tc.txt"
+# trace-cmd's kmem plugin puts call_site's function first where the
+# file's kallsyms names it (the guests').
+assert_grep ' kmalloc: +(\([a-z_0-9.]+\+0x[0-9a-f]+\) )?call_site=' "$TK_TMP/tk6.dat.tc.txt"
 
 # -O sets a trace option for the recording only.
 "$TRACEKIT" record -q -p function -l vfs_read -O sym-offset -o "$TK_TMP/o.dat" -- cat /proc/version \
