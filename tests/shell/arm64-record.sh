@@ -10,6 +10,7 @@
 # uses: a file of the other machine (its page size, its kallsyms, its
 # event formats) read as trace-cmd reads it.
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/arm64.sh"
 
 need_vm_host qemu-system-aarch64 trace-cmd
 files=$TK_TMP/files
@@ -46,8 +47,7 @@ fi
 n=0
 for name in events function fgraph; do
 	f=$TK_TMP/arm64-$name.dat
-	sed -n "/^FILE-BEGIN $name\$/,/^FILE-END $name\$/p" "$TK_TMP/console" |
-		sed '1d;$d' | base64 -d >"$f" || fail "$name: the file did not come back"
+	guest_file FILE "$name" >"$f" || fail "$name: the file did not come back"
 	[ -s "$f" ] || fail "$name: empty file"
 	for opts in "" "-N" "-l" "-R"; do
 		# shellcheck disable=SC2086

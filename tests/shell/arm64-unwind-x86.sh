@@ -99,8 +99,7 @@ if grep -A5 '^REFUSED' "$TK_TMP/console"; then
 	fail "the arm64 guest refused a step"
 fi
 for name in throw LIB; do
-	sed -n "/^JSON-BEGIN $name\$/,/^JSON-END $name\$/p" "$TK_TMP/console" | sed '1d;$d' |
-		base64 -d >"$TK_TMP/guest.json.$name"
+	guest_file JSON "$name" >"$TK_TMP/guest.json.$name"
 	"$TRACEKIT" report -i "$files/$name.dat" --format json >"$TK_TMP/host.json.$name" ||
 		fail "$name: report --format json failed"
 	for who in guest host; do

@@ -88,14 +88,10 @@ assert_grep '^TRACEKIT-VM: booted [0-9.-]*-arm64$' "$TK_TMP/console"
 if grep -A5 '^REFUSED ' "$TK_TMP/console"; then
 	fail "the arm64 guest refused a step"
 fi
-# back TAG NAME: the file the guest sent.
-back() {
-	sed -n "/^$1-BEGIN $2\$/,/^$1-END $2\$/p" "$TK_TMP/console" | sed '1d;$d' | base64 -d
-}
 for name in "${names[@]}"; do
-	back OUT "$name" >"$TK_TMP/out.$name"
-	back DAT "$name" >"$TK_TMP/$name.dat"
-	back JSON "$name" | unwind_json >"$TK_TMP/guest.$name"
+	guest_file OUT "$name" >"$TK_TMP/out.$name"
+	guest_file DAT "$name" >"$TK_TMP/$name.dat"
+	guest_file JSON "$name" | unwind_json >"$TK_TMP/guest.$name"
 	unwind_stacks "$TK_TMP/$name.dat" --sysroot "$root" >"$TK_TMP/host.$name"
 	assert_eq "$name: calls made" "$(grep -c '^BT ' "$TK_TMP/out.$name")" $N
 	for who in guest host; do

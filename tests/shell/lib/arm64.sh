@@ -15,6 +15,12 @@ arm64_tracekit() {
 		fail "$ARM64_TRACEKIT is not an arm64 ELF"
 }
 
+# guest_file TAG NAME: the file a guest script sent through the console
+# ($TK_TMP/console) as "TAG-BEGIN NAME", its base64, "TAG-END NAME".
+guest_file() {
+	sed -n "/^$1-BEGIN $2\$/,/^$1-END $2\$/p" "$TK_TMP/console" | sed '1d;$d' | base64 -d
+}
+
 # arm64_cc: sets ARM64_CC to the cross compiler with <sys/sdt.h>, which
 # is installed for the host's multiarch triplet only; it is the same
 # text for every machine.
