@@ -65,7 +65,12 @@ esac
 sed '/^GUEST-SECOND-RUN$/q' "$TK_TMP/console" >"$TK_TMP/first"
 assert_grep '^tracekit test: ring buffers expanded once for this boot' "$TK_TMP/first"
 assert_eq "guest summary lines" "$(printf '%s\n' "$sums" | grep -c .)" 2
-printf '%s\n' "$sums" | grep -qv ' 0 failed, ' && fail "guest: a test failed"
+if printf '%s\n' "$sums" | grep -qv ' 0 failed, '; then
+	# Again at the end, where a CI log's tail shows it: each failed
+	# test's last lines.
+	grep -B 40 ': FAILED!' "$TK_TMP/console" | tail -n 160
+	fail "guest: a test failed: $(grep -c ': FAILED!' "$TK_TMP/console")"
+fi
 assert_grep '^GUEST-EXIT: 0 0$' "$TK_TMP/console"
 assert_eq "guest exit status" "$rc" 0
 exit 0
