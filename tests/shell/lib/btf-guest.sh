@@ -3,13 +3,20 @@
 # of the guest kernel's own BTF (lib/btf-specs.awk), translated by
 # tracekit from BTF alone, printed between markers as gzip+base64; then
 # BATCH of them added to kprobe_events at once and removed.
-#   btf-guest.sh STRIDE BATCH   (every STRIDE-th spec, in C sort order)
+#   btf-guest.sh STRIDE BATCH [SPECS]   (every STRIDE-th spec, in C sort
+#                                        order; or those of the file SPECS)
+# SPECS is for a guest without bpftool (arm64): the host made them from
+# the same BTF.
 set -u
 stride=$1 batch=$2
 lib=$(dirname "$0")
 tmp=$(mktemp -d)
-bpftool btf dump file /sys/kernel/btf/vmlinux format raw | awk -f "$lib/btf-specs.awk" |
-	LC_ALL=C sort | awk -v s="$stride" 'NR % s == 0' >"$tmp/specs"
+if [ -n "${3:-}" ]; then
+	cp "$3" "$tmp/specs"
+else
+	bpftool btf dump file /sys/kernel/btf/vmlinux format raw | awk -f "$lib/btf-specs.awk" |
+		LC_ALL=C sort | awk -v s="$stride" 'NR % s == 0' >"$tmp/specs"
+fi
 echo "BTF-SPECS: $(wc -l <"$tmp/specs") $(md5sum <"$tmp/specs" | cut -d' ' -f1)"
 # Chunks keep each command line far below ARG_MAX.
 define() {
