@@ -40,6 +40,12 @@ struct probe_cmd_opts {
 	int verbose;
 	int keep_going;
 	unsigned int call_graph;	/* bytes of stack to capture, 0: none */
+	int dry_run;
+	int force;
+	int quiet;
+	int no_inlines;
+	int max_probes;
+	int no_demangle;
 };
 
 static const char *const probe_usage[] = {
@@ -61,11 +67,13 @@ static int funcs_cb(const struct option *opt, const char *arg, int unset)
 }
 
 /*
- * What probe_add() said, said.  A failure of the command line, or of an
- * SDT spec, ends the command at its error (die_code()); the others are
- * an error line and the exit code.
+ * What probe_add() said, said; quiet: the errors and -D's definitions
+ * only.  A failure of the command line, or of an SDT spec, ends the
+ * command at its error (die_code()); the others are an error line and
+ * the exit code.
  */
-static int print_output(const struct probe_output *said, int ret)
+static int print_output(const struct probe_output *said, int ret,
+			int define_only, int quiet)
 {
 	int i, code = !ret ? TK_EXIT_OK :
 		      said->usage ? TK_EXIT_USAGE : tk_exit_code(ret);
@@ -73,6 +81,9 @@ static int print_output(const struct probe_output *said, int ret)
 	for (i = 0; i < said->nr; i++) {
 		const char *text = said->v[i].text;
 
+		if (quiet && said->v[i].kind != PROBE_SAY_ERROR &&
+		    (said->v[i].kind != PROBE_SAY_OUT || !define_only))
+			continue;
 		switch (said->v[i].kind) {
 		case PROBE_SAY_OUT:
 			fputs(text, stdout);
@@ -135,12 +146,14 @@ static int do_add(struct probe_cmd_opts *po,
 		.sysroot = po->sysroot, .btf = po->btf,
 		.define_only = define_only, .keep_going = po->keep_going,
 		.force_regs = po->force_regs, .verbose = po->verbose,
-		.call_graph = po->call_graph,
+		.call_graph = po->call_graph, .dry_run = po->dry_run,
+		.force = po->force, .no_inlines = po->no_inlines,
+		.max_probes = po->max_probes,
 	};
 	struct probe_output said = { 0 };
 	int ret = probe_add(&o, specs->items, specs->nr, &said);
 
-	ret = print_output(&said, ret);
+	ret = print_output(&said, ret, define_only, po->quiet);
 	probe_output_release(&said);
 	return ret;
 }
@@ -268,6 +281,18 @@ int cmd_probe(int argc, const char **argv)
 			 "with -D: translate each spec on its own, print those that translate, and one error per spec that does not (exit 1)"),
 		OPT_BOOL(0, "regs", &po.force_regs,
 			 "kprobes: spell arguments as registers, not $argN"),
+		OPT_BOOL('n', "dry-run", &po.dry_run,
+			 "translate and check as -a does, say what would be added, add nothing"),
+		OPT_BOOL('f', "force", &po.force,
+			 "an EVENT= name already taken gets a number (_1, _2...) instead of an error"),
+		OPT_BOOL(0, "no-inlines", &po.no_inlines,
+			 "leave out inlined copies (a function only inlined has no probe)"),
+		OPT_INTEGER(0, "max-probes", &po.max_probes, "N",
+			    "refuse a spec of more than N probe points (default 128)"),
+		OPT_BOOL(0, "no-demangle", &po.no_demangle,
+			 "refused: tracekit does not demangle (see the manual)"),
+		OPT_BOOL('q', "quiet", &po.quiet,
+			 "print errors (and -D's definitions) only"),
 		OPT_BOOL('v', "verbose", &po.verbose,
 			 "say where the types and locations come from (DWARF or BTF), and what aliases are of"),
 		{ .type = OPTION_CALLBACK, .long_name = "call-graph",
@@ -321,6 +346,10 @@ int cmd_probe(int argc, const char **argv)
 		die_code(TK_EXIT_USAGE, "--sysroot goes with -x");
 	if (po.keep_going && !po.def.nr)
 		die_code(TK_EXIT_USAGE, "--keep-going goes with -D");
+	if (po.no_demangle)
+		die_code(TK_EXIT_USAGE, "--no-demangle: tracekit demangles nothing: a C++ function is named by its DWARF name (ns::Cls::method) or its mangled symbol, either of which a spec may give");
+	if (po.max_probes < 0)
+		die_code(TK_EXIT_USAGE, "--max-probes: %d: not a number of probe points", po.max_probes);
 	if (po.list) {
 		ret = do_list(list_glob);
 	} else if (po.del.nr) {

@@ -170,6 +170,20 @@ int dwarf_aux_cu_optimized(Dwarf_Die *cu)
 	return opt;
 }
 
+void dwarf_aux_source_path(Dwarf_Die *die, const char *file,
+			   struct strbuf *path)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die cu;
+	const char *dir = NULL;
+
+	if (*file != '/' && dwarf_diecu(die, &cu, NULL, NULL))
+		dir = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &attr));
+	if (dir)
+		strbuf_addf(path, "%s/", dir);
+	strbuf_addstr(path, file);
+}
+
 int dwarf_aux_func_rows(Dwarf_Die *func, struct dwarf_aux_row **rows, int *nr)
 {
 	Dwarf_Die cu;
@@ -195,6 +209,7 @@ int dwarf_aux_func_rows(Dwarf_Die *func, struct dwarf_aux_row **rows, int *nr)
 			continue;
 		grow_array(*rows, *nr, alloc, 32);
 		(*rows)[*nr].addr = a;
+		(*rows)[*nr].file = dwarf_linesrc(l, NULL, NULL);
 		(*rows)[(*nr)++].line = ln;
 	}
 	return 0;

@@ -35,7 +35,15 @@ int dwarf_aux_cu_optimized(Dwarf_Die *cu);
 struct dwarf_aux_row {
 	Dwarf_Addr addr;
 	int line;
+	const char *file;	/* its source file, as dwarf_linesrc names it */
 };
+
+/*
+ * The source file named file (a DW_AT_decl_file, a line's), in path: a
+ * relative name is relative to the CU's DW_AT_comp_dir.
+ */
+void dwarf_aux_source_path(Dwarf_Die *die, const char *file,
+			   struct strbuf *path);
 
 /* The is_stmt rows of func's code, in an array the caller frees. */
 int dwarf_aux_func_rows(Dwarf_Die *func, struct dwarf_aux_row **rows,

@@ -147,6 +147,8 @@ static int print_or_add(const struct probe_add_opts *o,
 
 	if (o->define_only) {
 		say_definitions(evs, said);
+	} else if (o->dry_run) {
+		say_added(evs, 0, said);
 	} else {
 		ret = probe_events_add(evs->v[0].def.kind, evs, o->undo, &err);
 		if (ret)
@@ -331,6 +333,10 @@ static int dwarf_specs(const struct probe_add_opts *o, const char *const *specs,
 		t.group = xstrdup(o->group);
 	}
 	probe_target_opts(&t, o->force_regs, &dopts);
+	dopts.no_inlines = o->no_inlines;
+	dopts.force = o->force;
+	if (o->max_probes)
+		dopts.max_probes = o->max_probes;
 	if (o->define_only && o->keep_going) {
 		ret = define_each(&t, specs, nr, &dopts, o->verbose, said);
 		goto out;
@@ -348,6 +354,10 @@ static int dwarf_specs(const struct probe_add_opts *o, const char *const *specs,
 		goto out;
 	if (o->define_only) {
 		say_definitions(&evs, said);
+		goto out;
+	}
+	if (o->dry_run) {
+		say_added(&evs, 20, said);
 		goto out;
 	}
 	ret = probe_events_write(&t, specs, nr, &dopts, o->undo, &evs, &warn,

@@ -53,6 +53,11 @@ struct probe_add_opts {
 	const char *group;
 	/* each event added registered for deletion at exit (tk_restore_*) */
 	int undo;
+	/* perf's options: */
+	int dry_run;		/* -n: all but the writing */
+	int force;		/* -f: an EVENT= taken gets a number */
+	int no_inlines;		/* no inlined copies */
+	int max_probes;		/* points of one spec (0: perf's 128) */
 };
 
 /*

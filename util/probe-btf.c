@@ -833,13 +833,25 @@ static int arg_params(void *ctx, const char ***names, int *nr)
 	return 0;
 }
 
+/* BTF has the parameters of a function, not its locals. */
+static int arg_vars(void *ctx, const char ***names, int *nr,
+		    struct strbuf *err)
+{
+	struct btf_ctx *bc = ctx;
+
+	*names = NULL;
+	*nr = 0;
+	return probe_btf_needs_dwarf(bc->b, "$vars: the local variables", err);
+}
+
 static const struct probe_arg_ops btf_arg_ops = {
 	.var = arg_var,
 	.retval = arg_retval,
 	.params = arg_params,
+	.vars = arg_vars,
 };
 
-/* What BTF cannot say: lines, offsets, source files. */
+/* What BTF cannot say: lines, offsets, source files, source text. */
 static int spec_needs_dwarf(const struct probe_btf *b,
 			    const struct probe_spec *spec, struct strbuf *err)
 {
@@ -855,6 +867,9 @@ static int spec_needs_dwarf(const struct probe_btf *b,
 	else if (spec->file)
 		strbuf_addf(&what, "%s@%s: a source file", spec->func,
 			    spec->file);
+	else if (spec->lazy)
+		strbuf_addf(&what, "%s;%s: a lazy-line pattern", spec->func,
+			    spec->lazy);
 	if (what.len)
 		ret = probe_btf_needs_dwarf(b, what.buf, err);
 	strbuf_release(&what);
@@ -1113,14 +1128,16 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-int probe_btf_list_funcs(struct probe_btf *b, const char *glob,
-			 struct strbuf *out, struct strbuf *err)
+int probe_btf_match_funcs(struct probe_btf *b, const char *glob,
+			  const char ***out, int *nr_out, struct strbuf *err)
 {
 	__u32 id, n = btf__type_cnt(b->vmlinux);
 	const char **names = NULL;
-	int nr = 0, alloc = 0, i;
+	int nr = 0, alloc = 0, i, k = 0;
 	int ret = b->ksyms ? probe_ksyms_load(b->ksyms, err) : 0;
 
+	*out = NULL;
+	*nr_out = 0;
 	if (ret)
 		return ret;
 	for (id = 1; id < n; id++) {
@@ -1145,7 +1162,20 @@ int probe_btf_list_funcs(struct probe_btf *b, const char *glob,
 		qsort(names, nr, sizeof(*names), cmp_str);
 	for (i = 0; i < nr; i++)
 		if (!i || strcmp(names[i], names[i - 1]))
-			strbuf_addf(out, "%s\n", names[i]);
-	free(names);
+			names[k++] = names[i];
+	*out = names;
+	*nr_out = k;
 	return 0;
+}
+
+int probe_btf_list_funcs(struct probe_btf *b, const char *glob,
+			 struct strbuf *out, struct strbuf *err)
+{
+	const char **names;
+	int nr, i, ret = probe_btf_match_funcs(b, glob, &names, &nr, err);
+
+	for (i = 0; i < nr; i++)
+		strbuf_addf(out, "%s\n", names[i]);
+	free(names);
+	return ret;
 }

@@ -49,9 +49,13 @@ int probe_btf_resolve(struct probe_btf *b, const struct probe_spec *spec,
 int probe_btf_list_vars(struct probe_btf *b, const struct probe_spec *spec,
 			struct strbuf *out, struct strbuf *err);
 /*
- * -F: the functions vmlinux's BTF describes and kallsyms has, matching
- * glob (NULL: all), sorted.
+ * The functions vmlinux's BTF describes and kallsyms has, matching glob
+ * (NULL: all), sorted, each once: a wildcard spec's functions.  The
+ * strings are b's, the array the caller's to free.
  */
+int probe_btf_match_funcs(struct probe_btf *b, const char *glob,
+			  const char ***names, int *nr, struct strbuf *err);
+/* -F: probe_btf_match_funcs(), a line each. */
 int probe_btf_list_funcs(struct probe_btf *b, const char *glob,
 			 struct strbuf *out, struct strbuf *err);
 

@@ -112,6 +112,17 @@ struct var_ctx {
 	int whole;
 };
 
+/*
+ * The scopes whose variables are visible at pc in top (a function or an
+ * inlined copy): the blocks of top's own code that hold pc, innermost
+ * first, top, then the inlined copies that hold pc, innermost first,
+ * and top's unit last; in an array the caller frees.  Unlike
+ * dwarf_getscopes, which from a copy holding pc goes on to the copy's
+ * abstract definition and leaves top out (an arm64 kernel function can
+ * begin with an inlined copy).
+ */
+int probe_dwarf_scopes(Dwarf_Die *top, Dwarf_Addr pc, Dwarf_Die **out);
+
 /* The variables at a probe point, for probe_point_args(). */
 extern const struct probe_arg_ops probe_dwarf_arg_ops;
 /* A variable's location at vc->pc: 1 and its ops, 0 none, -1 error. */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "arch/arch.h"
+#include "util/array.h"
 #include "util/probe-dwarf-int.h"
 #include "util/usage.h"
 
@@ -475,22 +476,75 @@ static int find_global_in_cu(Dwarf_Die *cu, void *arg)
 	return 0;
 }
 
+/* The child of die that holds pc, of a tag of inlined's choosing. */
+static int child_at(Dwarf_Die *die, Dwarf_Addr pc, int inlined,
+		    Dwarf_Die *out)
+{
+	if (dwarf_child(die, out))
+		return 0;
+	do {
+		int tag = dwarf_tag(out);
+
+		if ((inlined ? tag == DW_TAG_inlined_subroutine :
+		     tag == DW_TAG_lexical_block) &&
+		    dwarf_haspc(out, pc) == 1)
+			return 1;
+	} while (dwarf_siblingof(out, out) == 0);
+	return 0;
+}
+
+/*
+ * Appends die and the descendants that hold pc (blocks; with inlined,
+ * inlined copies too), a chain, innermost first.
+ */
+static void push_chain(Dwarf_Die *die, Dwarf_Addr pc, int inlined,
+		       Dwarf_Die **v, int *n, int *alloc)
+{
+	Dwarf_Die d = *die, c;
+	int first = *n, i;
+
+	for (;;) {
+		grow_array(*v, *n, *alloc, 8);
+		(*v)[(*n)++] = d;
+		if (!child_at(&d, pc, 0, &c) &&
+		    !(inlined && child_at(&d, pc, 1, &c)))
+			break;
+		d = c;
+	}
+	for (i = 0; i < (*n - first) / 2; i++) {
+		c = (*v)[first + i];
+		(*v)[first + i] = (*v)[*n - 1 - i];
+		(*v)[*n - 1 - i] = c;
+	}
+}
+
+int probe_dwarf_scopes(Dwarf_Die *top, Dwarf_Addr pc, Dwarf_Die **out)
+{
+	Dwarf_Die *v = NULL, c;
+	int n = 0, alloc = 0;
+
+	push_chain(top, pc, 0, &v, &n, &alloc);
+	/* v[0], the innermost of top's own scopes, may hold a copy. */
+	if (child_at(&v[0], pc, 1, &c))
+		push_chain(&c, pc, 1, &v, &n, &alloc);
+	if (dwarf_diecu(top, &c, NULL, NULL)) {
+		grow_array(v, n, alloc, 8);
+		v[n++] = c;
+	}
+	*out = v;
+	return n;
+}
+
 /* A variable visible at pc, else a global anywhere (with a location). */
 static int find_variable(struct var_ctx *vc, const struct probe_arg *arg,
 			 Dwarf_Die *out, struct strbuf *err)
 {
 	struct global_search gs = { .name = arg->var };
-	Dwarf_Die cu;
 	int idx;
 
-	if (!arg->global && !vc->scopes &&
-	    dwarf_diecu(vc->func, &cu, NULL, NULL)) {
-		vc->nr_scopes = dwarf_getscopes(&cu, vc->pc, &vc->scopes);
-		if (vc->nr_scopes <= 0) {
-			vc->nr_scopes = 0;
-			vc->scopes = NULL;
-		}
-	}
+	if (!arg->global && !vc->scopes)
+		vc->nr_scopes = probe_dwarf_scopes(vc->target, vc->pc,
+						   &vc->scopes);
 	if (!arg->global && vc->nr_scopes) {
 		idx = dwarf_getscopevar(vc->scopes, vc->nr_scopes, arg->var, 0,
 					NULL, 0, 0, out);
@@ -681,8 +735,50 @@ static int dwarf_params(void *ctx, const char ***names, int *nr)
 	return 0;
 }
 
+/*
+ * perf's $vars: the parameters and variables among the children of the
+ * function (or inlined copy), and of each block whose code holds the
+ * probe address, in the order of the DIEs.  Not those of a copy inlined
+ * there, which perf leaves out too: another function's.
+ */
+static void scope_vars(Dwarf_Die *scope, Dwarf_Addr pc, const char ***names,
+		       int *nr, int *alloc)
+{
+	Dwarf_Die c;
+
+	if (dwarf_child(scope, &c))
+		return;
+	do {
+		int tag = dwarf_tag(&c);
+		const char *n = dwarf_diename(&c);
+
+		if ((tag == DW_TAG_formal_parameter ||
+		     tag == DW_TAG_variable) && n) {
+			grow_array(*names, *nr, *alloc, 8);
+			(*names)[(*nr)++] = n;
+		} else if (tag == DW_TAG_lexical_block &&
+			   dwarf_haspc(&c, pc) == 1) {
+			scope_vars(&c, pc, names, nr, alloc);
+		}
+	} while (dwarf_siblingof(&c, &c) == 0);
+}
+
+static int dwarf_vars(void *ctx, const char ***names, int *nr,
+		      struct strbuf *err)
+{
+	struct var_ctx *vc = ctx;
+	int alloc = 0;
+
+	(void)err;
+	*names = NULL;
+	*nr = 0;
+	scope_vars(vc->target, vc->pc, names, nr, &alloc);
+	return 0;
+}
+
 const struct probe_arg_ops probe_dwarf_arg_ops = {
 	.var = resolve_var,
 	.retval = resolve_retval,
 	.params = dwarf_params,
+	.vars = dwarf_vars,
 };

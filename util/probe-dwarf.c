@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -291,21 +294,26 @@ static int cmp_func_unit(const void *a, const void *b)
  * index: a spec whose function no symbol names (inlined only, or absent)
  * walked all of a vmlinux's 2,800 units, 0.2 s each time.
  */
+static void units_index(struct probe_debuginfo *dbg)
+{
+	struct unit_walk w = { .dbg = dbg };
+
+	if (dbg->units_read)
+		return;
+	dbg->units_read = 1;
+	probe_dwarf_for_each_cu(dbg, index_unit, &w);
+	if (dbg->nr_units)
+		qsort(dbg->units, dbg->nr_units, sizeof(*dbg->units),
+		      cmp_func_unit);
+}
+
 static void find_func_everywhere(struct probe_debuginfo *dbg,
 				 struct func_search *fs)
 {
 	size_t lo = 0, hi;
 	const void *last = NULL;
 
-	if (!dbg->units_read) {
-		struct unit_walk w = { .dbg = dbg };
-
-		dbg->units_read = 1;
-		probe_dwarf_for_each_cu(dbg, index_unit, &w);
-		if (dbg->nr_units)
-			qsort(dbg->units, dbg->nr_units, sizeof(*dbg->units),
-			      cmp_func_unit);
-	}
+	units_index(dbg);
 	hi = dbg->nr_units;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -716,6 +724,61 @@ int probe_dwarf_find_sites(struct probe_debuginfo *dbg,
 	return 0;
 }
 
+/*
+ * name, for a wildcard: it has code, or with inlines set inlined copies,
+ * to probe.
+ */
+static int func_probed(struct probe_debuginfo *dbg, const char *name,
+		       int inlines)
+{
+	struct probe_spec spec = { .func = (char *)name };
+	struct strbuf err = STRBUF_INIT;
+	struct site_list sl;
+	int i, ok = 0;
+
+	if (!probe_dwarf_find_sites(dbg, &spec, &sl, NULL, &err)) {
+		for (i = 0; i < sl.nr && !ok; i++)
+			ok = inlines || !sl.v[i].inlined;
+		free(sl.v);
+	}
+	strbuf_release(&err);
+	return ok;
+}
+
+int probe_dwarf_match_funcs(struct probe_debuginfo *dbg, const char *glob,
+			    int inlines, const char ***names, int *nr)
+{
+	int alloc = 0;
+	size_t i;
+
+	*names = NULL;
+	*nr = 0;
+	if (!dbg->dw) {
+		probe_dwarf_syms_load(dbg);
+		for (i = 0; i < dbg->nr_syms; i++) {
+			const char *n = dbg->syms[i].name;
+
+			if (fnmatch(glob, n, 0) ||
+			    (*nr && !strcmp(n, (*names)[*nr - 1])))
+				continue;
+			grow_array(*names, *nr, alloc, 16);
+			(*names)[(*nr)++] = n;
+		}
+		return 0;
+	}
+	units_index(dbg);
+	for (i = 0; i < dbg->nr_units; i++) {
+		const char *n = dbg->units[i].name;
+
+		if ((i && !strcmp(n, dbg->units[i - 1].name)) ||
+		    fnmatch(glob, n, 0) || !func_probed(dbg, n, inlines))
+			continue;
+		grow_array(*names, *nr, alloc, 16);
+		(*names)[(*nr)++] = n;
+	}
+	return 0;
+}
+
 int probe_dwarf_find_function(struct probe_debuginfo *dbg,
 			      const struct probe_spec *spec, Dwarf_Die *out,
 			      struct strbuf *note, struct strbuf *err)
@@ -880,11 +943,13 @@ static int resolve_symbol_only(struct probe_debuginfo *dbg,
 	return 0;
 }
 
+/* One point of site: at *at (a lazy line's), or where spec says. */
 static int resolve_site(struct probe_debuginfo *dbg,
 			const struct probe_spec *spec,
 			const struct probe_opts *opts, struct probe_site *site,
-			int want_vars, struct probe_point *pp,
-			struct strbuf *warn, struct strbuf *err)
+			const Dwarf_Addr *at, int want_vars,
+			struct probe_point *pp, struct strbuf *warn,
+			struct strbuf *err)
 {
 	struct var_ctx vc = { .dbg = dbg, .opts = opts, .func = &site->func,
 			      .target = &site->target, .inlined = site->inlined,
@@ -893,7 +958,10 @@ static int resolve_site(struct probe_debuginfo *dbg,
 
 	memset(pp, 0, sizeof(*pp));
 	dwarf_aux_entry(&site->func, &vc.entry);
-	if (site->inlined)
+	if (at) {
+		vc.pc = *at;
+		ret = 0;
+	} else if (site->inlined)
 		ret = dwarf_aux_entry(&site->target, &vc.pc);
 	else
 		ret = probe_dwarf_point_address(spec, &site->func, want_vars,
@@ -916,6 +984,134 @@ fail:
 	return ret;
 }
 
+/* s without its spaces and tabs (and newline), in place. */
+static void squeeze(char *s)
+{
+	char *d = s;
+
+	for (; *s; s++)
+		if (!isspace((unsigned char)*s))
+			*d++ = *s;
+	*d = 0;
+}
+
+/*
+ * A lazy pattern's lines (FUNC;PATTERN), as perf matches them: the lines
+ * of scope's source file the glob matches, spaces ignored on both sides
+ * (perf's strlazymatch), and scope's code at each: the address of each
+ * is_stmt row of the line table for those lines in that file, once; a
+ * function's entry stands for its declaration line, as in perf's walk.
+ */
+static int lazy_addrs(Dwarf_Die *scope, const char *pattern,
+		      Dwarf_Addr **out, int *nr, struct strbuf *err)
+{
+	const char *file = dwarf_decl_file(scope);
+	struct strbuf path = STRBUF_INIT;
+	struct dwarf_aux_row *rows = NULL;
+	char *line = NULL, *pat = xstrdup(pattern);
+	unsigned char *match = NULL;
+	Dwarf_Addr entry;
+	size_t cap = 0;
+	int nlines = 0, alloc_m = 0, nrows = 0, alloc = 0, i, ret = 0;
+	FILE *f = NULL;
+
+	*out = NULL;
+	*nr = 0;
+	if (file) {
+		dwarf_aux_source_path(scope, file, &path);
+		f = fopen(path.buf, "re");
+	}
+	if (!f) {
+		strbuf_addf(err, "%s: %s: a lazy pattern is matched against the source",
+			    file ? path.buf : dwarf_diename(scope),
+			    file ? strerror(errno) : "no source file in the debug info");
+		ret = -ENOENT;
+		goto out;
+	}
+	squeeze(pat);
+	while (getline(&line, &cap, f) > 0) {
+		squeeze(line);
+		grow_array(match, nlines, alloc_m, 256);
+		match[nlines++] = !fnmatch(pat, line, 0);
+	}
+	fclose(f);
+	if (dwarf_tag(scope) == DW_TAG_subprogram &&
+	    !dwarf_decl_line(scope, &i) && i >= 1 && i <= nlines &&
+	    match[i - 1] && !dwarf_aux_entry(scope, &entry)) {
+		grow_array(*out, *nr, alloc, 8);
+		(*out)[(*nr)++] = entry;
+	}
+	dwarf_aux_func_rows(scope, &rows, &nrows);
+	for (i = 0; i < nrows; i++) {
+		int ln = rows[i].line;
+
+		if (ln < 1 || ln > nlines || !match[ln - 1] || !rows[i].file ||
+		    strcmp(rows[i].file, file) ||
+		    (*nr && (*out)[*nr - 1] == rows[i].addr))
+			continue;
+		grow_array(*out, *nr, alloc, 8);
+		(*out)[(*nr)++] = rows[i].addr;
+	}
+	if (!*nr) {
+		strbuf_addf(err, "%s;%s: no line of %s with code matches",
+			    dwarf_diename(scope), pattern, path.buf);
+		ret = -ENOENT;
+	}
+out:
+	free(rows);
+	free(match);
+	free(line);
+	free(pat);
+	strbuf_release(&path);
+	return ret;
+}
+
+/* Where one point goes: a site, and a lazy line's address or none. */
+struct place {
+	struct probe_site *site;
+	Dwarf_Addr addr;
+	int has_addr;
+};
+
+/*
+ * The places of spec at sites: one per site, or one per lazy line; an
+ * inlined copy is none with --no-inlines.
+ */
+static int places_of(const struct probe_spec *spec,
+		     const struct probe_opts *opts, struct site_list *sl,
+		     struct place **out, int *nr, struct strbuf *err)
+{
+	int i, j, n, alloc = 0, ret = 0;
+	Dwarf_Addr *addrs;
+
+	*out = NULL;
+	*nr = 0;
+	for (i = 0; i < sl->nr && !ret; i++) {
+		struct probe_site *site = &sl->v[i];
+
+		if (opts->no_inlines && site->inlined)
+			continue;
+		if (!spec->lazy) {
+			grow_array(*out, *nr, alloc, 4);
+			(*out)[(*nr)++] = (struct place){ .site = site };
+			continue;
+		}
+		ret = lazy_addrs(&site->target, spec->lazy, &addrs, &n, err);
+		for (j = 0; j < n; j++) {
+			grow_array(*out, *nr, alloc, 4);
+			(*out)[(*nr)++] = (struct place){
+				.site = site, .addr = addrs[j], .has_addr = 1 };
+		}
+		free(addrs);
+	}
+	if (!ret && !*nr) {
+		strbuf_addf(err, "%s has only inlined copies (--no-inlines)",
+			    spec->func);
+		ret = -ENOENT;
+	}
+	return ret;
+}
+
 int probe_dwarf_resolve(struct probe_debuginfo *dbg,
 			const struct probe_spec *spec,
 			const struct probe_opts *opts, struct probe_point **pps,
@@ -923,30 +1119,43 @@ int probe_dwarf_resolve(struct probe_debuginfo *dbg,
 {
 	struct strbuf note = STRBUF_INIT;
 	struct site_list sl;
-	int ret, i, want_vars = 0;
+	struct place *pl = NULL;
+	int ret, i, npl = 0, want_vars = 0;
 
 	*pps = NULL;
 	*nr = 0;
 	for (i = 0; i < spec->nr_args; i++)
 		want_vars |= spec->args[i].kind == PROBE_ARG_VAR ||
-			     spec->args[i].kind == PROBE_ARG_PARAMS;
+			     spec->args[i].kind == PROBE_ARG_PARAMS ||
+			     spec->args[i].kind == PROBE_ARG_VARS;
 	ret = probe_dwarf_find_sites(dbg, spec, &sl, &note, err);
 	if (ret == -ENOENT &&
 	    resolve_symbol_only(dbg, spec, opts, pps, nr, warn, err) != -ENOENT)
 		return *nr ? 0 : -EINVAL;
-	if (ret)
+	if (ret) {
+		strbuf_release(&note);
 		return ret;
-	*pps = xcalloc(sl.nr, sizeof(**pps));
-	for (i = 0; i < sl.nr && !ret; i++) {
+	}
+	ret = places_of(spec, opts, &sl, &pl, &npl, err);
+	if (ret) {
+		free(pl);
+		free(sl.v);
+		strbuf_release(&note);
+		return ret;
+	}
+	*pps = xcalloc(npl, sizeof(**pps));
+	for (i = 0; i < npl && !ret; i++) {
 		/* The copies share the arguments: their warnings once. */
-		ret = resolve_site(dbg, spec, opts, &sl.v[i], want_vars,
-				   &(*pps)[i], i ? NULL : warn, err);
+		ret = resolve_site(dbg, spec, opts, pl[i].site,
+				   pl[i].has_addr ? &pl[i].addr : NULL,
+				   want_vars, &(*pps)[i], i ? NULL : warn, err);
 		if (!ret)
 			(*nr)++;
-		else if (sl.nr > 1)
-			strbuf_addf(err, " (inlined copy %d of %d)", i + 1,
-				    sl.nr);
+		else if (npl > 1)
+			strbuf_addf(err, " (probe point %d of %d)", i + 1,
+				    npl);
 	}
+	free(pl);
 	free(sl.v);
 	if (ret) {
 		probe_points_release(*pps, *nr);

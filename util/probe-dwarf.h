@@ -45,4 +45,13 @@ int probe_dwarf_resolve(struct probe_debuginfo *dbg,
 			const struct probe_opts *opts, struct probe_point **pps,
 			int *nr, struct strbuf *warn, struct strbuf *err);
 
+/*
+ * A wildcard spec's functions, as perf matches them: the names of the
+ * functions glob matches (fnmatch) in the DWARF that have code or, with
+ * inlines, inlined copies; without DWARF, the function symbols.  Sorted,
+ * each once; the strings are dbg's, the array the caller's to free.
+ */
+int probe_dwarf_match_funcs(struct probe_debuginfo *dbg, const char *glob,
+			    int inlines, const char ***names, int *nr);
+
 #endif

@@ -77,21 +77,30 @@ static int name_used(const struct probe_target *t,
  */
 static char *event_name(const struct probe_target *t,
 			const struct probe_spec *spec, const char *group,
-			const struct probe_events *done)
+			const struct probe_events *done, int force)
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t base;
 	int i;
 
-	if (spec->event)
+	/*
+	 * A wildcard's functions share EVENT=, numbered as perf does; and
+	 * with --force, an EVENT= that is taken.
+	 */
+	if (spec->event && !spec->glob &&
+	    !(force && name_used(t, done, group, spec->event)))
 		return xstrdup(spec->event);
-	probe_name_sanitize(&sb, spec->func);
-	if (spec->retprobe)
-		strbuf_addstr(&sb, "__return");
-	else if (spec->has_line)
-		strbuf_addf(&sb, "_L%d", spec->line);
-	else if (spec->has_offset && spec->offset)
-		strbuf_addf(&sb, "_%lu", spec->offset);
+	if (spec->event) {
+		strbuf_addstr(&sb, spec->event);
+	} else {
+		probe_name_sanitize(&sb, spec->func);
+		if (spec->retprobe)
+			strbuf_addstr(&sb, "__return");
+		else if (spec->has_line)
+			strbuf_addf(&sb, "_L%d", spec->line);
+		else if (spec->has_offset && spec->offset)
+			strbuf_addf(&sb, "_%lu", spec->offset);
+	}
 	if (sb.len > 58)
 		strbuf_setlen(&sb, 58);
 	base = sb.len;
@@ -175,52 +184,119 @@ static int kernel_takes(const struct probe_target *t,
 	return ret;
 }
 
-static int translate(const struct probe_target *t, const char *text,
-		     const struct probe_opts *dopts, struct probe_events *evs,
-		     struct strbuf *warn, struct strbuf *err)
+/* The events from first on, dropped: a spec that failed half way. */
+static void events_truncate(struct probe_events *evs, int first)
 {
-	struct probe_spec spec;
+	while (evs->nr > first)
+		event_release(&evs->v[--evs->nr]);
+}
+
+/* One function's spec: its points, one event. */
+static int translate_func(const struct probe_target *t,
+			  const struct probe_spec *spec,
+			  const struct probe_opts *dopts,
+			  struct probe_events *evs, struct strbuf *warn,
+			  struct strbuf *err)
+{
 	struct probe_point *pps;
 	char *group, *event;
 	int i, nr, ret, first;
 
-	ret = probe_spec_parse(text, &spec, err);
-	if (ret)
-		return ret;
-	ret = t->btf ? probe_btf_resolve(t->btf, &spec, dopts, &pps, &nr, warn,
+	ret = t->btf ? probe_btf_resolve(t->btf, spec, dopts, &pps, &nr, warn,
 					 err)
-		     : probe_dwarf_resolve(t->dbg, &spec, dopts, &pps, &nr,
+		     : probe_dwarf_resolve(t->dbg, spec, dopts, &pps, &nr,
 					   warn, err);
 	if (!ret && t->ksyms) {
 		ret = kernel_takes(t, pps, nr, err);
 		if (ret)
 			probe_points_release(pps, nr);
 	}
-	if (ret) {
-		probe_spec_release(&spec);
+	if (ret)
 		return ret;
-	}
 	if (nr > 1 && tk_features()->readme && !tk_features()->multiprobe) {
 		strbuf_addf(err, "%s has %d copies (inlined, or static in several files): this kernel cannot put several probes on one event",
-			    spec.func, nr);
+			    spec->func, nr);
 		ret = -ENOTSUP;
 	}
-	group = xstrdup(spec.group ? spec.group : t->group);
-	event = event_name(t, &spec, group, evs);
+	group = xstrdup(spec->group ? spec->group : t->group);
+	event = event_name(t, spec, group, evs, dopts->force);
 	first = evs->nr;
 	for (i = 0; i < nr && !ret; i++) {
 		if (pps[i].skipped_prologue)
 			strbuf_addf(warn, "%s is compiled without optimization: probing after its prologue (0x%llx), where its arguments are stored\n",
-				    spec.func, (unsigned long long)pps[i].addr);
-		ret = format_line(t, &spec, &pps[i], group, event, evs, err);
+				    spec->func, (unsigned long long)pps[i].addr);
+		ret = format_line(t, spec, &pps[i], group, event, evs, err);
 	}
 	if (!ret && pps[0].note) {
 		evs->v[first].note = pps[0].note;
 		pps[0].note = NULL;
 	}
+	if (ret)
+		events_truncate(evs, first);
 	free(group);
 	free(event);
 	probe_points_release(pps, nr);
+	return ret;
+}
+
+/*
+ * A wildcard: each function it matches, an event each, as perf probes
+ * them.  One that does not translate (it lacks a variable asked for,
+ * the kernel refuses it) is left out with a warning: perf fetches a
+ * dummy constant for a missing variable and skips blacklisted functions.
+ */
+static int translate_glob(const struct probe_target *t,
+			  struct probe_spec *spec,
+			  const struct probe_opts *dopts,
+			  struct probe_events *evs, struct strbuf *warn,
+			  struct strbuf *err)
+{
+	char *glob = spec->func;
+	const char **names;
+	int i, nr, done = 0, ret;
+
+	ret = t->btf ? probe_btf_match_funcs(t->btf, glob, &names, &nr, err) :
+	      probe_dwarf_match_funcs(t->dbg, glob, !dopts->no_inlines,
+				      &names, &nr);
+	if (ret)
+		return ret;
+	for (i = 0; i < nr; i++) {
+		struct strbuf why = STRBUF_INIT;
+
+		spec->func = (char *)names[i];
+		if (translate_func(t, spec, dopts, evs, warn, &why))
+			strbuf_addf(warn, "%s: %s left out: %s\n", glob,
+				    names[i], why.buf);
+		else
+			done++;
+		strbuf_release(&why);
+	}
+	spec->func = glob;
+	free(names);
+	if (done)
+		return 0;
+	strbuf_addf(err, nr ? "%s: none of the %d functions it matches translates (the warnings say why)" :
+		    "%s: no function with code matches", glob, nr);
+	return -ENOENT;
+}
+
+static int translate(const struct probe_target *t, const char *text,
+		     const struct probe_opts *dopts, struct probe_events *evs,
+		     struct strbuf *warn, struct strbuf *err)
+{
+	struct probe_spec spec;
+	int ret, first = evs->nr;
+
+	ret = probe_spec_parse(text, &spec, err);
+	if (ret)
+		return ret;
+	ret = spec.glob ? translate_glob(t, &spec, dopts, evs, warn, err) :
+	      translate_func(t, &spec, dopts, evs, warn, err);
+	if (!ret && evs->nr - first > dopts->max_probes) {
+		strbuf_addf(err, "%s: %d probe points, more than %d (--max-probes)",
+			    text, evs->nr - first, dopts->max_probes);
+		ret = -E2BIG;
+	}
 	probe_spec_release(&spec);
 	return ret;
 }

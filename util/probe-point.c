@@ -191,13 +191,16 @@ static void unique_name(const struct probe_point *pp, struct fetch_arg *fa)
 	fa->name = xstrdup(buf);
 }
 
+/* $params, or (vars) $vars: each variable ops names, fetched whole. */
 static int resolve_params(const struct probe_arg_ops *ops, void *ctx,
-			  struct probe_point *pp, int *alloc,
-			  struct strbuf *warn)
+			  struct probe_point *pp, int *alloc, int vars,
+			  struct strbuf *warn, struct strbuf *err)
 {
-	const char **names;
-	int i, nr, ret = ops->params(ctx, &names, &nr);
+	const char **names = NULL, *what = vars ? "$vars" : "$params";
+	int i, nr = 0, ret;
 
+	ret = vars ? ops->vars(ctx, &names, &nr, err) :
+	      ops->params(ctx, &names, &nr);
 	for (i = 0; i < nr && !ret; i++) {
 		struct probe_arg a = { .kind = PROBE_ARG_VAR,
 				       .var = (char *)names[i] };
@@ -207,9 +210,8 @@ static int resolve_params(const struct probe_arg_ops *ops, void *ctx,
 		/* Like perf: what cannot be fetched here is left out. */
 		if (ops->var(ctx, &a, 1, &fa, &why)) {
 			if (warn)
-				strbuf_addf(warn,
-					    "$params: '%s' left out: %s\n",
-					    names[i], why.buf);
+				strbuf_addf(warn, "%s: '%s' left out: %s\n",
+					    what, names[i], why.buf);
 			fetch_arg_release(&fa);
 		} else {
 			fa.name = xstrdup(names[i]);
@@ -234,7 +236,10 @@ int probe_point_args(struct probe_point *pp, const struct probe_spec *spec,
 
 		switch (a->kind) {
 		case PROBE_ARG_PARAMS:
-			ret = resolve_params(ops, ctx, pp, &alloc, warn);
+		case PROBE_ARG_VARS:
+			ret = resolve_params(ops, ctx, pp, &alloc,
+					     a->kind == PROBE_ARG_VARS, warn,
+					     err);
 			continue;
 		case PROBE_ARG_RETVAL:
 			if (!spec->retprobe) {

@@ -26,7 +26,14 @@ struct probe_opts {
 	unsigned ustring:1;	/* uprobes: ustring type */
 	unsigned symbol:1;	/* kprobes: symbol type for code pointers */
 	unsigned imm:1;		/* \IMM for constants */
+	/* and what the user chose, as perf's options */
+	unsigned no_inlines:1;	/* --no-inlines: no inlined copies */
+	unsigned force:1;	/* --force: EVENT= taken is numbered */
+	int max_probes;		/* --max-probes: points of one spec */
 };
+
+/* perf's default --max-probes (MAX_PROBES in util/probe-finder.h). */
+#define PROBE_MAX_PROBES 128
 
 /* One resolved probe. */
 struct probe_point {
@@ -65,12 +72,19 @@ struct probe_arg_ops {
 	int (*retval)(void *ctx, struct fetch_arg *fa, struct strbuf *err);
 	/* $params: the parameter names in order, in an array to be freed. */
 	int (*params)(void *ctx, const char ***names, int *nr);
+	/*
+	 * $vars: as params, with the local variables in scope after them;
+	 * -EOPNOTSUPP with err set where the source describes no locals.
+	 */
+	int (*vars)(void *ctx, const char ***names, int *nr,
+		    struct strbuf *err);
 };
 
 /*
  * The fetch args of spec at pp, from ops: named (NAME=, the last member,
- * or argN) and made unique as the kernel needs; $params leaves out what
- * ops cannot fetch, as perf does, and says so in warn (unless NULL).
+ * or argN) and made unique as the kernel needs; $params and $vars leave
+ * out what ops cannot fetch, as perf does, and say so in warn (unless
+ * NULL).
  */
 int probe_point_args(struct probe_point *pp, const struct probe_spec *spec,
 		     const struct probe_arg_ops *ops, void *ctx,

@@ -169,10 +169,10 @@ static int parse_arg(const char *tok, struct probe_arg *arg, struct strbuf *err)
 		ret = -EINVAL;
 	} else if (!strcmp(expr, "$retval")) {
 		arg->kind = PROBE_ARG_RETVAL;
-	} else if (!strcmp(expr, "$params")) {
-		arg->kind = PROBE_ARG_PARAMS;
+	} else if (!strcmp(expr, "$params") || !strcmp(expr, "$vars")) {
+		arg->kind = expr[1] == 'p' ? PROBE_ARG_PARAMS : PROBE_ARG_VARS;
 		if (arg->name || arg->type) {
-			spec_error(err, tok, "$params takes no name or type");
+			spec_error(err, tok, "$params and $vars take no name or type");
 			ret = -EINVAL;
 		}
 	} else if (is_ident_start((unsigned char)expr[0]) ||
@@ -195,6 +195,21 @@ static int parse_arg(const char *tok, struct probe_arg *arg, struct strbuf *err)
 	}
 	free(expr);
 	return ret;
+}
+
+/* A wildcard function name: C identifier characters and fnmatch(3)'s. */
+#define GLOB_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ" \
+		   "0123456789_.*?[]!^"
+
+/*
+ * The length of a wildcard function name at p (perf's strisglob: one of
+ * '*', '?' or '['), 0 if it is none.
+ */
+static size_t glob_len(const char *p)
+{
+	size_t n = strspn(p, GLOB_CHARS);
+
+	return n && strcspn(p, "*?[") < n ? n : 0;
 }
 
 /* [[GROUP:]EVENT=]FUNC[@SRC][:RLINE|+OFFS|%return] */
@@ -220,9 +235,10 @@ static int parse_point(const char *tok, struct probe_spec *spec,
 		}
 		p = eq + 1;
 	}
-	if (strchr(p, ';')) {
-		spec_error(err, tok, "lazy-line patterns (FUNC;PATTERN) are not supported: give the line as FUNC:LINE (-L FUNC lists them)");
-		return -EINVAL;
+	n = glob_len(p);
+	if (n) {
+		spec->glob = 1;
+		goto func;
 	}
 	n = ident_len(p);
 	/* C++ qualified names: ns::Cls::method (a ':' alone starts a line). */
@@ -239,10 +255,11 @@ static int parse_point(const char *tok, struct probe_spec *spec,
 		spec_error(err, tok, "expected a function name");
 		return -EINVAL;
 	}
+func:
 	spec->func = xstrndup(p, n);
 	p += n;
 	if (*p == '@') {
-		n = strcspn(++p, ":+%");
+		n = strcspn(++p, ":+%;");
 		if (!n) {
 			spec_error(err, tok, "empty source file after '@'");
 			return -EINVAL;
@@ -276,8 +293,16 @@ static int parse_point(const char *tok, struct probe_spec *spec,
 		spec->retprobe = 1;
 		return 0;
 	}
+	if (*p == ';') {
+		if (!p[1]) {
+			spec_error(err, tok, "empty lazy-line pattern after ';'");
+			return -EINVAL;
+		}
+		spec->lazy = xstrdup(p + 1);
+		return 0;
+	}
 	if (*p) {
-		spec_error(err, tok, "expected :LINE, +OFFSET or %return after the function");
+		spec_error(err, tok, "expected :LINE, +OFFSET, %return or ;PATTERN after the function");
 		return -EINVAL;
 	}
 	return 0;
@@ -345,5 +370,6 @@ void probe_spec_release(struct probe_spec *spec)
 	free(spec->event);
 	free(spec->func);
 	free(spec->file);
+	free(spec->lazy);
 	memset(spec, 0, sizeof(*spec));
 }

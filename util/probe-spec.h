@@ -7,9 +7,10 @@
 /*
  * perf-probe compatible probe specifications:
  *
- *   [[GROUP:]EVENT=]FUNC[@SRC][:RLINE|+OFFS|%return] [ARG...]
+ *   [[GROUP:]EVENT=]FUNC[@SRC][:RLINE|+OFFS|%return|;PATTERN] [ARG...]
  *   ARG: [NAME=]VAR[->FIELD|.FIELD|[IDX]]...[:TYPE] | @GLOBAL[...] |
- *        $retval | $params | a raw fetcharg (%REG, +OFF(...), $stackN...)
+ *        $retval | $params | $vars | a raw fetcharg (%REG, +OFF(...),
+ *        $stackN...)
  *
  * Parsing is purely textual; probe-dwarf gives the names their meaning.
  */
@@ -30,6 +31,7 @@ enum probe_arg_kind {
 	PROBE_ARG_VAR,		/* a local, parameter or (with @) a global */
 	PROBE_ARG_RETVAL,	/* $retval */
 	PROBE_ARG_PARAMS,	/* $params: every parameter */
+	PROBE_ARG_VARS,		/* $vars: parameters and locals in scope */
 	PROBE_ARG_RAW,		/* a kernel fetcharg, passed through */
 };
 
@@ -47,12 +49,14 @@ struct probe_spec {
 	char *group;		/* NULL: the default group */
 	char *event;		/* NULL: derived from the function */
 	char *func;
+	int glob;		/* func is a wildcard: every function it matches */
 	char *file;		/* @SRC, or NULL */
 	int line;		/* relative to the function's first line */
 	int has_line;
 	unsigned long offset;
 	int has_offset;
 	int retprobe;
+	char *lazy;		/* FUNC;PATTERN: the lines it matches */
 	struct probe_arg *args;
 	int nr_args;
 };

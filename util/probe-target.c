@@ -440,6 +440,7 @@ void probe_target_opts(const struct probe_target *t, int force_regs,
 	o->ustring = f->ustring;
 	o->symbol = f->symbol;
 	o->imm = f->imm;
+	o->max_probes = PROBE_MAX_PROBES;
 	/* Without tracefs (-D on a build host) assume a current kernel. */
 	if (!f->readme) {
 		o->argn = t->kind == PROBE_KPROBE && !force_regs;
