@@ -170,6 +170,72 @@ int dwarf_aux_cu_optimized(Dwarf_Die *cu)
 	return opt;
 }
 
+struct holder_search {
+	Dwarf_Addr pc;
+	Dwarf_Die *die;
+	int found;
+};
+
+static int holder_cb(Dwarf_Die *die, void *arg)
+{
+	struct holder_search *hs = arg;
+
+	if (!dwarf_aux_has_code(die) || dwarf_haspc(die, hs->pc) != 1)
+		return DWARF_CB_OK;
+	*hs->die = *die;
+	hs->found = 1;
+	return DWARF_CB_ABORT;
+}
+
+int dwarf_aux_func_at(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out)
+{
+	struct holder_search hs = { .pc = pc, .die = out };
+
+	dwarf_getfuncs(cu, holder_cb, &hs, 0);
+	return hs.found ? 0 : -ENOENT;
+}
+
+int dwarf_aux_line_at(Dwarf_Die *cu, Dwarf_Addr pc, const char **file,
+		      int *line)
+{
+	Dwarf_Lines *lines;
+	Dwarf_Addr a, entry;
+	Dwarf_Die func;
+	size_t n, lo = 0, hi, i;
+	bool stmt;
+
+	if (!dwarf_aux_func_at(cu, pc, &func) &&
+	    !dwarf_aux_entry(&func, &entry) && entry == pc) {
+		*file = dwarf_decl_file(&func);
+		return *file && !dwarf_decl_line(&func, line) ? 0 : -ENOENT;
+	}
+	if (dwarf_getsrclines(cu, &lines, &n))
+		return -ENOENT;
+	/* The rows are sorted by address: the first one at pc. */
+	for (hi = n; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (dwarf_lineaddr(dwarf_onesrcline(lines, mid), &a))
+			return -ENOENT;
+		if (a < pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < n; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+
+		if (dwarf_lineaddr(l, &a) || a != pc ||
+		    dwarf_linebeginstatement(l, &stmt))
+			return -ENOENT;
+		if (stmt) {
+			*file = dwarf_linesrc(l, NULL, NULL);
+			return *file && !dwarf_lineno(l, line) ? 0 : -ENOENT;
+		}
+	}
+	return -ENOENT;
+}
+
 void dwarf_aux_source_path(Dwarf_Die *die, const char *file,
 			   struct strbuf *path)
 {

@@ -20,6 +20,15 @@ int dwarf_aux_file_matches(Dwarf_Die *die, const char *want);
 /* The entry address, hot/cold split functions included; -ENOENT: none. */
 int dwarf_aux_entry(Dwarf_Die *die, Dwarf_Addr *pc);
 int dwarf_aux_has_code(Dwarf_Die *die);
+/* The function of cu with code at pc (not an inlined copy); -ENOENT. */
+int dwarf_aux_func_at(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out);
+/*
+ * The line pc stands for, as perf reads it back (cu_find_lineinfo): a
+ * function's entry is its declaration line, another address the first
+ * is_stmt row at it.  0, or -ENOENT for none.
+ */
+int dwarf_aux_line_at(Dwarf_Die *cu, Dwarf_Addr pc, const char **file,
+		      int *line);
 /* C++ (and DWARF 3's GNU spelling): the mangled name, or NULL. */
 const char *dwarf_aux_linkage_name(Dwarf_Die *die);
 /* Appends "ns::Cls::", the scopes enclosing a function's declaration. */

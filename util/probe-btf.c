@@ -858,7 +858,9 @@ static int spec_needs_dwarf(const struct probe_btf *b,
 	struct strbuf what = STRBUF_INIT;
 	int ret = 0;
 
-	if (spec->has_line)
+	if (!spec->func)
+		strbuf_addf(&what, "%s: a source file", spec->file);
+	else if (spec->has_line)
 		strbuf_addf(&what, "%s:%d: a line probe", spec->func,
 			    spec->line);
 	else if (spec->has_offset && spec->offset)

@@ -512,23 +512,6 @@ static void find_func_by_symbol(struct probe_debuginfo *dbg,
 	fs->by_pc = 0;
 }
 
-struct holder_search {
-	Dwarf_Addr pc;
-	Dwarf_Die die;
-	int found;
-};
-
-static int holder_cb(Dwarf_Die *die, void *arg)
-{
-	struct holder_search *hs = arg;
-
-	if (!dwarf_aux_has_code(die) || dwarf_haspc(die, hs->pc) != 1)
-		return DWARF_CB_OK;
-	hs->die = *die;
-	hs->found = 1;
-	return DWARF_CB_ABORT;
-}
-
 /*
  * dwarf_getscopes follows an inlined copy to its abstract definition, so
  * the subprogram that holds the copy's code is found by address instead.
@@ -536,16 +519,15 @@ static int holder_cb(Dwarf_Die *die, void *arg)
 static int inline_instance_cb(Dwarf_Die *inst, void *arg)
 {
 	struct site_list *sl = arg;
-	struct holder_search hs = { 0 };
-	Dwarf_Die cu;
+	Dwarf_Die cu, holder;
+	Dwarf_Addr pc;
 
 	if (dwarf_tag(inst) != DW_TAG_inlined_subroutine ||
-	    dwarf_aux_entry(inst, &hs.pc) ||
+	    dwarf_aux_entry(inst, &pc) ||
 	    !dwarf_diecu(inst, &cu, NULL, NULL))
 		return DWARF_CB_OK;
-	dwarf_getfuncs(&cu, holder_cb, &hs, 0);
-	if (hs.found)
-		push_site(sl, inst, &hs.die, 1);
+	if (!dwarf_aux_func_at(&cu, pc, &holder))
+		push_site(sl, inst, &holder, 1);
 	return DWARF_CB_OK;
 }
 
@@ -663,6 +645,11 @@ int probe_dwarf_find_sites(struct probe_debuginfo *dbg,
 	if (!dbg->dw) {
 		strbuf_addf(err, "%s: %s", dbg->path, NO_DWARF);
 		return -ENOENT;
+	}
+	if (!spec->func) {
+		strbuf_addf(err, "%s: a source file's line names no function here: give FUNC[@SRC]",
+			    spec->file);
+		return -EINVAL;
 	}
 	/* ns::Cls::method: the last name, in the scopes before it. */
 	for (c = strstr(spec->func, "::"); c; c = strstr(c + 2, "::"))
@@ -865,20 +852,20 @@ int probe_dwarf_point_address(const struct probe_spec *spec, Dwarf_Die *func,
 
 /* pp's address pc: its symbol, and for uprobes its file offset. */
 static int place_point(struct probe_debuginfo *dbg,
-		       const struct probe_spec *spec,
+		       const struct probe_spec *spec, const char *func,
 		       const struct probe_opts *opts, Dwarf_Addr pc,
 		       struct probe_point *pp, struct strbuf *err)
 {
 	GElf_Off off;
 	const char *name;
 
-	pp->func = xstrdup(spec->func);
+	pp->func = xstrdup(func);
 	pp->addr = pc;
 	pp->retprobe = spec->retprobe;
 	name = probe_dwarf_func_at(dbg, pc, &off);
 	if (!name) {
 		strbuf_addf(err, "%s: no symbol covers %s at 0x%" PRIx64,
-			    dbg->path, spec->func, (uint64_t)pc);
+			    dbg->path, func, (uint64_t)pc);
 		return -ENOENT;
 	}
 	pp->sym = xstrdup(name);
@@ -924,7 +911,7 @@ static int resolve_symbol_only(struct probe_debuginfo *dbg,
 	}
 	strbuf_reset(err);
 	*pps = xcalloc(1, sizeof(**pps));
-	ret = place_point(dbg, spec, opts, pc, *pps, err);
+	ret = place_point(dbg, spec, spec->func, opts, pc, *pps, err);
 	if (!ret) {
 		vc.sym = (*pps)->sym;
 		ret = probe_point_args(*pps, spec, &probe_dwarf_arg_ops, &vc,
@@ -969,7 +956,10 @@ static int resolve_site(struct probe_debuginfo *dbg,
 						err);
 	if (ret)
 		return ret;
-	ret = place_point(dbg, spec, opts, vc.pc, pp, err);
+	/* A SRC spec's point is named by the function that holds it. */
+	ret = place_point(dbg, spec,
+			  spec->func ? spec->func : dwarf_diename(&site->target),
+			  opts, vc.pc, pp, err);
 	if (!ret) {
 		vc.sym = pp->sym;
 		ret = probe_point_args(pp, spec, &probe_dwarf_arg_ops, &vc,
@@ -984,6 +974,14 @@ fail:
 	return ret;
 }
 
+/* path ends in want, as perf's strtailcmp compares a SRC. */
+static int tail_matches(const char *path, const char *want)
+{
+	size_t pl = strlen(path), wl = strlen(want);
+
+	return pl >= wl && !strcmp(path + pl - wl, want);
+}
+
 /* s without its spaces and tabs (and newline), in place. */
 static void squeeze(char *s)
 {
@@ -995,28 +993,81 @@ static void squeeze(char *s)
 	*d = 0;
 }
 
+static int cmp_addr(const void *a, const void *b)
+{
+	Dwarf_Addr x = *(const Dwarf_Addr *)a, y = *(const Dwarf_Addr *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* v sorted, each address once; the new count. */
+static int sort_unique(Dwarf_Addr *v, int n)
+{
+	int i, k = 1;
+
+	qsort(v, n, sizeof(*v), cmp_addr);
+	for (i = 1; i < n; i++)
+		if (v[i] != v[k - 1])
+			v[k++] = v[i];
+	return k;
+}
+
+/* The entries of the functions whose declaration line a pattern matched. */
+struct lazy_entries {
+	const char *file;
+	const unsigned char *match;
+	int nlines;
+	Dwarf_Addr **out;
+	int *nr, alloc;
+};
+
+static int lazy_entry_cb(Dwarf_Die *func, void *arg)
+{
+	struct lazy_entries *le = arg;
+	const char *file = dwarf_decl_file(func);
+	Dwarf_Addr entry;
+	int line;
+
+	if (file && !strcmp(file, le->file) && !dwarf_decl_line(func, &line) &&
+	    line >= 1 && line <= le->nlines && le->match[line - 1] &&
+	    !dwarf_aux_entry(func, &entry)) {
+		grow_array(*le->out, *le->nr, le->alloc, 8);
+		(*le->out)[(*le->nr)++] = entry;
+	}
+	return DWARF_CB_OK;
+}
+
 /*
  * A lazy pattern's lines (FUNC;PATTERN), as perf matches them: the lines
  * of scope's source file the glob matches, spaces ignored on both sides
  * (perf's strlazymatch), and scope's code at each: the address of each
  * is_stmt row of the line table for those lines in that file, once; a
  * function's entry stands for its declaration line, as in perf's walk.
+ * With src, SRC;PATTERN: scope is a unit, its lines of the file src
+ * ends, and its functions' entries.
  */
-static int lazy_addrs(Dwarf_Die *scope, const char *pattern,
+static int lazy_addrs(Dwarf_Die *scope, const char *src, const char *pattern,
 		      Dwarf_Addr **out, int *nr, struct strbuf *err)
 {
-	const char *file = dwarf_decl_file(scope);
+	const char *file = src ? NULL : dwarf_decl_file(scope);
 	struct strbuf path = STRBUF_INIT;
 	struct dwarf_aux_row *rows = NULL;
 	char *line = NULL, *pat = xstrdup(pattern);
 	unsigned char *match = NULL;
-	Dwarf_Addr entry;
+	struct lazy_entries le;
 	size_t cap = 0;
-	int nlines = 0, alloc_m = 0, nrows = 0, alloc = 0, i, ret = 0;
+	int nlines = 0, alloc_m = 0, nrows = 0, i, ret = 0;
 	FILE *f = NULL;
 
 	*out = NULL;
 	*nr = 0;
+	dwarf_aux_func_rows(scope, &rows, &nrows);
+	/* SRC;PATTERN: the file of the unit's lines that SRC ends. */
+	for (i = 0; src && !file && i < nrows; i++)
+		if (rows[i].file && tail_matches(rows[i].file, src))
+			file = rows[i].file;
+	if (src && !file)
+		goto out;
 	if (file) {
 		dwarf_aux_source_path(scope, file, &path);
 		f = fopen(path.buf, "re");
@@ -1035,24 +1086,24 @@ static int lazy_addrs(Dwarf_Die *scope, const char *pattern,
 		match[nlines++] = !fnmatch(pat, line, 0);
 	}
 	fclose(f);
-	if (dwarf_tag(scope) == DW_TAG_subprogram &&
-	    !dwarf_decl_line(scope, &i) && i >= 1 && i <= nlines &&
-	    match[i - 1] && !dwarf_aux_entry(scope, &entry)) {
-		grow_array(*out, *nr, alloc, 8);
-		(*out)[(*nr)++] = entry;
-	}
-	dwarf_aux_func_rows(scope, &rows, &nrows);
+	le = (struct lazy_entries){ .file = file, .match = match,
+				    .nlines = nlines, .out = out, .nr = nr };
+	if (src)
+		dwarf_getfuncs(scope, lazy_entry_cb, &le, 0);
+	else if (dwarf_tag(scope) == DW_TAG_subprogram)
+		lazy_entry_cb(scope, &le);
 	for (i = 0; i < nrows; i++) {
 		int ln = rows[i].line;
 
 		if (ln < 1 || ln > nlines || !match[ln - 1] || !rows[i].file ||
-		    strcmp(rows[i].file, file) ||
-		    (*nr && (*out)[*nr - 1] == rows[i].addr))
+		    strcmp(rows[i].file, file))
 			continue;
-		grow_array(*out, *nr, alloc, 8);
+		grow_array(*out, *nr, le.alloc, 8);
 		(*out)[(*nr)++] = rows[i].addr;
 	}
-	if (!*nr) {
+	if (*nr)
+		*nr = sort_unique(*out, *nr);
+	if (!*nr && !src) {
 		strbuf_addf(err, "%s;%s: no line of %s with code matches",
 			    dwarf_diename(scope), pattern, path.buf);
 		ret = -ENOENT;
@@ -1063,6 +1114,79 @@ out:
 	free(line);
 	free(pat);
 	strbuf_release(&path);
+	return ret;
+}
+
+/*
+ * The points of line LINE (FUNC:LINE, SRC:LINE) in scope (a function, or
+ * a unit for SRC): an address for each is_stmt row of the line in file
+ * (a SRC's suffix with tail), as perf walks them.  A row whose address
+ * stands for another line (its first row there, or a function's entry:
+ * dwarf_aux_line_at) is refused, as perf refuses it, naming that line
+ * as the spec would (what: the spec's place; rel: its first line - 1).
+ */
+static int line_addrs(Dwarf_Die *scope, const char *file, int tail, int line,
+		      const char *what, int rel, Dwarf_Addr **out, int *nr,
+		      struct strbuf *err)
+{
+	struct dwarf_aux_row *rows;
+	int nrows, i, alloc = 0, back, ret = 0;
+	const char *bfile;
+	Dwarf_Die cu;
+
+	*out = NULL;
+	*nr = 0;
+	if (!dwarf_diecu(scope, &cu, NULL, NULL))
+		return -ENOENT;
+	dwarf_aux_func_rows(scope, &rows, &nrows);
+	for (i = 0; i < nrows && !ret; i++) {
+		const char *f = rows[i].file;
+
+		if (rows[i].line != line || !f ||
+		    (tail ? !tail_matches(f, file) : strcmp(f, file)) ||
+		    (*nr && (*out)[*nr - 1] == rows[i].addr))
+			continue;
+		if (!dwarf_aux_line_at(&cu, rows[i].addr, &bfile, &back) &&
+		    !strcmp(bfile, f) && back != line) {
+			strbuf_addf(err, "%s: the code at 0x%" PRIx64 " is line %d's (line %d of the file): probe that line",
+				    what, (uint64_t)rows[i].addr, back - rel,
+				    back);
+			ret = -ENOENT;
+			continue;
+		}
+		grow_array(*out, *nr, alloc, 8);
+		(*out)[(*nr)++] = rows[i].addr;
+	}
+	free(rows);
+	if (ret) {
+		free(*out);
+		*out = NULL;
+		*nr = 0;
+	}
+	return ret;
+}
+
+/* FUNC:LINE's points in func. */
+static int func_line_addrs(const struct probe_spec *spec, Dwarf_Die *func,
+			   Dwarf_Addr **addrs, int *n, struct strbuf *err)
+{
+	const char *file = dwarf_decl_file(func);
+	struct strbuf what = STRBUF_INIT;
+	int decl = 0, ret = 0;
+
+	*addrs = NULL;
+	*n = 0;
+	dwarf_decl_line(func, &decl);
+	strbuf_addf(&what, "%s:%d", spec->func, spec->line);
+	if (file)
+		ret = line_addrs(func, file, 0, decl + spec->line, what.buf,
+				 decl, addrs, n, err);
+	if (!ret && !*n) {
+		strbuf_addf(err, "%s: no code at that line (line %d of the file)",
+			    what.buf, decl + spec->line);
+		ret = -ENOENT;
+	}
+	strbuf_release(&what);
 	return ret;
 }
 
@@ -1091,12 +1215,15 @@ static int places_of(const struct probe_spec *spec,
 
 		if (opts->no_inlines && site->inlined)
 			continue;
-		if (!spec->lazy) {
+		if (!spec->lazy && !spec->has_line) {
 			grow_array(*out, *nr, alloc, 4);
 			(*out)[(*nr)++] = (struct place){ .site = site };
 			continue;
 		}
-		ret = lazy_addrs(&site->target, spec->lazy, &addrs, &n, err);
+		ret = spec->lazy ?
+		      lazy_addrs(&site->target, NULL, spec->lazy, &addrs, &n,
+				 err) :
+		      func_line_addrs(spec, &site->target, &addrs, &n, err);
 		for (j = 0; j < n; j++) {
 			grow_array(*out, *nr, alloc, 4);
 			(*out)[(*nr)++] = (struct place){
@@ -1110,6 +1237,78 @@ static int places_of(const struct probe_spec *spec,
 		ret = -ENOENT;
 	}
 	return ret;
+}
+
+/* SRC:LINE and SRC;PATTERN: each unit's points, a site each. */
+struct src_search {
+	const struct probe_spec *spec;
+	struct site_list sites;
+	Dwarf_Addr *addrs;	/* one per site */
+	int alloc;
+	struct strbuf *err;
+	int ret;
+};
+
+static int src_unit(Dwarf_Die *cu, void *arg)
+{
+	struct src_search *ss = arg;
+	const struct probe_spec *spec = ss->spec;
+	struct strbuf what = STRBUF_INIT;
+	Dwarf_Addr *addrs;
+	Dwarf_Die func;
+	int i, n;
+
+	strbuf_addf(&what, "%s:%d", spec->file, spec->line);
+	ss->ret = spec->lazy ?
+		  lazy_addrs(cu, spec->file, spec->lazy, &addrs, &n, ss->err) :
+		  line_addrs(cu, spec->file, 1, spec->line, what.buf, 0, &addrs,
+			     &n, ss->err);
+	strbuf_release(&what);
+	for (i = 0; !ss->ret && i < n; i++) {
+		if (dwarf_aux_func_at(cu, addrs[i], &func))
+			continue;
+		push_site(&ss->sites, &func, &func, 0);
+		grow_array(ss->addrs, ss->sites.nr - 1, ss->alloc, 8);
+		ss->addrs[ss->sites.nr - 1] = addrs[i];
+	}
+	free(addrs);
+	return ss->ret != 0;
+}
+
+/*
+ * The places of a SRC spec (no function): every unit with lines of a
+ * file SRC ends, as perf searches them; the functions holding the code
+ * are the sites.
+ */
+static int src_places(struct probe_debuginfo *dbg,
+		      const struct probe_spec *spec, struct site_list *sl,
+		      struct place **out, int *nr, struct strbuf *err)
+{
+	struct src_search ss = { .spec = spec, .err = err };
+	int i;
+
+	*out = NULL;
+	*nr = 0;
+	probe_dwarf_for_each_cu(dbg, src_unit, &ss);
+	*sl = ss.sites;
+	if (!ss.ret && !sl->nr) {
+		if (spec->lazy)
+			strbuf_addf(err, "%s;%s: no line with code matches in a file named so",
+				    spec->file, spec->lazy);
+		else
+			strbuf_addf(err, "%s:%d: no code at that line in a file named so",
+				    spec->file, spec->line);
+		ss.ret = -ENOENT;
+	}
+	if (!ss.ret) {
+		*out = xcalloc(sl->nr, sizeof(**out));
+		for (i = 0; i < sl->nr; i++)
+			(*out)[i] = (struct place){ .site = &sl->v[i],
+				.addr = ss.addrs[i], .has_addr = 1 };
+		*nr = sl->nr;
+	}
+	free(ss.addrs);
+	return ss.ret;
 }
 
 int probe_dwarf_resolve(struct probe_debuginfo *dbg,
@@ -1128,6 +1327,10 @@ int probe_dwarf_resolve(struct probe_debuginfo *dbg,
 		want_vars |= spec->args[i].kind == PROBE_ARG_VAR ||
 			     spec->args[i].kind == PROBE_ARG_PARAMS ||
 			     spec->args[i].kind == PROBE_ARG_VARS;
+	if (!spec->func) {
+		ret = src_places(dbg, spec, &sl, &pl, &npl, err);
+		goto resolve;
+	}
 	ret = probe_dwarf_find_sites(dbg, spec, &sl, &note, err);
 	if (ret == -ENOENT &&
 	    resolve_symbol_only(dbg, spec, opts, pps, nr, warn, err) != -ENOENT)
@@ -1137,6 +1340,7 @@ int probe_dwarf_resolve(struct probe_debuginfo *dbg,
 		return ret;
 	}
 	ret = places_of(spec, opts, &sl, &pl, &npl, err);
+resolve:
 	if (ret) {
 		free(pl);
 		free(sl.v);

@@ -76,8 +76,9 @@ static int name_used(const struct probe_target *t,
  * perf's default: FUNC, FUNC__return, FUNC_L<line>, then _1, _2... on clashes.
  */
 static char *event_name(const struct probe_target *t,
-			const struct probe_spec *spec, const char *group,
-			const struct probe_events *done, int force)
+			const struct probe_spec *spec, const char *func,
+			const char *group, const struct probe_events *done,
+			int force)
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t base;
@@ -93,10 +94,11 @@ static char *event_name(const struct probe_target *t,
 	if (spec->event) {
 		strbuf_addstr(&sb, spec->event);
 	} else {
-		probe_name_sanitize(&sb, spec->func);
+		/* SRC:LINE's events are named by their functions alone. */
+		probe_name_sanitize(&sb, func);
 		if (spec->retprobe)
 			strbuf_addstr(&sb, "__return");
-		else if (spec->has_line)
+		else if (spec->has_line && spec->func)
 			strbuf_addf(&sb, "_L%d", spec->line);
 		else if (spec->has_offset && spec->offset)
 			strbuf_addf(&sb, "_%lu", spec->offset);
@@ -155,7 +157,7 @@ static int format_line(const struct probe_target *t,
 		strbuf_release(&line);
 		return ret;
 	}
-	strbuf_addf(&where, "%s%s in %s", spec->func, spec->retprobe ? "%return" : "", t->path);
+	strbuf_addf(&where, "%s%s in %s", pp->func, spec->retprobe ? "%return" : "", t->path);
 	if (pp->module)
 		strbuf_addf(&where, " [%s]", pp->module);
 	event_push(evs, t->kind, pp->retprobe ? 'r' : 'p', group, event,
@@ -199,7 +201,7 @@ static int translate_func(const struct probe_target *t,
 			  struct strbuf *err)
 {
 	struct probe_point *pps;
-	char *group, *event;
+	char *group, *event = NULL;
 	int i, nr, ret, first;
 
 	ret = t->btf ? probe_btf_resolve(t->btf, spec, dopts, &pps, &nr, warn,
@@ -215,16 +217,22 @@ static int translate_func(const struct probe_target *t,
 		return ret;
 	if (nr > 1 && tk_features()->readme && !tk_features()->multiprobe) {
 		strbuf_addf(err, "%s has %d copies (inlined, or static in several files): this kernel cannot put several probes on one event",
-			    spec->func, nr);
+			    pps[0].func, nr);
 		ret = -ENOTSUP;
 	}
 	group = xstrdup(spec->group ? spec->group : t->group);
-	event = event_name(t, spec, group, evs, dopts->force);
 	first = evs->nr;
 	for (i = 0; i < nr && !ret; i++) {
+		/* An event per function: a SRC spec's points have several. */
+		if (!i || (!spec->func && !spec->event &&
+			   strcmp(pps[i].func, pps[i - 1].func))) {
+			free(event);
+			event = event_name(t, spec, pps[i].func, group, evs,
+					   dopts->force);
+		}
 		if (pps[i].skipped_prologue)
 			strbuf_addf(warn, "%s is compiled without optimization: probing after its prologue (0x%llx), where its arguments are stored\n",
-				    spec->func, (unsigned long long)pps[i].addr);
+				    pps[i].func, (unsigned long long)pps[i].addr);
 		ret = format_line(t, spec, &pps[i], group, event, evs, err);
 	}
 	if (!ret && pps[0].note) {

@@ -212,7 +212,49 @@ static size_t glob_len(const char *p)
 	return n && strcspn(p, "*?[") < n ? n : 0;
 }
 
-/* [[GROUP:]EVENT=]FUNC[@SRC][:RLINE|+OFFS|%return] */
+/*
+ * perf's rule for a place that is a source file (SRC:LINE, SRC;PATTERN)
+ * rather than a function: no '+', '@' or '%', and a '.' before its ':'
+ * or ';'.
+ */
+static int is_src_place(const char *p)
+{
+	const char *sep = strpbrk(p, ":;");
+
+	return !strpbrk(p, "+@%") && sep && memchr(p, '.', sep - p);
+}
+
+/* SRC:LINE (a line of the file) or SRC;PATTERN. */
+static int parse_src(const char *p, struct probe_spec *spec, const char *tok,
+		     struct strbuf *err)
+{
+	size_t n = strcspn(p, ":;");
+	char *end;
+
+	spec->file = xstrndup(p, n);
+	p += n;
+	if (*p == ';') {
+		if (!p[1]) {
+			spec_error(err, tok, "empty lazy-line pattern after ';'");
+			return -EINVAL;
+		}
+		spec->lazy = xstrdup(p + 1);
+		return 0;
+	}
+	errno = 0;
+	spec->line = (int)strtol(p + 1, &end, 10);
+	if (!isdigit((unsigned char)p[1]) || *end || errno || spec->line < 1) {
+		spec_error(err, tok, "line must be a number from 1");
+		return -EINVAL;
+	}
+	spec->has_line = 1;
+	return 0;
+}
+
+/*
+ * [[GROUP:]EVENT=]FUNC[@SRC][:RLINE|+OFFS|%return|;PATTERN],
+ * [[GROUP:]EVENT=]SRC:LINE or SRC;PATTERN
+ */
 static int parse_point(const char *tok, struct probe_spec *spec,
 		       struct strbuf *err)
 {
@@ -235,6 +277,8 @@ static int parse_point(const char *tok, struct probe_spec *spec,
 		}
 		p = eq + 1;
 	}
+	if (is_src_place(p))
+		return parse_src(p, spec, tok, err);
 	n = glob_len(p);
 	if (n) {
 		spec->glob = 1;

@@ -8,6 +8,7 @@
  * perf-probe compatible probe specifications:
  *
  *   [[GROUP:]EVENT=]FUNC[@SRC][:RLINE|+OFFS|%return|;PATTERN] [ARG...]
+ *   [[GROUP:]EVENT=]SRC:LINE [ARG...] | SRC;PATTERN [ARG...]
  *   ARG: [NAME=]VAR[->FIELD|.FIELD|[IDX]]...[:TYPE] | @GLOBAL[...] |
  *        $retval | $params | $vars | a raw fetcharg (%REG, +OFF(...),
  *        $stackN...)
@@ -48,10 +49,10 @@ struct probe_arg {
 struct probe_spec {
 	char *group;		/* NULL: the default group */
 	char *event;		/* NULL: derived from the function */
-	char *func;
+	char *func;		/* NULL: a SRC:LINE or SRC;PATTERN */
 	int glob;		/* func is a wildcard: every function it matches */
 	char *file;		/* @SRC, or NULL */
-	int line;		/* relative to the function's first line */
+	int line;		/* of the function (1: its first); SRC:LINE: the file's */
 	int has_line;
 	unsigned long offset;
 	int has_offset;

@@ -1,5 +1,5 @@
 #!/bin/bash
-# description: probe: perf probe's wildcards, lazy lines ($FUNC;PATTERN), $vars and options, side by side with perf probe 6.1: the same probe points and fetch chains; each difference listed
+# description: probe: perf probe's wildcards, lines (FUNC:LINE, SRC:LINE), lazy lines (FUNC;PATTERN, SRC;PATTERN), $vars and options, side by side with perf probe 6.1: the same probe points and fetch chains; each difference listed
 # tracefs: untouched
 # probe-forms.c (and probe-forms-aux.c) built -O0 and -O2, DWARF 4 and 5;
 # each spec below goes through `perf probe -D` and `tracekit probe -D`:
@@ -22,6 +22,10 @@ specs=(
 	'weight;*scale*' 'handle_all;sum*' 'aux_sum;*acc*' 'main;*main*'
 	'handle_len;*step* $vars' 'handle_len;*step* i step'
 	'handle_name@probe-forms.c;*res*'
+	'handle_len:4' 'handle_len:3' 'weight:2' 'handle_all:5 w'
+	'probe-forms.c:22' 'probe-forms.c:35' 'forms.c:22' 'probe-forms.c:60'
+	'probe-forms.c:22 scale' 'x=probe-forms.c:22' 'probe-forms.c:59 w sum'
+	'probe-forms-aux.c:14 acc' 'probe-forms-aux.c;*acc*' 'probe-forms.c;*scale*'
 )
 # Options, with specs, the same way.
 opt_specs=(
@@ -104,10 +108,12 @@ perf probe -x "$bin" -D 'handle_name;nothing' >"$TK_TMP/perf" 2>/dev/null
 assert_grep '/handle_name ' "$TK_TMP/perf"
 expect_fail "$TRACEKIT" probe -x "$bin" -D 'handle_name;nothing'
 assert_grep "handle_name;nothing: no line of .*probe-forms.c with code matches" "$TK_TMP/out"
-# A line of a wildcard: perf makes the event name "main*_L2" and fails.
-expect_fail perf probe -x "$bin" -D 'main*:2'
-"$TRACEKIT" probe -x "$bin" -D 'main*:2' >"$TK_TMP/ours" || fail "'main*:2' refused"
-assert_grep '^p:probe_forms_O2_d5/main_L2 ' "$TK_TMP/ours"
+# A line of a wildcard: perf makes the event name "handle_len*_L4" and
+# fails.
+expect_fail perf probe -x "$bin" -D 'handle_len*:4'
+"$TRACEKIT" probe -x "$bin" -D 'handle_len*:4' >"$TK_TMP/ours" ||
+	fail "'handle_len*:4' refused"
+assert_grep '^p:probe_forms_O2_d5/handle_len_L4 ' "$TK_TMP/ours"
 
 # Options: --max-probes refuses as perf does; -n adds nothing; -q on -a
 # says nothing; --no-demangle is refused with what tracekit does instead.
