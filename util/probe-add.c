@@ -334,7 +334,8 @@ static int dwarf_specs(const struct probe_add_opts *o, const char *const *specs,
 	}
 	probe_target_opts(&t, o->force_regs, &dopts);
 	dopts.no_inlines = o->no_inlines;
-	dopts.force = o->force;
+	/* -D shows what --force would add: like perf -D, no existing clash. */
+	dopts.force = o->force || o->define_only;
 	if (o->max_probes)
 		dopts.max_probes = o->max_probes;
 	if (o->define_only && o->keep_going) {

@@ -57,6 +57,18 @@ static int def_named(const struct probe_def *d, const char *group,
 	return !strcmp(d->group, group) && !strcmp(d->event, event);
 }
 
+/* group:event is in tracefs already. */
+static int existing(const struct probe_target *t, const char *group,
+		    const char *event)
+{
+	int i;
+
+	for (i = 0; i < t->existing.nr; i++)
+		if (def_named(&t->existing.v[i], group, event))
+			return 1;
+	return 0;
+}
+
 static int name_used(const struct probe_target *t,
 		     const struct probe_events *evs, const char *group,
 		     const char *event)
@@ -66,31 +78,26 @@ static int name_used(const struct probe_target *t,
 	for (i = 0; i < evs->nr; i++)
 		if (def_named(&evs->v[i].def, group, event))
 			return 1;
-	for (i = 0; i < t->existing.nr; i++)
-		if (def_named(&t->existing.v[i], group, event))
-			return 1;
-	return 0;
+	return existing(t, group, event);
 }
 
 /*
  * perf's default: FUNC, FUNC__return, FUNC_L<line>, then _1, _2... on clashes.
  */
+/*
+ * perf's names: an event that exists already is an error but with
+ * force, where the name is numbered as one this run took is.  NULL with
+ * err set for the error.
+ */
 static char *event_name(const struct probe_target *t,
 			const struct probe_spec *spec, const char *func,
 			const char *group, const struct probe_events *done,
-			int force)
+			int force, struct strbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t base;
 	int i;
 
-	/*
-	 * A wildcard's functions share EVENT=, numbered as perf does; and
-	 * with --force, an EVENT= that is taken.
-	 */
-	if (spec->event && !spec->glob &&
-	    !(force && name_used(t, done, group, spec->event)))
-		return xstrdup(spec->event);
 	if (spec->event) {
 		strbuf_addstr(&sb, spec->event);
 	} else {
@@ -103,8 +110,21 @@ static char *event_name(const struct probe_target *t,
 		else if (spec->has_offset && spec->offset)
 			strbuf_addf(&sb, "_%lu", spec->offset);
 	}
-	if (sb.len > 58)
+	/* Room for a number. */
+	if (sb.len > 58 && !spec->event)
 		strbuf_setlen(&sb, 58);
+	if (!force && existing(t, group, sb.buf)) {
+		strbuf_addf(err, "event %s:%s already exists (remove it with -d %s:%s, or --force to add another)",
+			    group, sb.buf, group, sb.buf);
+		strbuf_release(&sb);
+		return NULL;
+	}
+	/*
+	 * EVENT= is as given, but for a wildcard's functions, which share
+	 * it, numbered as perf does.
+	 */
+	if (spec->event && !spec->glob && !force)
+		return strbuf_detach(&sb, NULL);
 	base = sb.len;
 	for (i = 1; name_used(t, done, group, sb.buf); i++) {
 		strbuf_setlen(&sb, base);
@@ -228,7 +248,11 @@ static int translate_func(const struct probe_target *t,
 			   strcmp(pps[i].func, pps[i - 1].func))) {
 			free(event);
 			event = event_name(t, spec, pps[i].func, group, evs,
-					   dopts->force);
+					   dopts->force, err);
+			if (!event) {
+				ret = -EEXIST;
+				break;
+			}
 		}
 		if (pps[i].skipped_prologue)
 			strbuf_addf(warn, "%s is compiled without optimization: probing after its prologue (0x%llx), where its arguments are stored\n",

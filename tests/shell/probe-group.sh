@@ -69,14 +69,17 @@ ours_k=$("$TRACEKIT" probe -D vfs_read 2>/dev/null | sed -n '1s/^p:\([^/]*\)\/.*
 assert_eq "kprobe group" "$ours_k" "$perf_k"
 
 # libtkgrp.so.1 and .2: one group.  With tk_grp of .1 defined, perf -a
-# refuses tk_grp of .2 ("already exists"), and with --force names it as
-# tracekit does (perf -D looks at no existing event: no oracle).
+# and tracekit -a refuse tk_grp of .2 ("already exists"), and with
+# --force perf names it as tracekit -D does (perf -D looks at no existing
+# event: no oracle).
 group=$(group_of "$TRACEKIT" "$TK_TMP/bin/libtkgrp.so.1" tk_grp)
 on_exit "'$TRACEKIT' probe -d '$group:tk_grp*'"
 "$TRACEKIT" probe -x "$TK_TMP/bin/libtkgrp.so.1" tk_grp >/dev/null || fail "probe -a failed"
 ours=$("$TRACEKIT" probe -x "$TK_TMP/bin/libtkgrp.so.2" -D tk_grp | sed -n '1s/^p:\([^ ]*\) .*/\1/p')
 expect_fail perf probe -x "$TK_TMP/bin/libtkgrp.so.2" -a tk_grp
 assert_grep 'already exists' "$TK_TMP/out"
+expect_fail "$TRACEKIT" probe -x "$TK_TMP/bin/libtkgrp.so.2" -a tk_grp
+assert_grep "event $group:tk_grp already exists" "$TK_TMP/out"
 perf probe -f -x "$TK_TMP/bin/libtkgrp.so.2" -a tk_grp >"$TK_TMP/perf.add" 2>&1 ||
 	{ cat "$TK_TMP/perf.add"; fail "perf probe -f -a failed"; }
 perf=$(sed -n 's/^ *\([^ ]*\) *(on .*/\1/p' "$TK_TMP/perf.add" | head -n 1 | tr : /)
