@@ -31,10 +31,13 @@ struct probe_cmd_opts {
 	struct opt_string_list def;
 	struct opt_string_list del;
 	int list;
-	const char *vars;
-	const char *lines;
+	struct opt_string_list vars;
+	struct opt_string_list lines;
 	int funcs;
 	const char *funcs_glob;
+	struct opt_string_list filters;
+	int externs;
+	int range;
 	int force_regs;
 	int sdt;
 	int verbose;
@@ -45,12 +48,30 @@ struct probe_cmd_opts {
 	int quiet;
 	int no_inlines;
 	int max_probes;
-	int no_demangle;
+	int bootconfig;
 };
+
+/*
+ * perf's options tracekit has no use for: refused with what it does
+ * instead, the reason the option's help; arg is its ARGH, or NULL.
+ */
+static int refused_cb(const struct option *opt, const char *arg, int unset)
+{
+	(void)arg;
+	(void)unset;
+	die_code(TK_EXIT_USAGE, "--%s: %s", opt->long_name, opt->help);
+}
+
+#define REFUSED(s, l, arg, why) \
+	{ .type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), \
+	  .argh = (arg), .help = (why), .callback = refused_cb, \
+	  .flags = (arg) ? 0 : PARSE_OPT_NOARG }
+#define DEMANGLE "tracekit demangles nothing: a C++ function is named by " \
+	"its DWARF name (ns::Cls::method) or its mangled symbol"
 
 static const char *const probe_usage[] = {
 	"tracekit probe [-x BINARY | -m MODULE | -k VMLINUX] [-D|-a] SPEC...",
-	"tracekit probe [-x BINARY | -m MODULE | -k VMLINUX] -V FUNC | -L FUNC | -F [GLOB]",
+	"tracekit probe [-x BINARY | -m MODULE | -k VMLINUX] -V SPEC... | -L LINE | -F [FILTER]",
 	"tracekit probe -x BINARY [-D|-a] [%]sdt_PROVIDER:NAME [[NAME=]argN[:TYPE]...]",
 	"tracekit probe -x BINARY --sdt [sdt_PROVIDER:NAME]",
 	"tracekit probe -l [GROUP:EVENT] | -d GROUP:EVENT",
@@ -105,39 +126,6 @@ static int print_output(const struct probe_output *said, int ret,
 	return code;
 }
 
-/*
- * --sdt: the markers of exec (in sysroot unless NULL) whose
- * sdt_PROVIDER:NAME matches filter.
- */
-static int sdt_list(const char *exec, const char *sysroot, const char *filter)
-{
-	char *pglob = NULL, *nglob = NULL, *named, *file;
-	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
-	int n;
-
-	if (filter && sdt_spec_parse(filter, &pglob, &nglob, &err) != 1)
-		die_code(TK_EXIT_USAGE, "%s", err.len ? err.buf :
-			 "--sdt filters by sdt_PROVIDER:NAME (globs allowed)");
-	n = probe_target_file(sysroot, exec, &named, &file, &err);
-	if (n < 0)
-		die_code(tk_exit_code(n), "%s", err.buf);
-	free(named);
-	n = sdt_markers_list(file, pglob, nglob, &out, &err);
-	free(file);
-	if (n < 0)
-		die_code(tk_exit_code(n), "%s", err.buf);
-	if (!n)
-		warning("%s: no SDT marker%s%s", exec,
-			filter ? " matches " : "",
-			filter ? filter : " (no .note.stapsdt)");
-	fputs(out.buf, stdout);
-	free(pglob);
-	free(nglob);
-	strbuf_release(&out);
-	strbuf_release(&err);
-	return TK_EXIT_OK;
-}
-
 static int do_add(struct probe_cmd_opts *po,
 		  const struct opt_string_list *specs, int define_only)
 {
@@ -148,7 +136,7 @@ static int do_add(struct probe_cmd_opts *po,
 		.force_regs = po->force_regs, .verbose = po->verbose,
 		.call_graph = po->call_graph, .dry_run = po->dry_run,
 		.force = po->force, .no_inlines = po->no_inlines,
-		.max_probes = po->max_probes,
+		.max_probes = po->max_probes, .bootconfig = po->bootconfig,
 	};
 	struct probe_output said = { 0 };
 	int ret = probe_add(&o, specs->items, specs->nr, &said);
@@ -172,13 +160,13 @@ static int do_list(const char *filter)
 	return TK_EXIT_OK;
 }
 
-static int do_del(const struct opt_string_list *globs)
+static int do_del(const struct opt_string_list *globs, int quiet)
 {
 	struct strbuf deleted = STRBUF_INIT, err = STRBUF_INIT;
 	char *l, *save = NULL;
 	int ret = probe_events_del(globs->items, globs->nr, &deleted, &err);
 
-	for (l = strtok_r(deleted.buf, "\n", &save); l;
+	for (l = strtok_r(deleted.buf, "\n", &save); l && !quiet;
 	     l = strtok_r(NULL, "\n", &save))
 		printf("Removed event: %s\n", l);
 	if (ret < 0)
@@ -207,35 +195,44 @@ static int open_target(struct probe_target *t, const struct probe_cmd_opts *po)
 	return ret;
 }
 
+/* -F, -L or each -V in turn; what was listed before a failure is printed. */
 static int do_listing(struct probe_cmd_opts *po)
 {
+	const struct probe_target_listing l = {
+		.funcs = po->funcs, .funcs_filter = po->funcs_glob,
+		.lines = po->lines.items, .nr_lines = po->lines.nr,
+		.vars = po->vars.items, .nr_vars = po->vars.nr,
+		.filters = po->filters.items, .nr_filters = po->filters.nr,
+		.externs = po->externs, .range = po->range,
+		.no_inlines = po->no_inlines,
+	};
 	struct probe_target t;
 	struct strbuf out = STRBUF_INIT, note = STRBUF_INIT, err = STRBUF_INIT;
-	enum probe_listing what = po->funcs ? PROBE_LIST_FUNCS :
-				  po->vars ? PROBE_LIST_VARS : PROBE_LIST_LINES;
-	const char *arg = po->funcs ? po->funcs_glob :
-			  po->vars ? po->vars : po->lines;
 	int ret;
 
+	if (probe_target_listing_check(&l, &err))
+		die_code(TK_EXIT_USAGE, "%s", err.buf);
+	if (po->lines.nr > 1)
+		warning("-L %s: the first -L is listed, as perf lists it", po->lines.items[0]);
 	if (open_target(&t, po))
 		return TK_EXIT_FAIL;
-	ret = probe_target_list(&t, what, arg, &out, &note, &err);
+	ret = probe_target_list(&t, &l, &out, &note, &err);
 	if (po->verbose)
 		fputs(note.buf, stderr);
+	fputs(out.buf, stdout);
 	if (ret)
 		error("%s", err.buf);
-	else
-		fputs(out.buf, stdout);
 	strbuf_release(&out);
 	strbuf_release(&note);
 	strbuf_release(&err);
 	probe_target_close(&t);
-	return ret ? TK_EXIT_FAIL : TK_EXIT_OK;
+	return ret ? tk_exit_code(ret) : TK_EXIT_OK;
 }
 
 int cmd_probe(int argc, const char **argv)
 {
 	struct probe_cmd_opts po = { 0 };
+	struct probe_output said = { 0 };
 	const struct option options[] = {
 		OPT_GROUP("SPEC: [[GROUP:]EVENT=]FUNC[@SRC][:RLINE|+OFFS|%return] [ARG...]\n"
 			  "ARG:  [NAME=]VAR[->FIELD|.FIELD|[IDX]]...[:TYPE] | @GLOBAL[...][:TYPE]\n"
@@ -251,6 +248,7 @@ int cmd_probe(int argc, const char **argv)
 		OPT_STRING(0, "sysroot", &po.sysroot, "DIR",
 			   "-x names a binary of another machine whose file tree is "
 			   "copied at DIR here: DIR/PATH is read, PATH is defined"),
+		OPT_STRING(0, "symfs", &po.sysroot, "DIR", "perf's name of --sysroot"),
 		OPT_STRING(0, "btf", &po.btf, "FILE",
 			   "kprobes of another kernel from its BTF (its "
 			   "/sys/kernel/btf/vmlinux copied here), checked against nothing here"),
@@ -267,15 +265,21 @@ int cmd_probe(int argc, const char **argv)
 		OPT_BOOL(0, "sdt", &po.sdt,
 			 "list the SDT markers of -x: offsets, semaphore, arguments, "
 			 "fetchargs (optionally matching sdt_PROVIDER:NAME)"),
-		OPT_STRING('V', "vars", &po.vars, "FUNC",
-			   "list the variables available at a probe point, with types"),
-		OPT_STRING('L', "line", &po.lines, "FUNC",
-			   "list the lines of FUNC, numbered where they can be probed"),
+		OPT_STRING_LIST('V', "vars", &po.vars, "SPEC",
+				"list the variables available at a probe point (a spec without arguments), with types"),
+		OPT_BOOL(0, "externs", &po.externs,
+			 "with -V: the globals of the source file too"),
+		OPT_BOOL(0, "range", &po.range,
+			 "with -V: whether each is located at the point, and where"),
+		OPT_STRING_LIST('L', "line", &po.lines, "LINE",
+				"list source lines, numbered where they can be probed: FUNC[@SRC][:RLN[+NUM|-RLN2]] or SRC[:ALN[+NUM|-ALN2]]"),
 		{ .type = OPTION_CALLBACK, .short_name = 'F',
-		  .long_name = "funcs", .value = &po, .argh = "GLOB",
+		  .long_name = "funcs", .value = &po, .argh = "FILTER",
 		  .callback = funcs_cb,
 		  .flags = PARSE_OPT_OPTARG,
-		  .help = "list the functions with code (matching GLOB)" },
+		  .help = "list the functions with code (matching FILTER, default '!_* & !*@plt')" },
+		OPT_STRING_LIST(0, "filter", &po.filters, "FILTER",
+				"with -V and -F: the names listed, globs with ! & | ( ) (-V: '!__k???tab_* & !__crc_*')"),
 		OPT_GROUP("Translation"),
 		OPT_BOOL(0, "keep-going", &po.keep_going,
 			 "with -D: translate each spec on its own, print those that translate, and one error per spec that does not (exit 1)"),
@@ -289,8 +293,14 @@ int cmd_probe(int argc, const char **argv)
 			 "leave out inlined copies (a function only inlined has no probe)"),
 		OPT_INTEGER(0, "max-probes", &po.max_probes, "N",
 			    "refuse a spec of more than N probe points (default 128)"),
-		OPT_BOOL(0, "no-demangle", &po.no_demangle,
-			 "refused: tracekit does not demangle (see the manual)"),
+		REFUSED(0, "no-demangle", NULL, DEMANGLE),
+		OPT_BOOL(0, "bootconfig", &po.bootconfig,
+			 "with -D: kprobes as boot-time tracing's ftrace.event.kprobes keys"),
+		REFUSED('s', "source", "DIR", "tracekit reads a source where its DWARF says it was compiled (DW_AT_comp_dir): put the tree there"),
+		REFUSED(0, "target-ns", "PID", "name the binary as the container sees it under /proc/PID/root: -x /proc/PID/root/PATH"),
+		REFUSED(0, "cache", NULL, "tracekit keeps no probe cache: keep -D's definitions and add them with -a"),
+		REFUSED(0, "demangle", NULL, DEMANGLE),
+		REFUSED(0, "demangle-kernel", NULL, DEMANGLE),
 		OPT_BOOL('q', "quiet", &po.quiet,
 			 "print errors (and -D's definitions) only"),
 		OPT_BOOL('v', "verbose", &po.verbose,
@@ -320,7 +330,11 @@ int cmd_probe(int argc, const char **argv)
 		if (argc > 1)
 			die_code(TK_EXIT_USAGE,
 				 "--sdt takes one sdt_PROVIDER:NAME filter");
-		ret = sdt_list(po.exec, po.sysroot, argc ? argv[0] : NULL);
+		said.sdt = 1;
+		ret = probe_sdt_list(po.exec, po.sysroot,
+				     argc ? argv[0] : NULL, &said);
+		ret = print_output(&said, ret, 1, po.quiet);
+		probe_output_release(&said);
 		strbuf_release(&rest);
 		return ret;
 	}
@@ -336,7 +350,7 @@ int cmd_probe(int argc, const char **argv)
 		strbuf_reset(&rest);
 	}
 	actions = !!(po.add.nr || po.def.nr || rest.len) + !!po.del.nr +
-		  po.list + !!po.vars + !!po.lines + po.funcs;
+		  po.list + !!po.vars.nr + !!po.lines.nr + po.funcs;
 	if (actions != 1) {
 		error(actions ? "give one action at a time" :
 		      "no probe spec given");
@@ -346,15 +360,19 @@ int cmd_probe(int argc, const char **argv)
 		die_code(TK_EXIT_USAGE, "--sysroot goes with -x");
 	if (po.keep_going && !po.def.nr)
 		die_code(TK_EXIT_USAGE, "--keep-going goes with -D");
-	if (po.no_demangle)
-		die_code(TK_EXIT_USAGE, "--no-demangle: tracekit demangles nothing: a C++ function is named by its DWARF name (ns::Cls::method) or its mangled symbol, either of which a spec may give");
+	if ((po.externs || po.range) && !po.vars.nr)
+		die_code(TK_EXIT_USAGE, "--externs and --range go with -V");
+	if (po.filters.nr && !po.vars.nr && !po.funcs)
+		die_code(TK_EXIT_USAGE, "--filter goes with -V or -F");
+	if (po.bootconfig && (!po.def.nr || po.exec))
+		die_code(TK_EXIT_USAGE, "--bootconfig goes with -D of kprobes (boot-time tracing has no uprobes)");
 	if (po.max_probes < 0)
 		die_code(TK_EXIT_USAGE, "--max-probes: %d: not a number of probe points", po.max_probes);
 	if (po.list) {
 		ret = do_list(list_glob);
 	} else if (po.del.nr) {
-		ret = do_del(&po.del);
-	} else if (po.vars || po.lines || po.funcs) {
+		ret = do_del(&po.del, po.quiet);
+	} else if (po.vars.nr || po.lines.nr || po.funcs) {
 		ret = do_listing(&po);
 	} else if (po.def.nr) {
 		if (rest.len)
@@ -369,5 +387,8 @@ int cmd_probe(int argc, const char **argv)
 	opt_string_list_clear(&po.add);
 	opt_string_list_clear(&po.def);
 	opt_string_list_clear(&po.del);
+	opt_string_list_clear(&po.vars);
+	opt_string_list_clear(&po.lines);
+	opt_string_list_clear(&po.filters);
 	return ret;
 }

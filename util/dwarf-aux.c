@@ -16,6 +16,16 @@
 
 /* ---- functions ---- */
 
+int dwarf_aux_path_tail(const char *a, const char *b)
+{
+	size_t i = strlen(a), j = strlen(b);
+
+	while (i && j)
+		if (a[--i] != b[--j])
+			return 0;
+	return 1;
+}
+
 int dwarf_aux_file_matches(Dwarf_Die *die, const char *want)
 {
 	const char *f;

@@ -15,6 +15,11 @@
 
 /* ---- functions ---- */
 
+/*
+ * One path ends the other, character by character: how perf's
+ * strtailcmp matches a SRC of a spec or of -L to a source's path.
+ */
+int dwarf_aux_path_tail(const char *a, const char *b);
 /* die was declared in a file whose path ends in want (NULL: any). */
 int dwarf_aux_file_matches(Dwarf_Die *die, const char *want);
 /* The entry address, hot/cold split functions included; -ENOENT: none. */

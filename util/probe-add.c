@@ -84,13 +84,34 @@ static void say_notes(const struct probe_events *evs, int verbose,
 			say(said, PROBE_SAY_NOTE, "%s", evs->v[i].note);
 }
 
-static void say_definitions(const struct probe_events *evs,
+/*
+ * perf's --bootconfig: each kprobe as a key of the kernel's boot-time
+ * tracing (Documentation/trace/boottime-trace.rst), whose kprobes are
+ * all in the group "kprobes"; a return probe as PLACE%return, which
+ * the kernel takes since 5.11 (perf 6.1 drops the return).
+ */
+static void say_bootconfig(const struct probe_event *ev,
+			   struct probe_output *said)
+{
+	const char *place = strchrnul(ev->def.line, ' ');
+	const char *args = *place ? strchrnul(place + 1, ' ') : place;
+
+	say(said, PROBE_SAY_OUT, "ftrace.event.kprobes.%s.probe = '%.*s%s%s'\n",
+	    ev->def.event, (int)(args - place - !!*place), place + !!*place,
+	    ev->def.type == 'r' ? "%return" : "", args);
+}
+
+static void say_definitions(const struct probe_add_opts *o,
+			    const struct probe_events *evs,
 			    struct probe_output *said)
 {
 	int i;
 
 	for (i = 0; i < evs->nr; i++)
-		say(said, PROBE_SAY_OUT, "%s\n", evs->v[i].def.line);
+		if (o->bootconfig)
+			say_bootconfig(&evs->v[i], said);
+		else
+			say(said, PROBE_SAY_OUT, "%s\n", evs->v[i].def.line);
 }
 
 static void say_added(const struct probe_events *evs, int width,
@@ -146,7 +167,7 @@ static int print_or_add(const struct probe_add_opts *o,
 	int ret = 0;
 
 	if (o->define_only) {
-		say_definitions(evs, said);
+		say_definitions(o, evs, said);
 	} else if (o->dry_run) {
 		say_added(evs, 0, said);
 	} else {
@@ -288,9 +309,10 @@ static int open_target(struct probe_target *t, const struct probe_add_opts *o,
  * -D --keep-going: each spec on its own, so that one that does not
  * translate costs only its own line, on stderr, named by the spec.
  */
-static int define_each(const struct probe_target *t, const char *const *specs,
+static int define_each(const struct probe_add_opts *o,
+		       const struct probe_target *t, const char *const *specs,
 		       int nr, const struct probe_opts *dopts,
-		       int verbose, struct probe_output *said)
+		       struct probe_output *said)
 {
 	struct strbuf err = STRBUF_INIT, warn = STRBUF_INIT;
 	int i, failed = 0;
@@ -305,8 +327,8 @@ static int define_each(const struct probe_target *t, const char *const *specs,
 			    err.buf);
 			failed++;
 		} else {
-			say_notes(&evs, verbose, said);
-			say_definitions(&evs, said);
+			say_notes(&evs, o->verbose, said);
+			say_definitions(o, &evs, said);
 			probe_events_release(&evs);
 		}
 		say_warnings(said, &warn);
@@ -339,7 +361,7 @@ static int dwarf_specs(const struct probe_add_opts *o, const char *const *specs,
 	if (o->max_probes)
 		dopts.max_probes = o->max_probes;
 	if (o->define_only && o->keep_going) {
-		ret = define_each(&t, specs, nr, &dopts, o->verbose, said);
+		ret = define_each(o, &t, specs, nr, &dopts, said);
 		goto out;
 	}
 	ret = probe_events_translate(&t, specs, nr, &dopts, &evs, &warn, &err);
@@ -354,7 +376,7 @@ static int dwarf_specs(const struct probe_add_opts *o, const char *const *specs,
 	if (ret)
 		goto out;
 	if (o->define_only) {
-		say_definitions(&evs, said);
+		say_definitions(o, &evs, said);
 		goto out;
 	}
 	if (o->dry_run) {
@@ -392,4 +414,42 @@ int probe_add(const struct probe_add_opts *o, const char *const *specs,
 	if (nsdt)
 		return sdt_specs(o, specs, nr, nsdt, said);
 	return dwarf_specs(o, specs, nr, said);
+}
+
+int probe_sdt_list(const char *exec, const char *sysroot, const char *filter,
+		   struct probe_output *said)
+{
+	char *pglob = NULL, *nglob = NULL, *named, *file;
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	int n;
+
+	if (filter && sdt_spec_parse(filter, &pglob, &nglob, &err) != 1) {
+		n = usage_error(said, err.len ? err.buf :
+				"--sdt filters by sdt_PROVIDER:NAME (globs allowed)");
+		goto out;
+	}
+	n = probe_target_file(sysroot, exec, &named, &file, &err);
+	if (n < 0) {
+		say(said, PROBE_SAY_ERROR, "%s", err.buf);
+		goto out;
+	}
+	free(named);
+	n = sdt_markers_list(file, pglob, nglob, &out, &err);
+	free(file);
+	if (n < 0) {
+		say(said, PROBE_SAY_ERROR, "%s", err.buf);
+		goto out;
+	}
+	if (!n)
+		say(said, PROBE_SAY_WARN, "%s: no SDT marker%s%s", exec,
+		    filter ? " matches " : "",
+		    filter ? filter : " (no .note.stapsdt)");
+	say(said, PROBE_SAY_OUT, "%s", out.buf);
+	n = 0;
+out:
+	free(pglob);
+	free(nglob);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	return n;
 }

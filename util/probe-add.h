@@ -58,6 +58,7 @@ struct probe_add_opts {
 	int force;		/* -f: an EVENT= taken gets a number */
 	int no_inlines;		/* no inlined copies */
 	int max_probes;		/* points of one spec (0: perf's 128) */
+	int bootconfig;		/* -D as boot-time tracing's keys */
 };
 
 /*
@@ -70,5 +71,14 @@ struct probe_add_opts {
  */
 int probe_add(const struct probe_add_opts *o, const char *const *specs,
 	      int nr, struct probe_output *said);
+
+/*
+ * --sdt: the markers of exec (in sysroot unless NULL) whose
+ * sdt_PROVIDER:NAME matches filter (NULL: all), as said's output; a
+ * warning where none does.  0, or -errno, with said->usage for a bad
+ * filter.
+ */
+int probe_sdt_list(const char *exec, const char *sysroot, const char *filter,
+		   struct probe_output *said);
 
 #endif

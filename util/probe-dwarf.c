@@ -941,6 +941,7 @@ static int resolve_site(struct probe_debuginfo *dbg,
 	struct var_ctx vc = { .dbg = dbg, .opts = opts, .func = &site->func,
 			      .target = &site->target, .inlined = site->inlined,
 			      .warn = warn };
+	const char *func;
 	int ret;
 
 	memset(pp, 0, sizeof(*pp));
@@ -957,9 +958,8 @@ static int resolve_site(struct probe_debuginfo *dbg,
 	if (ret)
 		return ret;
 	/* A SRC spec's point is named by the function that holds it. */
-	ret = place_point(dbg, spec,
-			  spec->func ? spec->func : dwarf_diename(&site->target),
-			  opts, vc.pc, pp, err);
+	func = spec->func ? spec->func : dwarf_diename(&site->target);
+	ret = place_point(dbg, spec, func, opts, vc.pc, pp, err);
 	if (!ret) {
 		vc.sym = pp->sym;
 		ret = probe_point_args(pp, spec, &probe_dwarf_arg_ops, &vc,
@@ -972,14 +972,6 @@ static int resolve_site(struct probe_debuginfo *dbg,
 fail:
 	probe_point_release(pp);
 	return ret;
-}
-
-/* path ends in want, as perf's strtailcmp compares a SRC. */
-static int tail_matches(const char *path, const char *want)
-{
-	size_t pl = strlen(path), wl = strlen(want);
-
-	return pl >= wl && !strcmp(path + pl - wl, want);
 }
 
 /* s without its spaces and tabs (and newline), in place. */
@@ -1064,7 +1056,7 @@ static int lazy_addrs(Dwarf_Die *scope, const char *src, const char *pattern,
 	dwarf_aux_func_rows(scope, &rows, &nrows);
 	/* SRC;PATTERN: the file of the unit's lines that SRC ends. */
 	for (i = 0; src && !file && i < nrows; i++)
-		if (rows[i].file && tail_matches(rows[i].file, src))
+		if (rows[i].file && dwarf_aux_path_tail(rows[i].file, src))
 			file = rows[i].file;
 	if (src && !file)
 		goto out;
@@ -1143,7 +1135,7 @@ static int line_addrs(Dwarf_Die *scope, const char *file, int tail, int line,
 		const char *f = rows[i].file;
 
 		if (rows[i].line != line || !f ||
-		    (tail ? !tail_matches(f, file) : strcmp(f, file)) ||
+		    (tail ? !dwarf_aux_path_tail(f, file) : strcmp(f, file)) ||
 		    (*nr && (*out)[*nr - 1] == rows[i].addr))
 			continue;
 		if (!dwarf_aux_line_at(&cu, rows[i].addr, &bfile, &back) &&

@@ -256,7 +256,8 @@ static int translate_func(const struct probe_target *t,
 		}
 		if (pps[i].skipped_prologue)
 			strbuf_addf(warn, "%s is compiled without optimization: probing after its prologue (0x%llx), where its arguments are stored\n",
-				    pps[i].func, (unsigned long long)pps[i].addr);
+				    pps[i].func,
+				    (unsigned long long)pps[i].addr);
 		ret = format_line(t, spec, &pps[i], group, event, evs, err);
 	}
 	if (!ret && pps[0].note) {

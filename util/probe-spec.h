@@ -50,9 +50,10 @@ struct probe_spec {
 	char *group;		/* NULL: the default group */
 	char *event;		/* NULL: derived from the function */
 	char *func;		/* NULL: a SRC:LINE or SRC;PATTERN */
-	int glob;		/* func is a wildcard: every function it matches */
-	char *file;		/* @SRC, or NULL */
-	int line;		/* of the function (1: its first); SRC:LINE: the file's */
+	int glob;		/* func is a wildcard */
+	char *file;		/* @SRC or SRC, or NULL */
+	/* from the function's first line (0); SRC:LINE: the file's */
+	int line;
 	int has_line;
 	unsigned long offset;
 	int has_offset;

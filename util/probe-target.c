@@ -448,27 +448,186 @@ void probe_target_opts(const struct probe_target *t, int force_regs,
 	}
 }
 
-int probe_target_list(const struct probe_target *t, enum probe_listing what,
-		      const char *arg, struct strbuf *out, struct strbuf *note,
+/*
+ * BTF's listings are filtered here: a line of -F is a name, a variable's
+ * line of -V ("\t\tTYPE\tNAME") ends with one.
+ */
+static void filter_lines(struct strbuf *sb, const struct probe_filter *f,
+			 int vars)
+{
+	struct strbuf kept = STRBUF_INIT;
+	const char *line, *nl, *name;
+	char *n;
+	int keep;
+
+	for (line = sb->buf; *line; line = *nl ? nl + 1 : nl) {
+		nl = strchrnul(line, '\n');
+		name = line;
+		if (vars)
+			name = strncmp(line, "\t\t", 2) ? NULL :
+			       (const char *)memrchr(line, '\t', nl - line) + 1;
+		keep = 1;
+		if (name) {
+			n = xstrndup(name, nl - name);
+			keep = probe_filter_match(f, n);
+			free(n);
+		}
+		if (keep)
+			strbuf_add(&kept, line, nl - line + !!*nl);
+	}
+	strbuf_release(sb);
+	*sb = kept;
+}
+
+static int list_funcs(const struct probe_target *t,
+		      const struct probe_filter *filter, struct strbuf *out,
 		      struct strbuf *err)
 {
+	struct strbuf all = STRBUF_INIT;
+	int ret;
+
+	if (!t->btf)
+		return probe_dwarf_list_funcs(t->dbg, filter, out, err);
+	ret = probe_btf_list_funcs(t->btf, NULL, &all, err);
+	filter_lines(&all, filter, 0);
+	strbuf_addstr(out, all.buf);
+	strbuf_release(&all);
+	return ret;
+}
+
+/* BTF knows the parameters only: --externs and --range need DWARF. */
+static int list_vars(const struct probe_target *t, const char *point,
+		     const struct probe_dwarf_list_opts *o, int no_inlines,
+		     struct strbuf *out, struct strbuf *note,
+		     struct strbuf *err)
+{
+	struct strbuf vars = STRBUF_INIT;
+	struct probe_opts popts;
 	struct probe_spec spec;
 	int ret;
 
-	if (what == PROBE_LIST_FUNCS && t->btf)
-		return probe_btf_list_funcs(t->btf, arg, out, err);
-	if (what == PROBE_LIST_FUNCS)
-		return probe_dwarf_list_funcs(t->dbg, arg, out, err);
-	if (what == PROBE_LIST_LINES && t->btf)
-		return probe_btf_needs_dwarf(t->btf,
-					     "-L: the lines of a function", err);
-	ret = probe_spec_parse(arg, &spec, err);
+	if (t->btf && (o->externs || o->range))
+		return probe_btf_needs_dwarf(t->btf, o->externs ?
+					     "--externs: the globals of a unit" :
+					     "--range: where variables are located",
+					     err);
+	ret = probe_spec_parse(point, &spec, err);
 	if (ret)
 		return ret;
-	ret = t->btf ? probe_btf_list_vars(t->btf, &spec, out, err) :
-	      what == PROBE_LIST_VARS ?
-	      probe_dwarf_list_vars(t->dbg, &spec, out, note, err) :
-	      probe_dwarf_list_lines(t->dbg, &spec, out, note, err);
+	if (t->btf) {
+		ret = probe_btf_list_vars(t->btf, &spec, &vars, err);
+		filter_lines(&vars, o->filter, 1);
+		strbuf_addstr(out, vars.buf);
+		strbuf_release(&vars);
+	} else {
+		probe_target_opts(t, 0, &popts);
+		popts.no_inlines = no_inlines;
+		ret = probe_dwarf_list_vars(t->dbg, &spec, &popts, o, out, note,
+					    err);
+	}
 	probe_spec_release(&spec);
+	return ret;
+}
+
+/*
+ * perf ORs the filters of a command line: -F's own (or its default) and
+ * each --filter; -V's default stands where none is given.
+ */
+static int listing_filter(const struct probe_target_listing *l,
+			  struct probe_filter **f, struct strbuf *err)
+{
+	int i, ret = 0;
+
+	*f = NULL;
+	if (l->funcs)
+		ret = probe_filter_add(f, l->funcs_filter ? l->funcs_filter :
+				       PROBE_FILTER_FUNCS, err);
+	for (i = 0; !ret && i < l->nr_filters; i++)
+		ret = probe_filter_add(f, l->filters[i], err);
+	if (!ret && l->nr_vars && !l->nr_filters)
+		ret = probe_filter_add(f, PROBE_FILTER_VARS, err);
+	if (ret) {
+		probe_filter_free(*f);
+		*f = NULL;
+	}
+	return ret;
+}
+
+/* The filter of l and the range of its first -L. */
+static int listing_parse(const struct probe_target_listing *l,
+			 struct probe_filter **f, struct probe_line_range *lr,
+			 struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	int ret = listing_filter(l, f, &why);
+
+	memset(lr, 0, sizeof(*lr));
+	if (ret) {
+		strbuf_addf(err, "filter %s", why.buf);
+	} else if (l->nr_lines && probe_line_parse(l->lines[0], lr, &why)) {
+		strbuf_addf(err, "-L %s", why.buf);
+		probe_filter_free(*f);
+		*f = NULL;
+		ret = -EINVAL;
+	}
+	strbuf_release(&why);
+	return ret;
+}
+
+int probe_target_listing_check(const struct probe_target_listing *l,
+			       struct strbuf *err)
+{
+	struct probe_filter *f;
+	struct probe_line_range lr;
+	struct probe_spec spec;
+	int i, ret = listing_parse(l, &f, &lr, err);
+
+	for (i = 0; i < l->nr_vars && !ret; i++) {
+		struct strbuf why = STRBUF_INIT;
+
+		ret = probe_spec_parse(l->vars[i], &spec, &why);
+		/* perf: "'--vars' doesn't accept arguments". */
+		if (!ret && spec.nr_args) {
+			strbuf_addf(&why, "'%s': a probe point, without arguments",
+				    l->vars[i]);
+			ret = -EINVAL;
+		}
+		/* A failed parse left spec empty: releasing it is a no-op. */
+		probe_spec_release(&spec);
+		if (ret)
+			strbuf_addf(err, "-V %s", why.buf);
+		strbuf_release(&why);
+	}
+	probe_filter_free(f);
+	probe_line_release(&lr);
+	return ret;
+}
+
+int probe_target_list(const struct probe_target *t,
+		      const struct probe_target_listing *l, struct strbuf *out,
+		      struct strbuf *note, struct strbuf *err)
+{
+	struct probe_dwarf_list_opts o = {
+		.externs = l->externs, .range = l->range,
+	};
+	struct probe_filter *f;
+	struct probe_line_range lr;
+	int i, ret = listing_parse(l, &f, &lr, err);
+
+	if (ret)
+		return ret;
+	o.filter = f;
+	if (l->funcs)
+		ret = list_funcs(t, f, out, err);
+	else if (l->nr_lines && t->btf)
+		ret = probe_btf_needs_dwarf(t->btf, "-L: the lines of a function",
+					    err);
+	else if (l->nr_lines)
+		ret = probe_dwarf_list_lines(t->dbg, &lr, out, note, err);
+	for (i = 0; i < l->nr_vars && !ret; i++)
+		ret = list_vars(t, l->vars[i], &o, l->no_inlines, out, note,
+				err);
+	probe_filter_free(f);
+	probe_line_release(&lr);
 	return ret;
 }

@@ -4,6 +4,7 @@
 
 #include "util/probe-btf.h"
 #include "util/probe-dwarf.h"
+#include "util/probe-dwarf-list.h"
 #include "util/probe-file.h"
 #include "util/probe-ksyms.h"
 #include "util/probe-point.h"
@@ -74,23 +75,45 @@ int probe_target_open(struct probe_target *t,
 		      const struct probe_target_names *n, struct strbuf *err);
 void probe_target_close(struct probe_target *t);
 
-/* The listings of -F GLOB, -V FUNC and -L FUNC. */
-enum probe_listing {
-	PROBE_LIST_FUNCS,
-	PROBE_LIST_VARS,
-	PROBE_LIST_LINES,
+/*
+ * A listing as the command line asks for it: -F (funcs, funcs_filter its
+ * own FILTER or NULL), -L LINE (the first of lines, as perf), -V SPEC
+ * (each of vars), with --filter, --externs, --range and --no-inlines.
+ */
+struct probe_target_listing {
+	int funcs;
+	const char *funcs_filter;
+	const char *const *lines;
+	int nr_lines;
+	const char *const *vars;
+	int nr_vars;
+	const char *const *filters;
+	int nr_filters;
+	int externs;
+	int range;
+	int no_inlines;
 };
 
 /*
- * The listing what of t, from its BTF or else its DWARF: the functions
- * with code matching the glob arg (NULL: all), the variables available
- * at the probe point arg, or the lines of the function arg; note gets
- * how they were found (for -v).  0, or the listing's error with err set
- * (BTF has no lines).
+ * What of l is malformed, before any file is read, as perf's usage
+ * errors: its filters (ORed as perf ORs them, -F's default "!_* &
+ * !*@plt" and -V's "!__k???tab_* & !__crc_*" where perf has them), -L's
+ * LINE, and each -V's SPEC (which takes no arguments).  0, or -EINVAL
+ * with err.
  */
-int probe_target_list(const struct probe_target *t, enum probe_listing what,
-		      const char *arg, struct strbuf *out, struct strbuf *note,
-		      struct strbuf *err);
+int probe_target_listing_check(const struct probe_target_listing *l,
+			       struct strbuf *err);
+/*
+ * The listing l of t, from its BTF or else its DWARF, into out: the
+ * functions with code, sorted, each once; the lines of the range; the
+ * variables at each point in turn (out keeps those listed before a
+ * failure).  note gets how they were found (for -v).  BTF has no lines,
+ * no globals and no locations (-L, --externs, --range).  0, or the
+ * listing's error with err set.
+ */
+int probe_target_list(const struct probe_target *t,
+		      const struct probe_target_listing *l, struct strbuf *out,
+		      struct strbuf *note, struct strbuf *err);
 
 /*
  * The translation options for t that the running kernel accepts

@@ -112,9 +112,10 @@ __tracekit_probe_funcs()
 	for v in $(__tracekit_vals -m --module); do target+=(-m "$v"); done
 	for v in $(__tracekit_vals -k --vmlinux); do target+=(-k "$v"); done
 	# Without a target probe -F searches for the kernel's debug info,
-	# which may take long or not be there: nothing is offered.
+	# which may take long or not be there: nothing is offered.  '*':
+	# the _* names too, which -F alone leaves out as perf does.
 	((${#target[@]})) || return
-	__tracekit_add $("$tk" probe "${target[@]}" -F 2>/dev/null)
+	__tracekit_add $("$tk" probe "${target[@]}" -F '*' 2>/dev/null)
 }
 
 # __tracekit_arg ARGH: completes $cur as the argument of an option.  The
@@ -132,7 +133,7 @@ __tracekit_arg()
 				 sort -u) ;;
 	probe:GROUP:EVENT)
 		__tracekit_add $("$tk" probe -l 2>/dev/null | awk '{ print $1 }') ;;
-	probe:FUNC | probe:SPEC)
+	probe:FUNC | probe:SPEC | probe:LINE)
 		__tracekit_probe_funcs ;;
 	*:FILE | *:PATH | *:VMLINUX | *:MODULE | *:*.pem | *:HMACKEY)
 		__tracekit_files ;;

@@ -59,7 +59,8 @@ done
 # The blacklist, where debugfs shows it: refused with nothing written.
 bl=/sys/kernel/debug/kprobes/blacklist
 if [ -r "$bl" ]; then
-	"$TRACEKIT" probe -F >"$TK_TMP/funcs" || fail "probe -F"
+	# '*': the blacklist's __* functions too, which -F alone leaves out.
+	"$TRACEKIT" probe -F '*' >"$TK_TMP/funcs" || fail "probe -F"
 	awk '$2 == "t" || $2 == "T" { print $3 }' /proc/kallsyms | sort | uniq -u >"$TK_TMP/once"
 	# awk, not comm: the guest's busybox has none.
 	f=$(awk 'FILENAME == ARGV[1] { bl[$2] = 1; next }

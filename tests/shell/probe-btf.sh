@@ -226,8 +226,9 @@ sed -n "s/^\[[0-9]*\] FUNC '\([^']*\)' .*/\1/p" "$TK_TMP/btf" | LC_ALL=C sort -u
 sed -n -E 's/^(.*)\.(isra|constprop|part)\.[0-9]+$/\1 &/p' "$TK_TMP/ksyms" | LC_ALL=C sort -k1,1 -u >"$TK_TMP/clones"
 LC_ALL=C comm -23 "$TK_TMP/bfuncs" "$TK_TMP/ksyms" >"$TK_TMP/absent"
 
-# -F: the functions bpftool dumps that kallsyms has code for.
-"$TRACEKIT" probe -F >"$TK_TMP/funcs" || fail "probe -F"
+# -F '*': the functions bpftool dumps that kallsyms has code for (-F
+# alone leaves out _* as perf's default filter does).
+"$TRACEKIT" probe -F '*' >"$TK_TMP/funcs" || fail "probe -F"
 LC_ALL=C comm -12 "$TK_TMP/bfuncs" "$TK_TMP/ksyms" | diff - "$TK_TMP/funcs" >"$TK_TMP/diff" ||
 	{ head "$TK_TMP/diff"; fail "-F differs from bpftool's FUNCs in kallsyms"; }
 "$TRACEKIT" probe -F 'do_sys_open*' >"$TK_TMP/funcs" || fail "probe -F GLOB"

@@ -122,4 +122,18 @@ expect_fail "$TRACEKIT" probe -x "$bin" --max-probes 2 -D 'handle*'
 assert_grep "handle\*: 3 probe points, more than 2 \(--max-probes\)" "$TK_TMP/out"
 expect_fail "$TRACEKIT" probe -x "$bin" --no-demangle -D main
 assert_grep "no-demangle: tracekit demangles nothing" "$TK_TMP/out"
+
+# Every long option perf probe -h lists is tracekit's too, or refused
+# with a reason: never "unknown option".
+n=0
+for o in $(perf probe -h 2>&1 | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
+	"$TRACEKIT" probe -x "$bin" "$o" </dev/null >"$TK_TMP/opt" 2>&1
+	if grep -q "unknown option" "$TK_TMP/opt"; then
+		cat "$TK_TMP/opt"
+		fail "perf's $o: unknown option"
+	fi
+	n=$((n + 1))
+done
+[ "$n" -ge 25 ] || fail "only $n options in perf probe -h"
+echo "$n of perf probe's long options known to tracekit probe"
 exit 0
