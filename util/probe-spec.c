@@ -224,6 +224,18 @@ static int is_src_place(const char *p)
 	return !strpbrk(p, "+@%") && sep && memchr(p, '.', sep - p);
 }
 
+/* The PATTERN of ;PATTERN. */
+static int parse_lazy(const char *p, struct probe_spec *spec, const char *tok,
+		      struct strbuf *err)
+{
+	if (!*p) {
+		spec_error(err, tok, "empty lazy-line pattern after ';'");
+		return -EINVAL;
+	}
+	spec->lazy = xstrdup(p);
+	return 0;
+}
+
 /* SRC:LINE (a line of the file) or SRC;PATTERN. */
 static int parse_src(const char *p, struct probe_spec *spec, const char *tok,
 		     struct strbuf *err)
@@ -233,14 +245,8 @@ static int parse_src(const char *p, struct probe_spec *spec, const char *tok,
 
 	spec->file = xstrndup(p, n);
 	p += n;
-	if (*p == ';') {
-		if (!p[1]) {
-			spec_error(err, tok, "empty lazy-line pattern after ';'");
-			return -EINVAL;
-		}
-		spec->lazy = xstrdup(p + 1);
-		return 0;
-	}
+	if (*p == ';')
+		return parse_lazy(p + 1, spec, tok, err);
 	errno = 0;
 	spec->line = (int)strtol(p + 1, &end, 10);
 	if (!isdigit((unsigned char)p[1]) || *end || errno || spec->line < 1) {
@@ -337,14 +343,8 @@ func:
 		spec->retprobe = 1;
 		return 0;
 	}
-	if (*p == ';') {
-		if (!p[1]) {
-			spec_error(err, tok, "empty lazy-line pattern after ';'");
-			return -EINVAL;
-		}
-		spec->lazy = xstrdup(p + 1);
-		return 0;
-	}
+	if (*p == ';')
+		return parse_lazy(p + 1, spec, tok, err);
 	if (*p) {
 		spec_error(err, tok, "expected :LINE, +OFFSET, %return or ;PATTERN after the function");
 		return -EINVAL;
