@@ -1115,7 +1115,8 @@ out:
  * (a SRC's suffix with tail), as perf walks them.  A row whose address
  * stands for another line (its first row there, or a function's entry:
  * dwarf_aux_line_at) is refused, as perf refuses it, naming that line
- * as the spec would (what: the spec's place; rel: its first line - 1).
+ * as the spec would (what: the spec's place; rel: the file's line its
+ * numbers count from, FUNC's declaration line or 0).
  */
 static int line_addrs(Dwarf_Die *scope, const char *file, int tail, int line,
 		      const char *what, int rel, Dwarf_Addr **out, int *nr,

@@ -213,7 +213,7 @@ static void events_truncate(struct probe_events *evs, int first)
 		event_release(&evs->v[--evs->nr]);
 }
 
-/* One function's spec: its points, one event. */
+/* A spec of one function (or SRC): its points, an event per function. */
 static int translate_func(const struct probe_target *t,
 			  const struct probe_spec *spec,
 			  const struct probe_opts *dopts,
