@@ -276,6 +276,9 @@ void test_caps_text(struct strbuf *sb)
 	a = arch_of_kernel(&why);
 	strbuf_addf(sb, "arch=%s\n", a ? a->name : why.buf);
 	strbuf_release(&why);
+	/* The machine this build's code is, for tests of its own code. */
+	for (a = arch_next(NULL); a; a = arch_next(a))
+		strbuf_addf(sb, "build_%s=%d\n", a->name, a == ARCH_NATIVE);
 	/* A capability no machine has, for the framework's self-test. */
 	if (getenv("TRACEKIT_TEST_FIXTURES"))
 		strbuf_addstr(sb, "fixture=0\n");

@@ -102,7 +102,8 @@ int test__unwind(void)
 	int i, ret = TEST_FAIL, unknown = 0;
 
 #if !defined(__x86_64__)
-	return test_skip("the snapshot is taken with x86-64 instructions");
+	return test_skip_cap("build_x86_64",
+			     "the snapshot is taken with x86-64 instructions");
 #endif
 	test_snapshot_take(&s, &maps);
 	test_capture_format(&fmt, s.len);
