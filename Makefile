@@ -166,7 +166,8 @@ ifeq ($(ARCH),arm64)
 vmcheck:
 	$(MAKE) CROSS_COMPILE=aarch64-linux-gnu- DEVELOPER=$(DEVELOPER)
 	tests/vm/run.sh --arch arm64 --tracekit build/aarch64/tracekit --suite-tools \
-		--timeout 3000 -- env OPENSSL_CONF=/dev/null tracekit test -v $(TESTFLAGS)
+		--timeout 3000 -- env OPENSSL_CONF=/dev/null TRACEKIT_SRCDIR=/tracekit \
+		tracekit test -v $(TESTFLAGS)
 else
 vmcheck: $(TRACEKIT)
 	tests/vm/run.sh --tracekit $(TRACEKIT) --suite-tools -- \
