@@ -1,7 +1,8 @@
 #!/bin/bash
 # description: probe: perf probe's wildcards, lines (FUNC:LINE, SRC:LINE), lazy lines (FUNC;PATTERN, SRC;PATTERN), $vars and options, side by side with perf probe 6.1: the same probe points and fetch chains; each difference listed
 # tracefs: untouched
-# probe-forms.c (and probe-forms-aux.c) built -O0 and -O2, DWARF 4 and 5;
+# probe-forms.c (and probe-forms-aux.c) built -O0 and -O2, DWARF 4 and 5,
+# and probe-forms-aux.c as a shared library;
 # each spec below goes through `perf probe -D` and `tracekit probe -D`:
 # the sorted "PLACE CHAIN..." lines (event names aside: perf -D prints
 # one name for all of a lazy pattern's points, which it numbers only as
@@ -26,6 +27,12 @@ specs=(
 	'probe-forms.c:22' 'probe-forms.c:35' 'forms.c:22' 'probe-forms.c:60'
 	'probe-forms.c:22 scale' 'x=probe-forms.c:22' 'probe-forms.c:59 w sum'
 	'probe-forms-aux.c:14 acc' 'probe-forms-aux.c;*acc*' 'probe-forms.c;*scale*'
+)
+# A shared library (probe-forms-aux.c alone, -shared -fPIC).
+lib_specs=(
+	'aux_*' 'aux_s?m' 'aux_sum $params' 'aux_sum r->len scale' 'aux_sum%return'
+	'aux_sum:3' 'aux_sum:4' 'aux_sum;*acc*' 'probe-forms-aux.c:14 acc'
+	'probe-forms-aux.c;*r->*'
 )
 # Options, with specs, the same way.
 opt_specs=(
@@ -73,9 +80,15 @@ for dw in 4 5; do
 			read -r o spec <<<"$s"
 			compare "$bin" "-$opt DWARF $dw" "$spec" "$o"
 		done
+		lib=$TK_TMP/libforms_${opt}_d$dw.so
+		gcc -g -gdwarf-$dw -"$opt" -shared -fPIC -o "$lib" "${srcs[1]}" ||
+			fail "gcc -shared -$opt failed"
+		for s in "${lib_specs[@]}"; do
+			compare "$lib" "-$opt DWARF $dw library" "$s"
+		done
 	done
 done
-echo "$agree of $total specs and option uses agree with perf probe $(perf version | cut -d' ' -f3)"
+echo "$agree of $total specs and option uses (executables and a library) agree with perf probe $(perf version | cut -d' ' -f3)"
 [ "$bad" = 0 ] || fail "$bad disagree (above)"
 
 # The differences tracekit-probe(1) lists, each as it stands.
